@@ -1,0 +1,73 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { bearerAuth } from './http/auth.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { chatRoutes } from './http/routes/chat.js';
+import { expertRoutes } from './http/routes/experts.js';
+import { proposalRoutes } from './http/routes/proposals.js';
+import { replyRoutes } from './http/routes/replies.js';
+import { requestRoutes, type RouteOptions } from './http/routes/requests.js';
+import type { ExpertqService } from './service/expertq-service.js';
+
+export interface AppOptions {
+  service: ExpertqService;
+  /** The static bearer token; undefined disables authentication. */
+  apiToken: string | undefined;
+  logger: Logger;
+  bodyLimit?: number;
+  chatEnabled?: boolean;
+  dedupWindowOf?: RouteOptions['dedupWindowOf'];
+}
+
+/** Where the approval UI's built files are: `web/` at the package root, from `src/` or `dist/`. */
+export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
+
+/** Builds the Fastify app: routes, auth, errors, OpenAPI and the UI. Never listens. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit ?? 1_048_576,
+    // One log line per domain event (submitted, replied, decided) rather than two per HTTP call.
+    logController: new LogController({ disableRequestLogging: true }),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'expertq', version: '1', description: 'Ask named human experts; get human-reviewed answers.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  const routeOptions: RouteOptions = { service: options.service, dedupWindowOf: options.dedupWindowOf };
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(chatRoutes, { enabled: options.chatEnabled ?? false });
+      await api.register(async (secured) => {
+        secured.addHook('onRequest', bearerAuth(options.apiToken));
+        await secured.register(requestRoutes, routeOptions);
+        await secured.register(proposalRoutes, routeOptions);
+        await secured.register(expertRoutes, routeOptions);
+        await secured.register(replyRoutes, routeOptions);
+      });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await app.register(fastifyStatic, { root: WEB_ROOT, index: ['index.html'], wildcard: false });
+  return app;
+}

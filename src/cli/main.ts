@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+import { CommanderError } from 'commander';
+import { ConfigError } from '../config/load-config.js';
+import { CliError } from './client.js';
+import { buildProgram } from './program.js';
+
+/** Exit codes: 0 ok, 1 the operation failed, 2 usage error. */
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof CliError || error instanceof ConfigError) {
+    process.stderr.write(`expertq: ${error.message}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  } else {
+    process.stderr.write(`expertq: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

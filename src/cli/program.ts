@@ -1,0 +1,216 @@
+import { copyFileSync, existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, Option } from 'commander';
+import type { ProposalBody, RequestView } from '../service/views.js';
+import type { ExpertView } from '../service/experts.js';
+import { createClient, CliError } from './client.js';
+
+const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'cli';
+  }
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** The `expertq` command line. Client commands talk to the running server's HTTP API. */
+export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Command {
+  const program = new Command('expertq')
+    .description('Ask named human experts; get human-reviewed answers.')
+    .option('--config <path>', 'configuration file', 'service.yaml')
+    .option('--url <url>', 'server URL (default http://127.0.0.1:<server.port>)')
+    .option('--json', 'print raw JSON')
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride()
+    .showHelpAfterError();
+
+  const say = (line = '') => io.out(`${line}\n`);
+  const client = () => createClient(program.opts<{ config: string; url?: string }>());
+  const json = () => Boolean(program.opts().json);
+  const print = (value: unknown, human: () => void) => (json() ? say(JSON.stringify(value, null, 2)) : human());
+
+  program
+    .command('serve')
+    .description('start the HTTP API, approval UI and transport')
+    .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
+    .action(async (opts: { transport: 'console' | 'chat' }) => {
+      const { startServer } = await import('../server.js');
+      const server = await startServer({ configPath: program.opts().config, transport: opts.transport });
+      const stop = async (signal: string) => {
+        server.service.log.info({ signal }, 'shutting down');
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+    });
+
+  program
+    .command('init')
+    .description('write a commented configuration file to --config')
+    .option('--force', 'overwrite an existing file')
+    .action((opts: { force?: boolean }) => {
+      const target = resolve(program.opts().config);
+      if (existsSync(target) && !opts.force) throw new CliError(`${target} already exists; pass --force to overwrite it.`);
+      copyFileSync(join(PACKAGE_ROOT, 'service.example.yaml'), target);
+      say(`Wrote ${target}. Edit org.name and the experts, then run: expertq serve --config ${target}`);
+    });
+
+  program
+    .command('queue')
+    .description('list pending proposals with their question and answer')
+    .action(async () => {
+      const c = client();
+      const pending = await c.get<ProposalBody[]>('/proposals?status=pending');
+      const rows = await Promise.all(pending.map(async (p) => ({ proposal: p, request: await c.get<RequestView>(`/requests/${p.request_id}`) })));
+      print(rows, () => {
+        if (rows.length === 0) return say('Nothing pending');
+        for (const { proposal, request } of rows) {
+          say(`${proposal.id}  (request ${request.id}, topic "${request.topic}", from ${request.consumer_id})`);
+          say(`  Question: ${request.question}`);
+          say(`  Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+          say();
+        }
+      });
+    });
+
+  program
+    .command('accept <proposal_id>')
+    .description('accept a pending proposal')
+    .option('--decided-by <name>', 'who approves (default: your OS user)', osUser())
+    .option('--note <text>', 'note recorded with the decision')
+    .action(async (id: string, opts: { decidedBy: string; note?: string }) => {
+      const p = await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/accept`, { decided_by: opts.decidedBy, note: opts.note });
+      print(p, () => say(`${p.id} is ${p.status}${p.decision ? ` (by ${p.decision.decided_by})` : ''}`));
+    });
+
+  program
+    .command('reject <proposal_id>')
+    .description('reject a pending proposal')
+    .requiredOption('--reason <text>', 'why; delivered to the consumer')
+    .option('--decided-by <name>', 'who rejects (default: your OS user)', osUser())
+    .action(async (id: string, opts: { decidedBy: string; reason: string }) => {
+      const p = await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/reject`, { decided_by: opts.decidedBy, reason: opts.reason });
+      print(p, () => say(`${p.id} is ${p.status}${p.decision ? ` (by ${p.decision.decided_by}: ${p.decision.reason ?? ''})` : ''}`));
+    });
+
+  program
+    .command('ask <question>')
+    .description('submit a question as a consumer')
+    .requiredOption('--topic <topic>', 'topic used to route the question')
+    .requiredOption('--because <reason>', 'why you are stuck (shown to the expert)')
+    .option('--consumer <id>', 'consumer id', 'cli')
+    .option('--kind <kind>', 'kind of answer')
+    .option('--expert <id...>', 'ask these experts directly')
+    .option('--dedup-key <key>', 'deduplication key')
+    .option('--wait', 'wait until the request is resolved and print the answer')
+    .action(async (question: string, opts: { topic: string; because: string; consumer: string; kind?: string; expert?: string[]; dedupKey?: string; wait?: boolean }) => {
+      const c = client();
+      const result = await c.post<{ request_id: string; status: string; reason?: { code: string; message: string } }>('/requests', {
+        consumer_id: opts.consumer,
+        topic: opts.topic,
+        question,
+        kind: opts.kind,
+        context: { asked_because: opts.because },
+        target_experts: opts.expert,
+        dedup_key: opts.dedupKey,
+      });
+      if (!opts.wait) {
+        return print(result, () => say(`${result.request_id} ${result.status}${result.reason ? `: ${result.reason.code} (${result.reason.message})` : ''}`));
+      }
+      let request = await c.get<RequestView>(`/requests/${result.request_id}`);
+      while (!TERMINAL.includes(request.status)) {
+        await new Promise((r) => setTimeout(r, 2000));
+        request = await c.get<RequestView>(`/requests/${result.request_id}`);
+      }
+      const proposal = request.proposal_id ? await c.get<ProposalBody>(`/proposals/${request.proposal_id}`) : null;
+      print({ request, proposal }, () => {
+        say(`${request.id} ${request.status}${request.reason ? `: ${request.reason.code}` : ''}`);
+        if (proposal && request.status === 'accepted') say(`Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+      });
+      if (request.status !== 'accepted') throw new CliError(`request ${request.id} ended ${request.status}`);
+    });
+
+  program
+    .command('requests')
+    .description('list requests, newest first')
+    .option('--status <status>', 'only this status')
+    .option('--limit <n>', 'how many', '20')
+    .action(async (opts: { status?: string; limit: string }) => {
+      const q = new URLSearchParams({ limit: opts.limit, ...(opts.status ? { status: opts.status } : {}) });
+      const page = await client().get<{ items: RequestView[] }>(`/requests?${q}`);
+      print(page, () => {
+        if (page.items.length === 0) return say('No requests');
+        for (const r of page.items) say(`${r.id}  ${r.status.padEnd(9)}  ${r.topic}  ${r.question.slice(0, 60)}`);
+      });
+    });
+
+  program
+    .command('request <request_id>')
+    .description('show one request')
+    .action(async (id: string) => {
+      const r = await client().get<RequestView>(`/requests/${encodeURIComponent(id)}`);
+      print(r, () => {
+        say(`${r.id}  ${r.status}${r.reason ? ` (${r.reason.code}: ${r.reason.message})` : ''}`);
+        say(`  Topic: ${r.topic}   Consumer: ${r.consumer_id}   Kind: ${r.kind}`);
+        say(`  Question: ${r.question}`);
+        for (const a of r.asks) say(`  Ask ${a.id} → ${a.expert_id}: ${a.state}${a.sent_at ? ` (sent ${a.sent_at})` : ''}`);
+        if (r.proposal_id) say(`  Proposal: ${r.proposal_id}`);
+      });
+    });
+
+  program
+    .command('audit <request_id>')
+    .description('every step of a request')
+    .action(async (id: string) => {
+      const rows = await client().get<Array<{ at: string; type: string; actor: string; data: unknown }>>(`/audit?request_id=${encodeURIComponent(id)}`);
+      print(rows, () => {
+        for (const e of rows) say(`${e.at}  ${e.type.padEnd(15)} ${e.actor.padEnd(24)} ${JSON.stringify(e.data)}`);
+      });
+    });
+
+  program
+    .command('experts')
+    .description('the expert registry with live state')
+    .action(async () => {
+      const experts = await client().get<ExpertView[]>('/experts');
+      print(experts, () => {
+        for (const e of experts) {
+          say(`${e.id.padEnd(16)} ${e.name.padEnd(20)} open ${e.open_asks}  today ${e.asks_today}${e.muted ? '  MUTED' : ''}  [${e.topics.join(', ')}]`);
+        }
+      });
+    });
+
+  program
+    .command('unmute <expert_id>')
+    .description('clear an expert’s mute')
+    .action(async (id: string) => {
+      const e = await client().post<ExpertView>(`/experts/${encodeURIComponent(id)}/unmute`);
+      print(e, () => say(`${e.id} is ${e.muted ? 'muted' : 'not muted'}`));
+    });
+
+  program
+    .command('reply <expert_id> <text>')
+    .description('reply as an expert (console transport): an answer, or mute, skip, unmute')
+    .option('--request <request_id>', 'the request answered (default: the expert’s oldest open ask)')
+    .action(async (expertId: string, text: string, opts: { request?: string }) => {
+      const r = await client().post<{ request_id: string | null; outcome: string; proposal_id?: string }>('/replies', {
+        expert_id: expertId,
+        text,
+        request_id: opts.request,
+      });
+      print(r, () => say(`${r.outcome}${r.request_id ? ` (request ${r.request_id})` : ''}${r.proposal_id ? `: proposal ${r.proposal_id} is pending review` : ''}`));
+    });
+
+  return program;
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { parseDuration } from './durations.js';
+import { expertListSchema } from './expert-schema.js';
+
+/** A duration in the short YAML form or ISO-8601, parsed to milliseconds. */
+export const durationSchema = z.string().transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms === null) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration; write it like 90s, 30m, 2h, 1h30m, 1d or PT2H` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a local time HH:MM (00:00 to 23:59)');
+
+export const quietHoursSchema = z
+  .tuple([localTime, localTime])
+  .nullable()
+  .refine((w) => w === null || w[0] !== w[1], 'start and end must differ');
+
+/** The routing limits: `defaults.*` in the config, `routing_policy` on a request. */
+export const policySchema = z
+  .object({
+    escalation_after: durationSchema,
+    give_up_after: durationSchema,
+    quiet_hours: quietHoursSchema,
+    max_open_asks_per_expert: z.number().int().min(1),
+    max_asks_per_expert_per_day: z.number().int().min(1),
+  })
+  .strict();
+
+export type Policy = z.infer<typeof policySchema>;
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const configSchema = z
+  .object({
+    org: z
+      .object({
+        name: z.string().trim().min(1, 'must not be empty'),
+        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').default('UTC'),
+      })
+      .strict(),
+    llm: z
+      .object({ model: z.string().min(1).optional(), api_key_env: envName.optional(), base_url: z.url().optional() })
+      .strict()
+      .nullable()
+      .default(null),
+    chat: z
+      .object({
+        bot_token_env: envName.optional(),
+        signing_secret_env: envName.optional(),
+        app_token_env: envName.optional(),
+      })
+      .strict()
+      .nullable()
+      .default(null),
+    server: z
+      .object({
+        port: z.number().int().min(0).max(65535).default(8776),
+        host: z.string().min(1).default('127.0.0.1'),
+        api_token_env: envName.default('SERVICE_API_TOKEN'),
+        body_limit: z.number().int().min(1024).default(1_048_576),
+        tick_ms: z.number().int().min(10).default(1000),
+        allow_private_webhooks: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    storage: z.object({ path: z.string().min(1).optional() }).strict().prefault({}),
+    defaults: policySchema.partial().prefault({}).transform((d) => ({
+      escalation_after: d.escalation_after ?? 2 * 3_600_000,
+      give_up_after: d.give_up_after ?? 24 * 3_600_000,
+      quiet_hours: d.quiet_hours ?? null,
+      max_open_asks_per_expert: d.max_open_asks_per_expert ?? 3,
+      max_asks_per_expert_per_day: d.max_asks_per_expert_per_day ?? 5,
+    })),
+    experts: expertListSchema.default([]),
+    topics: z
+      .record(z.string(), z.object({ fallback: z.string().min(1).nullable().default(null) }).strict())
+      .default({}),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const ids = new Set(config.experts.map((e) => e.id));
+    for (const [topic, entry] of Object.entries(config.topics)) {
+      if (entry.fallback !== null && !ids.has(entry.fallback)) {
+        ctx.addIssue({ code: 'custom', path: ['topics', topic, 'fallback'], message: `unknown expert id "${entry.fallback}"` });
+      }
+    }
+  });
+
+export type ConfigFile = z.infer<typeof configSchema>;

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** One registry entry as written in `service.yaml` and sent to `PUT /api/v1/experts`. */
+export const expertEntrySchema = z
+  .object({
+    id: z.string().trim().min(1, 'must not be empty').max(200),
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    topics: z.array(z.string().trim().min(1, 'must not be empty').max(200)).min(1, 'needs at least one topic'),
+    escalation_to: z.string().min(1).nullable().optional(),
+  })
+  .strict();
+
+export type ExpertEntry = z.infer<typeof expertEntrySchema>;
+
+/**
+ * The whole registry. Checked as one piece because its rules span entries: ids are unique, and
+ * `escalation_to` names another expert of the same array without ever leading back to where it began.
+ */
+export const expertListSchema = z.array(expertEntrySchema).superRefine((experts, ctx) => {
+  const index = new Map<string, number>();
+  experts.forEach((expert, i) => {
+    if (index.has(expert.id)) {
+      ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate expert id "${expert.id}"` });
+    } else {
+      index.set(expert.id, i);
+    }
+  });
+  experts.forEach((expert, i) => {
+    const target = expert.escalation_to;
+    if (target == null) return;
+    if (target === expert.id) {
+      ctx.addIssue({ code: 'custom', path: [i, 'escalation_to'], message: 'an expert cannot escalate to itself' });
+    } else if (!index.has(target)) {
+      ctx.addIssue({ code: 'custom', path: [i, 'escalation_to'], message: `unknown expert id "${target}"` });
+    }
+  });
+  const cycle = findEscalationCycle(experts);
+  if (cycle) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [index.get(cycle[0]!) ?? 0, 'escalation_to'],
+      message: `escalation cycle: ${cycle.join(' → ')}`,
+    });
+  }
+});
+
+/** Returns the first escalation cycle found (ids in order, first repeated at the end), or null. */
+export function findEscalationCycle(experts: readonly ExpertEntry[]): string[] | null {
+  const next = new Map(experts.map((e) => [e.id, e.escalation_to ?? null]));
+  for (const start of next.keys()) {
+    const path: string[] = [];
+    let current: string | null | undefined = start;
+    while (current != null && next.has(current)) {
+      const at = path.indexOf(current);
+      if (at >= 0) return [...path.slice(at), current];
+      path.push(current);
+      current = next.get(current);
+    }
+  }
+  return null;
+}

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { configSchema, type ConfigFile } from './config-schema.js';
+import { normalizeTopic } from '../core/normalize-topic.js';
+
+/** The validated configuration plus where it came from. */
+export interface Config extends ConfigFile {
+  /** Absolute path of the YAML file, rewritten by `PUT /experts`. */
+  file: string;
+  /** Absolute path of the SQLite database. */
+  storagePath: string;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'config_error';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string {
+  const lines = issues.map((issue) => {
+    const at = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
+    return `  ${at}: ${issue.message}`;
+  });
+  return `Invalid configuration in ${file}:\n${lines.join('\n')}`;
+}
+
+/** Parses and validates YAML text. Throws ConfigError naming the file, key path and problem. */
+export function parseConfig(text: string, file: string): Config {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(`Invalid YAML in ${file}:\n${doc.errors.map((e) => `  ${e.message}`).join('\n')}`);
+  }
+  const result = configSchema.safeParse(doc.toJS() ?? {});
+  if (!result.success) throw new ConfigError(formatIssues(file, result.error.issues));
+  const config = result.data;
+  // Fallback topics are matched after normalization, like request topics.
+  config.topics = Object.fromEntries(Object.entries(config.topics).map(([t, v]) => [normalizeTopic(t), v]));
+  return {
+    ...config,
+    file,
+    storagePath: resolve(dirname(file), config.storage.path ?? 'expertq.db'),
+  };
+}
+
+export function loadConfig(path: string): Config {
+  const file = resolve(path);
+  if (!existsSync(file)) {
+    throw new ConfigError(`Configuration file not found: ${file} (create one with "expertq init", or pass --config)`);
+  }
+  return parseConfig(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * The environment expertq reads secrets from: the process environment over an optional `.env` file
+ * beside the config. This is the one place environment variables are read.
+ */
+export function readEnv(configFile: string, env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  const dotenv = resolve(dirname(configFile), '.env');
+  const fromFile = existsSync(dotenv) ? parseEnv(readFileSync(dotenv, 'utf8')) : {};
+  return { ...fromFile, ...env };
+}
+
+/** Secrets named by `*_env` keys, resolved against an environment. Empty values count as unset. */
+export interface Secrets {
+  apiToken: string | undefined;
+  llmApiKey: string | undefined;
+  chatBotToken: string | undefined;
+  chatSigningSecret: string | undefined;
+  chatAppToken: string | undefined;
+}
+
+export function readSecrets(config: Config, env: Record<string, string | undefined>): Secrets {
+  const get = (name: string | undefined) => (name && env[name] ? env[name] : undefined);
+  return {
+    apiToken: get(config.server.api_token_env),
+    llmApiKey: get(config.llm?.api_key_env),
+    chatBotToken: get(config.chat?.bot_token_env),
+    chatSigningSecret: get(config.chat?.signing_secret_env),
+    chatAppToken: get(config.chat?.app_token_env),
+  };
+}

@@ -1,0 +1,64 @@
+import type { ExpertEntry } from '../config/expert-schema.js';
+import { normalizeTopic, topicTokens } from './normalize-topic.js';
+
+export interface RegisteredExpert {
+  id: string;
+  name: string;
+  /** Topics as configured, for display and for rewriting the file. */
+  topics: string[];
+  escalation_to: string | null;
+  /** Position in the registry: the last tie-break. */
+  order: number;
+  normalizedTopics: string[];
+  topicTokens: Set<string>[];
+}
+
+/**
+ * The expert registry from configuration, indexed for routing. Immutable: `PUT /experts` builds a
+ * new one and swaps it in, so a routing decision never sees half an update.
+ */
+export class ExpertRegistry {
+  readonly experts: readonly RegisteredExpert[];
+  private readonly byId: Map<string, RegisteredExpert>;
+  private readonly byTopic: Map<string, RegisteredExpert[]>;
+
+  constructor(entries: readonly ExpertEntry[]) {
+    this.experts = entries.map((e, order) => {
+      const normalizedTopics = [...new Set(e.topics.map(normalizeTopic))];
+      return {
+        id: e.id,
+        name: e.name,
+        topics: [...e.topics],
+        escalation_to: e.escalation_to ?? null,
+        order,
+        normalizedTopics,
+        topicTokens: normalizedTopics.map(topicTokens),
+      };
+    });
+    this.byId = new Map(this.experts.map((e) => [e.id, e]));
+    this.byTopic = new Map();
+    for (const expert of this.experts) {
+      for (const topic of expert.normalizedTopics) {
+        const list = this.byTopic.get(topic) ?? [];
+        list.push(expert);
+        this.byTopic.set(topic, list);
+      }
+    }
+  }
+
+  get(id: string): RegisteredExpert | undefined {
+    return this.byId.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  withTopic(normalizedTopic: string): readonly RegisteredExpert[] {
+    return this.byTopic.get(normalizedTopic) ?? [];
+  }
+
+  toEntries(): ExpertEntry[] {
+    return this.experts.map((e) => ({ id: e.id, name: e.name, topics: e.topics, escalation_to: e.escalation_to }));
+  }
+}

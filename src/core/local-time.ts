@@ -1,0 +1,101 @@
+/**
+ * Calendar arithmetic in an IANA time zone with `Intl` only (no tables): the local wall clock at an
+ * instant, and the instant a local day starts. DST-safe: offsets are read at the instant in question.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export interface LocalTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export function localTime(ms: number, timeZone: string): LocalTime {
+  const parts: Record<string, number> = {};
+  for (const p of formatter(timeZone).formatToParts(ms)) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour! % 24,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+/** Local time minus UTC at an instant, in ms (e.g. +3_600_000 for Berlin in winter). */
+export function zoneOffset(ms: number, timeZone: string): number {
+  const t = localTime(ms, timeZone);
+  const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The first instant of a local wall-clock time on a date. When that wall time does not exist (the
+ * spring-forward gap), the first instant after the gap is returned.
+ */
+export function instantOf(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): number {
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  // Candidates: wall time read with the offsets in force just before and just after it.
+  const candidates = [wall - zoneOffset(wall - 86_400_000, timeZone), wall - zoneOffset(wall + 86_400_000, timeZone)];
+  const exact = candidates.filter((c) => {
+    const t = localTime(c, timeZone);
+    return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute) === wall;
+  });
+  if (exact.length > 0) return Math.min(...exact);
+  // In a gap: find the first instant whose local wall time is at or past the asked-for one.
+  let lo = Math.min(...candidates);
+  let hi = Math.max(...candidates);
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    const t = localTime(mid, timeZone);
+    if (Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second) >= wall) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** The instant the local calendar day containing `ms` began. */
+export function startOfLocalDay(ms: number, timeZone: string): number {
+  const t = localTime(ms, timeZone);
+  return instantOf(t.year, t.month, t.day, 0, 0, timeZone);
+}
+
+/** Minutes since local midnight for an `HH:MM` string. */
+export function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h! * 60 + m!;
+}
+
+/** Whether an instant falls inside a quiet-hours window `[start, end)` of local times; may wrap midnight. */
+export function isQuietAt(ms: number, timeZone: string, window: readonly [string, string] | null): boolean {
+  if (!window) return false;
+  const t = localTime(ms, timeZone);
+  const now = t.hour * 60 + t.minute;
+  const start = minutesOf(window[0]);
+  const end = minutesOf(window[1]);
+  return start < end ? now >= start && now < end : now >= start || now < end;
+}

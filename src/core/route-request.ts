@@ -1,0 +1,123 @@
+import type { ExpertRegistry, RegisteredExpert } from './expert-registry.js';
+import { jaccard, topicTokens } from './normalize-topic.js';
+
+/** Fuzzy matches are accepted at this Jaccard token overlap or higher (seed: Routing step 3). */
+export const FUZZY_THRESHOLD = 0.5;
+
+export type RouteStep = 'target' | 'exact' | 'fuzzy' | 'fallback';
+
+export interface Candidate {
+  expertId: string;
+  step: RouteStep;
+  /** Fuzzy score; 1 for exact, target and fallback. */
+  score: number;
+}
+
+/** Live state of an expert as routing needs it. */
+export interface ExpertLoad {
+  muted: boolean;
+  /** Asks sent and not yet answered, released, escalated or skipped. */
+  openAsks: number;
+  /** Asks planned but not sent yet (quiet hours, waiting for a capped target). */
+  queuedAsks: number;
+  asksToday: number;
+}
+
+export interface RouteLimits {
+  max_open_asks_per_expert: number;
+  max_asks_per_expert_per_day: number;
+}
+
+export type RouteDecision =
+  /** Ask `ask` now; `waitFor` are capped targets to ask once they free up. */
+  | { outcome: 'ask'; step: RouteStep; ask: string[]; waitFor: string[] }
+  /** Candidates exist but all are capped: hold the request until one frees up. */
+  | { outcome: 'held'; step: RouteStep; waitFor: string[] }
+  | { outcome: 'failed'; code: 'no_expert_found' };
+
+/**
+ * Candidates for a request in the seed's order, before live state is known: listed targets (step 1),
+ * then exact topic matches (step 2), fuzzy matches at ≥ 0.5 best-topic Jaccard, highest first (step 3),
+ * then the topic's fallback (step 4). Experts appear once, at their earliest step.
+ */
+export function findCandidates(
+  topic: string,
+  targetExperts: readonly string[] | null,
+  registry: ExpertRegistry,
+  fallbacks: Readonly<Record<string, { fallback: string | null }>>,
+): Candidate[] {
+  if (targetExperts && targetExperts.length > 0) {
+    return [...new Set(targetExperts)].map((expertId) => ({ expertId, step: 'target' as const, score: 1 }));
+  }
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const expert of registry.withTopic(topic)) {
+    seen.add(expert.id);
+    candidates.push({ expertId: expert.id, step: 'exact', score: 1 });
+  }
+  const tokens = topicTokens(topic);
+  const fuzzy: Candidate[] = [];
+  for (const expert of registry.experts) {
+    if (seen.has(expert.id)) continue;
+    const score = bestScore(tokens, expert);
+    if (score >= FUZZY_THRESHOLD) fuzzy.push({ expertId: expert.id, step: 'fuzzy', score });
+  }
+  fuzzy.sort((a, b) => b.score - a.score);
+  for (const c of fuzzy) {
+    seen.add(c.expertId);
+    candidates.push(c);
+  }
+  const fallback = fallbacks[topic]?.fallback;
+  if (fallback && !seen.has(fallback) && registry.has(fallback)) {
+    candidates.push({ expertId: fallback, step: 'fallback', score: 1 });
+  }
+  return candidates;
+}
+
+function bestScore(tokens: ReadonlySet<string>, expert: RegisteredExpert): number {
+  let best = 0;
+  for (const t of expert.topicTokens) best = Math.max(best, jaccard(tokens, t));
+  return best;
+}
+
+export function isCapped(load: ExpertLoad, limits: RouteLimits): boolean {
+  return load.openAsks >= limits.max_open_asks_per_expert || load.asksToday >= limits.max_asks_per_expert_per_day;
+}
+
+/**
+ * Picks who to ask from ranked candidates and their live state. Muted and capped candidates are
+ * skipped in favour of the next one; within a step ties go to the fewest open (and planned) asks,
+ * then the fewest asks today, then registry order. With targets, every available one is asked.
+ */
+export function chooseExperts(
+  candidates: readonly Candidate[],
+  loads: ReadonlyMap<string, ExpertLoad>,
+  limits: RouteLimits,
+  registryOrder: (id: string) => number,
+): RouteDecision {
+  const loadOf = (id: string): ExpertLoad => loads.get(id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
+  const unmuted = candidates.filter((c) => !loadOf(c.expertId).muted);
+  if (unmuted.length === 0) return { outcome: 'failed', code: 'no_expert_found' };
+
+  if (unmuted[0]!.step === 'target') {
+    const ask = unmuted.filter((c) => !isCapped(loadOf(c.expertId), limits)).map((c) => c.expertId);
+    const waitFor = unmuted.filter((c) => isCapped(loadOf(c.expertId), limits)).map((c) => c.expertId);
+    return ask.length > 0 ? { outcome: 'ask', step: 'target', ask, waitFor } : { outcome: 'held', step: 'target', waitFor };
+  }
+
+  const stepRank: Record<RouteStep, number> = { target: 0, exact: 1, fuzzy: 2, fallback: 3 };
+  const ranked = [...unmuted].sort((a, b) => {
+    const la = loadOf(a.expertId);
+    const lb = loadOf(b.expertId);
+    return (
+      stepRank[a.step] - stepRank[b.step] ||
+      b.score - a.score ||
+      la.openAsks + la.queuedAsks - (lb.openAsks + lb.queuedAsks) ||
+      la.asksToday - lb.asksToday ||
+      registryOrder(a.expertId) - registryOrder(b.expertId)
+    );
+  });
+  const chosen = ranked.find((c) => !isCapped(loadOf(c.expertId), limits));
+  if (chosen) return { outcome: 'ask', step: chosen.step, ask: [chosen.expertId], waitFor: [] };
+  return { outcome: 'held', step: ranked[0]!.step, waitFor: [] };
+}

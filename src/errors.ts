@@ -1,0 +1,35 @@
+/** Error codes of the SPEC's error body, with the HTTP status each maps to. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error class: a code from the SPEC, a human sentence, optional details. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string, id: string) => new AppError('not_found', `${what} "${id}" does not exist.`);
+export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError('bad_request', message, details);

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { proposalBody } from '../../service/views.js';
+import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody } from '../schemas.js';
+import type { RouteOptions } from './requests.js';
+
+export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
+  app.get('/proposals', {
+    schema: {
+      summary: 'The approval queue: pending proposals, oldest first',
+      tags: ['proposals'],
+      querystring: pendingQuery,
+      response: { 200: z.array(proposal) },
+    },
+    handler: async () => service.listPendingProposals().map(proposalBody),
+  });
+
+  app.get('/proposals/:id', {
+    schema: { summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal, 404: errorBody } },
+    handler: async (req) => proposalBody(service.getProposal(req.params.id)),
+  });
+
+  app.post('/proposals/:id/accept', {
+    schema: {
+      summary: 'Accept a pending proposal (no-op when already decided)',
+      tags: ['proposals'],
+      params: idParams,
+      body: acceptBody,
+      response: { 200: proposal, 400: errorBody, 404: errorBody },
+    },
+    handler: async (req) => proposalBody(service.decide(req.params.id, 'accepted', req.body)),
+  });
+
+  app.post('/proposals/:id/reject', {
+    schema: {
+      summary: 'Reject a pending proposal with a reason (no-op when already decided)',
+      tags: ['proposals'],
+      params: idParams,
+      body: rejectBody,
+      response: { 200: proposal, 400: errorBody, 404: errorBody },
+    },
+    handler: async (req) => proposalBody(service.decide(req.params.id, 'rejected', req.body)),
+  });
+};

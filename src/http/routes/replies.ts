@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditEntry, auditQuery, errorBody, replyBody, replyResult } from '../schemas.js';
+import type { RouteOptions } from './requests.js';
+
+export const replyRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
+  app.post('/replies', {
+    schema: {
+      summary: 'An expert’s reply, from any transport (answer, mute, skip or unmute)',
+      tags: ['replies'],
+      body: replyBody,
+      response: { 200: replyResult, 400: errorBody, 404: errorBody },
+    },
+    handler: async (req) => service.receiveReply(req.body),
+  });
+
+  app.get('/audit', {
+    schema: {
+      summary: 'Every step of a request, in order',
+      tags: ['audit'],
+      querystring: auditQuery,
+      response: { 200: z.array(auditEntry), 404: errorBody },
+    },
+    handler: async (req) => service.audit(req.query.request_id),
+  });
+};

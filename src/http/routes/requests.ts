@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ExpertqService } from '../../service/expertq-service.js';
+import {
+  cancelBody, errorBody, idParams, listRequestsQuery, requestRecord, submitRequestBody, submitResult,
+} from '../schemas.js';
+import { z } from 'zod';
+
+export interface RouteOptions {
+  service: ExpertqService;
+  /** Resolves a consumer's `dedup_window` in ms when it is registered. */
+  dedupWindowOf?: (consumerId: string) => number | undefined;
+}
+
+export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service, dedupWindowOf }) => {
+  app.post('/requests', {
+    schema: {
+      summary: 'Submit a question for an expert',
+      tags: ['requests'],
+      body: submitRequestBody,
+      response: { 200: submitResult, 400: errorBody },
+    },
+    handler: async (req) => {
+      return service.submitRequest(req.body, dedupWindowOf?.(req.body.consumer_id));
+    },
+  });
+
+  app.get('/requests', {
+    schema: {
+      summary: 'List requests, newest first (paginated)',
+      tags: ['requests'],
+      querystring: listRequestsQuery,
+      response: { 200: z.object({ items: z.array(requestRecord), next_cursor: z.string().nullable() }) },
+    },
+    handler: async (req) =>
+      service.listRequests({ status: req.query.status, consumer_id: req.query.consumer_id, limit: req.query.limit, before: req.query.cursor }),
+  });
+
+  app.get('/requests/:id', {
+    schema: { summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord, 404: errorBody } },
+    handler: async (req) => service.getRequest(req.params.id),
+  });
+
+  app.post('/requests/:id/cancel', {
+    schema: {
+      summary: 'Cancel an open request (fails it with reason cancelled)',
+      tags: ['requests'],
+      params: idParams,
+      body: cancelBody,
+      response: { 200: requestRecord, 404: errorBody },
+    },
+    handler: async (req) => service.cancelRequest(req.params.id, `api:${req.body?.cancelled_by ?? 'anonymous'}`),
+  });
+};

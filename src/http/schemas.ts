@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { durationSchema, quietHoursSchema } from '../config/config-schema.js';
+import { expertEntrySchema, expertListSchema } from '../config/expert-schema.js';
+
+/** One zod schema per wire shape: it validates the route, types the handler and writes the OpenAPI. */
+
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+const CONTEXT_LIMIT = 16 * 1024;
+
+export const routingPolicyInput = z
+  .object({
+    escalation_after: durationSchema.optional(),
+    give_up_after: durationSchema.optional(),
+    quiet_hours: quietHoursSchema.optional(),
+    max_open_asks_per_expert: z.number().int().min(1).optional(),
+    max_asks_per_expert_per_day: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export const submitRequestBody = z
+  .object({
+    consumer_id: z.string().trim().min(1).max(200),
+    topic: z.string().trim().min(1).max(200),
+    question: z.string().trim().min(1).max(4000),
+    kind: z.string().trim().min(1).max(100).optional(),
+    context: z
+      .looseObject({ asked_because: z.string().trim().min(1).max(500) })
+      .refine((c) => JSON.stringify(c).length <= CONTEXT_LIMIT, `must be at most ${CONTEXT_LIMIT} bytes serialized`),
+    target_experts: z.array(z.string().min(1)).max(50).optional(),
+    routing_policy: routingPolicyInput.optional(),
+    dedup_key: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .meta({ id: 'SubmitRequest' });
+
+const isoTime = z.string().meta({ format: 'date-time' });
+const reason = z.object({ code: z.string(), message: z.string() });
+
+export const proposal = z
+  .object({
+    id: z.string(),
+    request_id: z.string(),
+    status: z.enum(['pending', 'accepted', 'rejected']),
+    answer: z.string(),
+    structured: z.unknown(),
+    confidence: z.number().nullable(),
+    provenance: z.object({
+      expert_id: z.string(),
+      expert_name: z.string(),
+      source: z.string(),
+      transport: z.string(),
+      answered_at: isoTime,
+      ask_id: z.string(),
+      escalated: z.boolean(),
+    }),
+    decision: z
+      .object({ decided_by: z.string(), note: z.string().nullable(), reason: z.string().nullable(), decided_at: isoTime })
+      .nullable(),
+    created_at: isoTime,
+  })
+  .meta({ id: 'ContextProposal' });
+
+export const submitResult = z.object({
+  request_id: z.string(),
+  status: z.enum(['queued', 'deduped_open', 'deduped_resolved', 'failed']),
+  reason: reason.optional(),
+  proposal: proposal.optional(),
+});
+
+export const requestRecord = z
+  .object({
+    id: z.string(),
+    consumer_id: z.string(),
+    kind: z.string(),
+    topic: z.string(),
+    question: z.string(),
+    context: z.record(z.string(), z.unknown()),
+    target_experts: z.array(z.string()).nullable(),
+    routing_policy: z.object({
+      escalation_after: z.string(),
+      give_up_after: z.string(),
+      quiet_hours: z.tuple([z.string(), z.string()]).nullable(),
+      max_open_asks_per_expert: z.number(),
+      max_asks_per_expert_per_day: z.number(),
+    }),
+    dedup_key: z.string().nullable(),
+    status: z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed']),
+    reason: reason.nullable(),
+    asks: z.array(
+      z.object({
+        id: z.string(),
+        expert_id: z.string(),
+        sent_at: isoTime.nullable(),
+        state: z.enum(['queued', 'open', 'answered', 'released', 'escalated', 'skipped']),
+      }),
+    ),
+    subscribers: z.array(z.string()),
+    proposal_id: z.string().nullable(),
+    created_at: isoTime,
+    updated_at: isoTime,
+  })
+  .meta({ id: 'Request' });
+
+export const idParams = z.object({ id: z.string().min(1) });
+
+export const listRequestsQuery = z
+  .object({
+    status: z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed']).optional(),
+    consumer_id: z.string().min(1).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().optional();
+
+export const decidedBy = z.string().trim().min(1).max(200);
+export const acceptBody = z.object({ decided_by: decidedBy, note: z.string().max(4000).optional() }).strict();
+export const rejectBody = z
+  .object({ decided_by: decidedBy, reason: z.string().trim().min(1).max(4000), note: z.string().max(4000).optional() })
+  .strict();
+export const pendingQuery = z.object({ status: z.literal('pending').default('pending') }).strict();
+
+export const expertView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    topics: z.array(z.string()),
+    escalation_to: z.string().nullable(),
+    muted: z.boolean(),
+    open_asks: z.number().int(),
+    asks_today: z.number().int(),
+  })
+  .meta({ id: 'Expert' });
+
+export const putExpertsBody = expertListSchema;
+export { expertEntrySchema };
+
+export const replyBody = z
+  .object({ expert_id: z.string().min(1), text: z.string().min(1).max(10_000), request_id: z.string().min(1).optional() })
+  .strict();
+
+export const replyResult = z.object({
+  request_id: z.string().nullable(),
+  ask_id: z.string().nullable(),
+  outcome: z.enum(['proposed', 'late_reply', 'muted', 'skipped', 'unmuted', 'ignored']),
+  proposal_id: z.string().optional(),
+});
+
+export const auditQuery = z.object({ request_id: z.string().min(1) }).strict();
+export const auditEntry = z.object({
+  at: isoTime,
+  type: z.string(),
+  actor: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});

@@ -1,0 +1,30 @@
+import { notFound } from '../errors.js';
+import type { RequestRecord } from '../store/records.js';
+import { OPEN_STATUSES } from '../store/records.js';
+import { audit, type Engine } from './engine.js';
+import { failRequest } from './submit-request.js';
+
+/**
+ * Cancels an open request: it fails with reason `cancelled`, its asks are released and
+ * `request_failed` is delivered. A pending proposal is withdrawn (rejected by `expertq`) so it leaves
+ * the review queue; consumers hear of it through `request_failed`. A resolved request is left as is.
+ */
+export function cancelRequest(engine: Engine, requestId: string, by: string): RequestRecord {
+  const now = engine.clock.now();
+  return engine.store.transaction(() => {
+    const request = engine.store.getRequest(requestId);
+    if (!request) throw notFound('Request', requestId);
+    if (!OPEN_STATUSES.includes(request.status)) return request;
+    if (request.proposal_id) {
+      engine.store.decideProposal(request.proposal_id, 'rejected', {
+        decided_by: 'expertq',
+        note: null,
+        reason: 'request cancelled',
+        decided_at: now,
+      });
+    }
+    audit(engine, { request_id: request.id, at: now, type: 'cancelled', actor: by, data: {} });
+    failRequest(engine, request, 'cancelled', 'The request was cancelled before it resolved.', now, by);
+    return request;
+  });
+}

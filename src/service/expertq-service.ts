@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock.js';
+import type { Config } from '../config/load-config.js';
+import type { ExpertEntry } from '../config/expert-schema.js';
+import { ExpertRegistry } from '../core/expert-registry.js';
+import { MessageDispatcher } from '../delivery/message-dispatcher.js';
+import { notFound } from '../errors.js';
+import type { ProposalRecord, RequestRecord } from '../store/records.js';
+import type { RequestQuery, Store } from '../store/store.js';
+import type { Transport } from '../transport/transport.js';
+import { cancelRequest } from './cancel-request.js';
+import { decideProposal, type DecisionInput } from './decide-proposal.js';
+import type { Engine } from './engine.js';
+import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
+import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
+import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
+import { requestView, type RequestView } from './views.js';
+
+export interface ExpertqServiceOptions {
+  config: Pick<Config, 'org' | 'defaults' | 'topics' | 'experts'> & { file?: string | null };
+  store: Store;
+  transport: Transport;
+  log: Logger;
+  clock?: Clock;
+}
+
+/**
+ * The operations of expertq behind one object: HTTP routes, the scheduler and the SDK call these.
+ * Each operation commits its state change, audit rows, events and messages in one transaction and
+ * then wakes the dispatchers, which deliver what was committed.
+ */
+export class ExpertqService implements Engine {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: Engine['config'];
+  readonly transportName: string;
+  readonly messages: MessageDispatcher;
+  experts: ExpertRegistry;
+
+  constructor(options: ExpertqServiceOptions) {
+    this.store = options.store;
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log;
+    this.config = { org: options.config.org, defaults: options.config.defaults, topics: options.config.topics, file: options.config.file ?? null };
+    this.experts = new ExpertRegistry(options.config.experts);
+    this.transportName = options.transport.name;
+    this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log);
+  }
+
+  onMessagesQueued(): void {
+    this.messages.kick();
+  }
+
+  onEventsQueued(): void {
+    // Webhook and in-process delivery plug in here.
+  }
+
+  private committed<T>(result: T): T {
+    this.onMessagesQueued();
+    this.onEventsQueued();
+    return result;
+  }
+
+  submitRequest(input: SubmitInput, dedupWindowMs?: number): SubmitResult {
+    const result = submitRequest(this, input, dedupWindowMs === undefined ? {} : { dedupWindowMs });
+    this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
+    return this.committed(result);
+  }
+
+  getRequest(id: string): RequestView {
+    const request = this.store.getRequest(id);
+    if (!request) throw notFound('Request', id);
+    return requestView(this.store, request);
+  }
+
+  listRequests(query: RequestQuery): { items: RequestView[]; next_cursor: string | null } {
+    const rows = this.store.listRequests({ ...query, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    return {
+      items: page.map((r) => requestView(this.store, r)),
+      next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
+    };
+  }
+
+  cancelRequest(id: string, by = 'api'): RequestView {
+    const request: RequestRecord = cancelRequest(this, id, by);
+    this.log.info({ request_id: id }, 'request cancel');
+    return this.committed(requestView(this.store, request));
+  }
+
+  receiveReply(input: ReplyInput): ReplyResult {
+    const result = receiveReply(this, input);
+    this.log.info({ expert_id: input.expert_id, request_id: result.request_id, outcome: result.outcome, proposal_id: result.proposal_id }, 'reply received');
+    return this.committed(result);
+  }
+
+  listPendingProposals(): ProposalRecord[] {
+    return this.store.listPendingProposals();
+  }
+
+  getProposal(id: string): ProposalRecord {
+    const proposal = this.store.getProposal(id);
+    if (!proposal) throw notFound('Proposal', id);
+    return proposal;
+  }
+
+  decide(id: string, status: 'accepted' | 'rejected', input: DecisionInput): ProposalRecord {
+    const proposal = decideProposal(this, id, status, input);
+    this.log.info({ proposal_id: id, request_id: proposal.request_id, status: proposal.status, decided_by: input.decided_by }, 'proposal decision');
+    return this.committed(proposal);
+  }
+
+  listExperts(): ExpertView[] {
+    return listExperts(this);
+  }
+
+  replaceExperts(entries: ExpertEntry[]): ExpertView[] {
+    return replaceExperts(this, entries);
+  }
+
+  unmuteExpert(id: string): ExpertView {
+    return unmuteExpert(this, id);
+  }
+
+  audit(requestId: string) {
+    if (!this.store.getRequest(requestId)) throw notFound('Request', requestId);
+    return this.store.listAudit(requestId).map((e) => ({ at: new Date(e.at).toISOString(), type: e.type, actor: e.actor, data: e.data }));
+  }
+
+  /** Waits for deliveries in flight (tests, shutdown). */
+  async idle(): Promise<void> {
+    await this.messages.idle();
+  }
+}

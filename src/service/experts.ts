@@ -1,0 +1,59 @@
+import type { ExpertEntry } from '../config/expert-schema.js';
+import { writeExpertsSection } from '../config/write-experts.js';
+import { ExpertRegistry } from '../core/expert-registry.js';
+import { badRequest, notFound } from '../errors.js';
+import { liveStates, type Engine } from './engine.js';
+
+export interface ExpertView {
+  id: string;
+  name: string;
+  topics: string[];
+  escalation_to: string | null;
+  muted: boolean;
+  open_asks: number;
+  asks_today: number;
+}
+
+/** The registry with exact live state, counted from the asks themselves. */
+export function listExperts(engine: Engine): ExpertView[] {
+  const states = liveStates(engine, null, engine.clock.now());
+  return engine.experts.experts.map((e) => {
+    const s = states.get(e.id);
+    return {
+      id: e.id,
+      name: e.name,
+      topics: e.topics,
+      escalation_to: e.escalation_to,
+      muted: s?.muted ?? false,
+      open_asks: s?.openAsks ?? 0,
+      asks_today: s?.asksToday ?? 0,
+    };
+  });
+}
+
+/**
+ * Full replace of the registry (seed: PUT /experts). The array is already validated on its own; here
+ * it is checked against the rest of the configuration, then the file is rewritten and only then the
+ * registry swapped, so the file stays the source of truth. Live state is kept by id.
+ */
+export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertView[] {
+  const ids = new Set(entries.map((e) => e.id));
+  const orphans = Object.entries(engine.config.topics).filter(([, t]) => t.fallback !== null && !ids.has(t.fallback));
+  if (orphans.length > 0) {
+    throw badRequest(
+      'The new registry removes an expert that a topic uses as its fallback.',
+      orphans.map(([topic, t]) => ({ path: `topics.${topic}.fallback`, message: `expert "${t.fallback}" would no longer exist` })),
+    );
+  }
+  if (engine.config.file) writeExpertsSection(engine.config.file, entries);
+  engine.experts = new ExpertRegistry(entries);
+  engine.log.info({ experts: entries.length }, 'expert registry replaced');
+  return listExperts(engine);
+}
+
+export function unmuteExpert(engine: Engine, expertId: string): ExpertView {
+  if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
+  engine.store.setMuted(expertId, false, engine.clock.now());
+  engine.log.info({ expert_id: expertId }, 'expert unmuted');
+  return listExperts(engine).find((e) => e.id === expertId)!;
+}

@@ -1,0 +1,168 @@
+import type { Policy } from '../config/config-schema.js';
+import { normalizeTopic } from '../core/normalize-topic.js';
+import { chooseExperts, findCandidates } from '../core/route-request.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import type { FailureCode, Reason, RequestRecord } from '../store/records.js';
+import { OPEN_STATUSES } from '../store/records.js';
+import { audit, emitEvent, liveStates, type Engine } from './engine.js';
+import { planAsk } from './place-asks.js';
+import { proposalBody, type ProposalBody } from './views.js';
+
+export interface SubmitInput {
+  consumer_id: string;
+  topic: string;
+  question: string;
+  kind?: string | undefined;
+  context: { asked_because: string } & Record<string, unknown>;
+  target_experts?: string[] | undefined;
+  routing_policy?: Partial<Policy> | undefined;
+  dedup_key?: string | undefined;
+}
+
+export type SubmitStatus = 'queued' | 'deduped_open' | 'deduped_resolved' | 'failed';
+
+export interface SubmitResult {
+  request_id: string;
+  status: SubmitStatus;
+  reason?: Reason;
+  proposal?: ProposalBody;
+}
+
+/** Default deduplication window (seed: `dedup_window` default `P1D`). */
+export const DEFAULT_DEDUP_WINDOW_MS = 86_400_000;
+
+export interface SubmitOptions {
+  /** The submitting consumer's `dedup_window` in ms, when it is registered. */
+  dedupWindowMs?: number;
+}
+
+export function submitRequest(engine: Engine, input: SubmitInput, options: SubmitOptions = {}): SubmitResult {
+  const unknown = (input.target_experts ?? []).filter((id) => !engine.experts.has(id));
+  if (unknown.length > 0) {
+    throw badRequest(
+      'target_experts names experts that are not in the registry.',
+      unknown.map((id) => ({ path: 'target_experts', message: `unknown expert id "${id}"` })),
+    );
+  }
+  const now = engine.clock.now();
+  const policy: Policy = { ...engine.config.defaults, ...stripUndefined(input.routing_policy ?? {}) };
+  const consumerActor = `consumer:${input.consumer_id}`;
+
+  return engine.store.transaction(() => {
+    if (input.dedup_key !== undefined) {
+      const window = options.dedupWindowMs ?? DEFAULT_DEDUP_WINDOW_MS;
+      const existing = engine.store.findByDedupKey(input.dedup_key, now - window);
+      const deduped = existing && dedupAgainst(engine, existing, input.consumer_id, now);
+      if (deduped) return deduped;
+    }
+
+    const request: RequestRecord = {
+      id: newId('req'),
+      consumer_id: input.consumer_id,
+      kind: input.kind ?? 'answer',
+      topic: normalizeTopic(input.topic),
+      question: input.question,
+      context: input.context,
+      target_experts: input.target_experts && input.target_experts.length > 0 ? input.target_experts : null,
+      routing_policy: policy,
+      dedup_key: input.dedup_key ?? null,
+      status: 'queued',
+      reason: null,
+      proposal_id: null,
+      held: false,
+      give_up_at: now + policy.give_up_after,
+      created_at: now,
+      updated_at: now,
+    };
+    engine.store.insertRequest(request);
+    engine.store.addSubscriber(request.id, request.consumer_id, 'submitter', now);
+    audit(engine, {
+      request_id: request.id,
+      at: now,
+      type: 'received',
+      actor: consumerActor,
+      data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
+    });
+    const outcome = routeAndAsk(engine, request, now);
+    if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
+    return { request_id: request.id, status: 'queued' };
+  });
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: string, now: number): SubmitResult | null {
+  const open = OPEN_STATUSES.includes(existing.status);
+  const resolved = existing.status === 'accepted' && existing.proposal_id !== null;
+  if (!open && !resolved) return null; // rejected or failed: ask again
+  const attached = engine.store.addSubscriber(existing.id, consumerId, 'dedup', now);
+  const status = open ? 'deduped_open' : 'deduped_resolved';
+  audit(engine, {
+    request_id: existing.id,
+    at: now,
+    type: 'deduped',
+    actor: `consumer:${consumerId}`,
+    data: { consumer_id: consumerId, outcome: status, newly_attached: attached },
+  });
+  if (open) return { request_id: existing.id, status };
+  const proposal = proposalBody(engine.store.getProposal(existing.proposal_id!)!);
+  return { request_id: existing.id, status, proposal };
+}
+
+/**
+ * Routes a queued request and plans its asks (seed: Routing). Also used to place a held request once
+ * capacity frees up. Returns what happened to the request.
+ */
+export function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'asked' | 'held' | 'failed' {
+  const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
+  const states = liveStates(engine, candidates.map((c) => c.expertId), now);
+  const decision = chooseExperts(candidates, states, request.routing_policy, (id) => engine.experts.get(id)?.order ?? 0);
+
+  if (decision.outcome === 'failed') {
+    failRequest(engine, request, 'no_expert_found', 'No expert matches this topic exactly or fuzzily, and it has no fallback expert.', now);
+    return 'failed';
+  }
+  if (decision.outcome === 'held') {
+    request.held = true;
+    engine.store.updateRequest(request.id, { held: true, updated_at: now });
+    audit(engine, {
+      request_id: request.id,
+      at: now,
+      type: 'held',
+      actor: 'system',
+      data: { step: decision.step, reason: 'every candidate is at a rate-limit cap', waiting_for: decision.waitFor },
+    });
+    for (const id of decision.waitFor) planAsk(engine, request, id, 'target', now);
+    return 'held';
+  }
+  audit(engine, {
+    request_id: request.id,
+    at: now,
+    type: 'routed',
+    actor: 'system',
+    data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor },
+  });
+  for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
+  return 'asked';
+}
+
+/**
+ * Fails an open request with exactly one reason code: releases its live asks, audits, and queues
+ * `request_failed` for its subscribers, all in the caller's transaction.
+ */
+export function failRequest(engine: Engine, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): void {
+  for (const ask of engine.store.listAsks(request.id)) {
+    if (ask.state === 'open' || ask.state === 'queued') {
+      engine.store.updateAsk(ask.id, { state: 'released', closed_at: now });
+    }
+  }
+  request.status = 'failed';
+  request.reason = { code, message };
+  request.held = false;
+  engine.store.updateRequest(request.id, { status: 'failed', reason: request.reason, held: false, updated_at: now });
+  audit(engine, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
+  emitEvent(engine, request, 'request_failed', { reason: { code, message } }, now);
+}

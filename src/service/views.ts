@@ -1,0 +1,55 @@
+import { iso } from '../clock.js';
+import type { Policy } from '../config/config-schema.js';
+import { formatDuration } from '../config/durations.js';
+import type { ProposalRecord, RequestRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+
+export function policyView(p: Policy) {
+  return {
+    escalation_after: formatDuration(p.escalation_after),
+    give_up_after: formatDuration(p.give_up_after),
+    quiet_hours: p.quiet_hours,
+    max_open_asks_per_expert: p.max_open_asks_per_expert,
+    max_asks_per_expert_per_day: p.max_asks_per_expert_per_day,
+  };
+}
+
+/** The full request record of `GET /requests/{id}` (SPEC §2). */
+export function requestView(store: Store, r: RequestRecord) {
+  return {
+    id: r.id,
+    consumer_id: r.consumer_id,
+    kind: r.kind,
+    topic: r.topic,
+    question: r.question,
+    context: r.context,
+    target_experts: r.target_experts,
+    routing_policy: policyView(r.routing_policy),
+    dedup_key: r.dedup_key,
+    status: r.status,
+    reason: r.reason,
+    asks: store.listAsks(r.id).map((a) => ({ id: a.id, expert_id: a.expert_id, sent_at: iso(a.sent_at), state: a.state })),
+    subscribers: store.listSubscribers(r.id),
+    proposal_id: r.proposal_id,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+export type RequestView = ReturnType<typeof requestView>;
+
+/** The wire form of a proposal (SPEC §6). */
+export function proposalBody(p: ProposalRecord) {
+  return {
+    id: p.id,
+    request_id: p.request_id,
+    status: p.status,
+    answer: p.answer,
+    structured: p.structured,
+    confidence: p.confidence,
+    provenance: p.provenance,
+    decision: p.decision && { ...p.decision, decided_at: new Date(p.decision.decided_at).toISOString() },
+    created_at: new Date(p.created_at).toISOString(),
+  };
+}
+export type ProposalBody = ReturnType<typeof proposalBody>;

@@ -1,0 +1,116 @@
+/**
+ * Numbered migrations; `PRAGMA user_version` records how many have run. Append only: a shipped
+ * migration is never edited, so every database reaches the same schema by the same steps.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE requests (
+    id TEXT PRIMARY KEY,
+    consumer_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    question TEXT NOT NULL,
+    context TEXT NOT NULL,
+    target_experts TEXT,
+    routing_policy TEXT NOT NULL,
+    dedup_key TEXT,
+    status TEXT NOT NULL,
+    reason_code TEXT,
+    reason_message TEXT,
+    proposal_id TEXT,
+    held INTEGER NOT NULL DEFAULT 0,
+    give_up_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX requests_dedup ON requests (dedup_key, created_at) WHERE dedup_key IS NOT NULL;
+  CREATE INDEX requests_give_up ON requests (give_up_at) WHERE status IN ('queued', 'asked', 'escalated');
+  CREATE INDEX requests_held ON requests (created_at) WHERE held = 1;
+  CREATE INDEX requests_status ON requests (status, id);
+  CREATE INDEX requests_consumer ON requests (consumer_id, id);
+
+  CREATE TABLE request_subscribers (
+    request_id TEXT NOT NULL REFERENCES requests (id),
+    consumer_id TEXT NOT NULL,
+    via TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (request_id, consumer_id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE asks (
+    id TEXT PRIMARY KEY,
+    request_id TEXT NOT NULL REFERENCES requests (id),
+    expert_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    via TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    sent_at INTEGER,
+    escalate_at INTEGER,
+    closed_at INTEGER
+  ) STRICT;
+  CREATE INDEX asks_request ON asks (request_id);
+  CREATE INDEX asks_expert_state ON asks (expert_id, state);
+  CREATE INDEX asks_expert_sent ON asks (expert_id, sent_at) WHERE sent_at IS NOT NULL;
+  CREATE INDEX asks_escalate ON asks (escalate_at) WHERE state = 'open';
+  CREATE INDEX asks_queued ON asks (created_at) WHERE state = 'queued';
+
+  CREATE TABLE proposals (
+    id TEXT PRIMARY KEY,
+    request_id TEXT NOT NULL REFERENCES requests (id),
+    status TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    structured TEXT NOT NULL,
+    confidence REAL,
+    provenance TEXT NOT NULL,
+    decided_by TEXT,
+    note TEXT,
+    reason TEXT,
+    decided_at INTEGER,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX proposals_pending ON proposals (id) WHERE status = 'pending';
+  CREATE INDEX proposals_request ON proposals (request_id);
+
+  CREATE TABLE expert_state (
+    expert_id TEXT PRIMARY KEY,
+    muted INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    request_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    data TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX audit_request ON audit (request_id, seq);
+
+  CREATE TABLE events (
+    id TEXT PRIMARY KEY,
+    request_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX events_request ON events (request_id);
+
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    expert_id TEXT NOT NULL,
+    request_id TEXT,
+    ask_id TEXT,
+    purpose TEXT NOT NULL,
+    text TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    sent_at INTEGER
+  ) STRICT;
+  CREATE INDEX messages_due ON messages (next_attempt_at) WHERE state = 'pending';
+  `,
+];

@@ -1,0 +1,128 @@
+import type { Policy } from '../config/config-schema.js';
+
+export type RequestStatus = 'queued' | 'asked' | 'escalated' | 'proposed' | 'accepted' | 'rejected' | 'failed';
+export const OPEN_STATUSES: readonly RequestStatus[] = ['queued', 'asked', 'escalated', 'proposed'];
+export type FailureCode = 'timeout' | 'no_expert_found' | 'expert_declined' | 'rate_limited' | 'cancelled' | 'error';
+
+export interface Reason {
+  code: FailureCode;
+  message: string;
+}
+
+export interface RequestRecord {
+  id: string;
+  consumer_id: string;
+  kind: string;
+  topic: string;
+  question: string;
+  context: Record<string, unknown>;
+  target_experts: string[] | null;
+  /** The effective policy: `defaults` merged with the request's `routing_policy`; durations in ms. */
+  routing_policy: Policy;
+  dedup_key: string | null;
+  status: RequestStatus;
+  reason: Reason | null;
+  proposal_id: string | null;
+  /** True while every candidate is capped and the request waits for capacity. */
+  held: boolean;
+  give_up_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type AskState = 'queued' | 'open' | 'answered' | 'released' | 'escalated' | 'skipped';
+export type AskVia = 'target' | 'exact' | 'fuzzy' | 'fallback' | 'escalation';
+
+export interface AskRecord {
+  id: string;
+  request_id: string;
+  expert_id: string;
+  state: AskState;
+  via: AskVia;
+  created_at: number;
+  sent_at: number | null;
+  /** When an open ask escalates to the expert's `escalation_to`. */
+  escalate_at: number | null;
+  closed_at: number | null;
+}
+
+export type ProposalStatus = 'pending' | 'accepted' | 'rejected';
+
+export interface Provenance {
+  expert_id: string;
+  expert_name: string;
+  source: string;
+  transport: string;
+  answered_at: string;
+  ask_id: string;
+  escalated: boolean;
+}
+
+export interface Decision {
+  decided_by: string;
+  note: string | null;
+  reason: string | null;
+  decided_at: number;
+}
+
+export interface ProposalRecord {
+  id: string;
+  request_id: string;
+  status: ProposalStatus;
+  answer: string;
+  structured: unknown;
+  confidence: number | null;
+  provenance: Provenance;
+  decision: Decision | null;
+  created_at: number;
+}
+
+export type AuditType =
+  | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'asked' | 'escalated' | 'replied'
+  | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
+  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled';
+
+export interface AuditEntry {
+  request_id: string;
+  at: number;
+  type: AuditType;
+  /** Who caused it: `system`, `consumer:<id>`, `expert:<id>`, `reviewer:<name>`. */
+  actor: string;
+  data: Record<string, unknown>;
+}
+
+export type EventType = 'proposal' | 'proposal_accepted' | 'proposal_rejected' | 'request_failed';
+
+export interface EventRecord {
+  id: string;
+  request_id: string;
+  type: EventType;
+  /** The full event body as delivered: `{event, id, created_at, request_id, ...}`. */
+  body: Record<string, unknown>;
+  created_at: number;
+}
+
+export type MessagePurpose = 'ask' | 'accepted';
+
+/** A direct message to an expert, queued in the same transaction as the state change that causes it. */
+export interface MessageRecord {
+  id: string;
+  expert_id: string;
+  request_id: string | null;
+  ask_id: string | null;
+  purpose: MessagePurpose;
+  text: string;
+  state: 'pending' | 'sent' | 'dead';
+  attempts: number;
+  next_attempt_at: number;
+  created_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+}
+
+export interface ExpertLiveState {
+  muted: boolean;
+  openAsks: number;
+  queuedAsks: number;
+  asksToday: number;
+}

@@ -1,0 +1,313 @@
+import Database from 'better-sqlite3';
+import type {
+  AskRecord, AuditEntry, Decision, EventRecord, ExpertLiveState, MessageRecord, ProposalRecord, RequestRecord,
+} from './records.js';
+import { MIGRATIONS } from './migrations.js';
+import type { AskPatch, RequestPatch, RequestQuery, Store } from './store.js';
+
+type Row = Record<string, unknown>;
+
+/** Opens (creating if needed) a SQLite database with the durability expertq promises. */
+export function openDatabase(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // FULL: an acknowledged decision survives power loss, not only a process crash.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new Error(`database schema version ${version} is newer than this expertq (${MIGRATIONS.length})`);
+  }
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+function toRequest(r: Row): RequestRecord {
+  return {
+    id: r.id as string,
+    consumer_id: r.consumer_id as string,
+    kind: r.kind as string,
+    topic: r.topic as string,
+    question: r.question as string,
+    context: JSON.parse(r.context as string),
+    target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
+    routing_policy: JSON.parse(r.routing_policy as string),
+    dedup_key: r.dedup_key as string | null,
+    status: r.status as RequestRecord['status'],
+    reason: r.reason_code === null ? null : { code: r.reason_code as never, message: r.reason_message as string },
+    proposal_id: r.proposal_id as string | null,
+    held: r.held === 1,
+    give_up_at: r.give_up_at as number,
+    created_at: r.created_at as number,
+    updated_at: r.updated_at as number,
+  };
+}
+
+function toProposal(r: Row): ProposalRecord {
+  return {
+    id: r.id as string,
+    request_id: r.request_id as string,
+    status: r.status as ProposalRecord['status'],
+    answer: r.answer as string,
+    structured: JSON.parse(r.structured as string),
+    confidence: r.confidence as number | null,
+    provenance: JSON.parse(r.provenance as string),
+    decision:
+      r.decided_at === null
+        ? null
+        : {
+            decided_by: r.decided_by as string,
+            note: r.note as string | null,
+            reason: r.reason as string | null,
+            decided_at: r.decided_at as number,
+          },
+    created_at: r.created_at as number,
+  };
+}
+
+const toAudit = (r: Row): AuditEntry => ({
+  request_id: r.request_id as string,
+  at: r.at as number,
+  type: r.type as AuditEntry['type'],
+  actor: r.actor as string,
+  data: JSON.parse(r.data as string),
+});
+
+/** The SQLite store. Statements are prepared once; better-sqlite3 runs them synchronously. */
+export class SqliteStore implements Store {
+  private readonly stmts;
+
+  constructor(readonly db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.stmts = {
+      insertRequest: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
+        routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at)
+        VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
+        @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at)`),
+      getRequest: p('SELECT * FROM requests WHERE id = ?'),
+      findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+      addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
+      listSubscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
+      insertAsk: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at)
+        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at)`),
+      listAsks: p('SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id'),
+      askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
+        ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
+      oldestOpenAsk: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id LIMIT 1`),
+      pendingCounts: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
+        WHERE state IN ('open', 'queued') AND (? IS NULL OR expert_id IN (SELECT value FROM json_each(?))) GROUP BY expert_id`),
+      todayCounts: p(`SELECT expert_id, COUNT(*) AS today FROM asks
+        WHERE sent_at >= ? AND (? IS NULL OR expert_id IN (SELECT value FROM json_each(?))) GROUP BY expert_id`),
+      mutedExperts: p(`SELECT expert_id FROM expert_state WHERE muted = 1
+        AND (? IS NULL OR expert_id IN (SELECT value FROM json_each(?)))`),
+      setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
+      insertProposal: p(`INSERT INTO proposals (id, request_id, status, answer, structured, confidence, provenance, created_at)
+        VALUES (@id, @request_id, @status, @answer, @structured, @confidence, @provenance, @created_at)`),
+      getProposal: p('SELECT * FROM proposals WHERE id = ?'),
+      decideProposal: p(`UPDATE proposals SET status = ?, decided_by = ?, note = ?, reason = ?, decided_at = ?
+        WHERE id = ? AND status = 'pending'`),
+      listPending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id`),
+      appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
+      listAudit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
+      insertEvent: p('INSERT INTO events (id, request_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
+      enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, purpose, text, state, attempts,
+        next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @purpose, @text, @state, @attempts,
+        @next_attempt_at, @created_at)`),
+      claimMessages: p(`UPDATE messages SET lease_until = ?, attempts = attempts + 1 WHERE id IN (
+        SELECT id FROM messages WHERE state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+        ORDER BY next_attempt_at, id LIMIT ?) RETURNING *`),
+      markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, lease_until = NULL WHERE id = ?`),
+      rescheduleMessage: p(`UPDATE messages SET state = CASE WHEN ? IS NULL THEN 'dead' ELSE 'pending' END,
+        next_attempt_at = COALESCE(?, next_attempt_at), last_error = ?, lease_until = NULL WHERE id = ?`),
+    };
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  insertRequest(r: RequestRecord): void {
+    this.stmts.insertRequest.run({
+      ...r,
+      context: json(r.context),
+      target_experts: r.target_experts === null ? null : json(r.target_experts),
+      routing_policy: json(r.routing_policy),
+      reason_code: r.reason?.code ?? null,
+      reason_message: r.reason?.message ?? null,
+      held: r.held ? 1 : 0,
+      reason: undefined,
+    });
+  }
+
+  getRequest(id: string): RequestRecord | undefined {
+    const row = this.stmts.getRequest.get(id) as Row | undefined;
+    return row && toRequest(row);
+  }
+
+  updateRequest(id: string, patch: RequestPatch): void {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      if (key === 'reason') {
+        const reason = value as RequestRecord['reason'];
+        sets.push('reason_code = ?', 'reason_message = ?');
+        values.push(reason?.code ?? null, reason?.message ?? null);
+      } else {
+        sets.push(`${key} = ?`);
+        values.push(typeof value === 'boolean' ? Number(value) : value);
+      }
+    }
+    if (sets.length === 0) return;
+    this.db.prepare(`UPDATE requests SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+  }
+
+  listRequests(q: RequestQuery): RequestRecord[] {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const filters: Array<[string, unknown]> = [
+      ['status = ?', q.status],
+      ['consumer_id = ?', q.consumer_id],
+      ['id < ?', q.before],
+    ];
+    for (const [clause, value] of filters) {
+      if (value === undefined) continue;
+      where.push(clause);
+      values.push(value);
+    }
+    const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    return (this.db.prepare(sql).all(...values, q.limit) as Row[]).map(toRequest);
+  }
+
+  findByDedupKey(dedupKey: string, since: number): RequestRecord | undefined {
+    const row = this.stmts.findByDedupKey.get(dedupKey, since) as Row | undefined;
+    return row && toRequest(row);
+  }
+
+  addSubscriber(requestId: string, consumerId: string, via: string, at: number): boolean {
+    return this.stmts.addSubscriber.run(requestId, consumerId, via, at).changes === 1;
+  }
+
+  listSubscribers(requestId: string): string[] {
+    return (this.stmts.listSubscribers.all(requestId) as Row[]).map((r) => r.consumer_id as string);
+  }
+
+  insertAsk(ask: AskRecord): void {
+    this.stmts.insertAsk.run(ask);
+  }
+
+  updateAsk(id: string, patch: AskPatch): void {
+    const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return;
+    this.db
+      .prepare(`UPDATE asks SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`)
+      .run(...entries.map(([, v]) => v), id);
+  }
+
+  listAsks(requestId: string): AskRecord[] {
+    return this.stmts.listAsks.all(requestId) as AskRecord[];
+  }
+
+  findAskForReply(expertId: string, requestId: string | null): AskRecord | undefined {
+    return (
+      requestId === null ? this.stmts.oldestOpenAsk.get(expertId) : this.stmts.askOnRequest.get(expertId, requestId)
+    ) as AskRecord | undefined;
+  }
+
+  expertStates(ids: readonly string[] | null, dayStart: number): Map<string, ExpertLiveState> {
+    const filter = ids === null ? null : json(ids);
+    const states = new Map<string, ExpertLiveState>();
+    const get = (id: string) => {
+      let s = states.get(id);
+      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
+      return s;
+    };
+    for (const r of this.stmts.pendingCounts.all(filter, filter) as Row[]) {
+      const s = get(r.expert_id as string);
+      s.openAsks = r.open as number;
+      s.queuedAsks = r.queued as number;
+    }
+    for (const r of this.stmts.todayCounts.all(dayStart, filter, filter) as Row[]) {
+      get(r.expert_id as string).asksToday = r.today as number;
+    }
+    for (const r of this.stmts.mutedExperts.all(filter, filter) as Row[]) get(r.expert_id as string).muted = true;
+    return states;
+  }
+
+  setMuted(expertId: string, muted: boolean, at: number): void {
+    this.stmts.setMuted.run(expertId, muted ? 1 : 0, at);
+  }
+
+  insertProposal(p: ProposalRecord): void {
+    this.stmts.insertProposal.run({
+      id: p.id,
+      request_id: p.request_id,
+      status: p.status,
+      answer: p.answer,
+      structured: json(p.structured),
+      confidence: p.confidence,
+      provenance: json(p.provenance),
+      created_at: p.created_at,
+    });
+  }
+
+  getProposal(id: string): ProposalRecord | undefined {
+    const row = this.stmts.getProposal.get(id) as Row | undefined;
+    return row && toProposal(row);
+  }
+
+  decideProposal(id: string, status: 'accepted' | 'rejected', d: Decision): boolean {
+    return this.stmts.decideProposal.run(status, d.decided_by, d.note, d.reason, d.decided_at, id).changes === 1;
+  }
+
+  listPendingProposals(): ProposalRecord[] {
+    return (this.stmts.listPending.all() as Row[]).map(toProposal);
+  }
+
+  appendAudit(e: AuditEntry): void {
+    this.stmts.appendAudit.run(e.request_id, e.at, e.type, e.actor, json(e.data));
+  }
+
+  listAudit(requestId: string): AuditEntry[] {
+    return (this.stmts.listAudit.all(requestId) as Row[]).map(toAudit);
+  }
+
+  insertEvent(e: EventRecord): void {
+    this.stmts.insertEvent.run(e.id, e.request_id, e.type, json(e.body), e.created_at);
+  }
+
+  enqueueMessage(m: MessageRecord): void {
+    this.stmts.enqueueMessage.run(m);
+  }
+
+  claimMessages(now: number, leaseUntil: number, limit: number): MessageRecord[] {
+    return this.stmts.claimMessages.all(leaseUntil, now, now, limit) as MessageRecord[];
+  }
+
+  markMessagesSent(ids: readonly string[], at: number): void {
+    this.transaction(() => {
+      for (const id of ids) this.stmts.markMessageSent.run(at, id);
+    });
+  }
+
+  rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void {
+    this.stmts.rescheduleMessage.run(nextAttemptAt, nextAttemptAt, error, id);
+  }
+}

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { stringify } from 'yaml';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { ExpertqService } from '../../src/service/expertq-service.js';
+import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { ConsoleTransport } from '../../src/transport/console-transport.js';
+import { Capture, captureLogger } from './capture.js';
+import { FakeClock } from './fake-clock.js';
+
+export const EXAMPLE_EXPERTS = [
+  { id: 'dana', name: 'Dana Smith', topics: ['billing', 'invoices'], escalation_to: 'lee' },
+  { id: 'lee', name: 'Lee Chen', topics: ['billing', 'payments'] },
+  { id: 'sam', name: 'Sam Okafor', topics: ['deployments', 'kubernetes'] },
+];
+
+export interface TestAppOptions {
+  /** Extra or replacement top-level config sections. */
+  config?: Record<string, unknown>;
+  token?: string;
+  /** Raw YAML instead of the generated config. */
+  yaml?: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  service: ExpertqService;
+  clock: FakeClock;
+  /** What the console transport printed. */
+  out: Capture;
+  logs: Capture;
+  dir: string;
+  configFile: string;
+  store: SqliteStore;
+  /** `app.inject` with JSON parsing and the bearer token. */
+  call(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Messages the console transport printed, one per block. */
+  messages(): string[];
+  close(): Promise<void>;
+}
+
+/** One real app per test: temp dir, real YAML file, real SQLite, console transport, fake clock. */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'expertq-test-'));
+  const configFile = join(dir, 'service.yaml');
+  const yaml =
+    options.yaml ??
+    stringify({ org: { name: 'Acme', timezone: 'UTC' }, experts: EXAMPLE_EXPERTS, topics: { security: { fallback: 'sam' } }, ...options.config });
+  writeFileSync(configFile, yaml);
+  const config = loadConfig(configFile);
+  const clock = new FakeClock();
+  const out = new Capture();
+  const { log, logs } = captureLogger();
+  const store = new SqliteStore(openDatabase(config.storagePath));
+  const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
+  const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock });
+  const app = await buildApp({ service, apiToken: options.token, logger: log, bodyLimit: config.server.body_limit });
+
+  return {
+    app,
+    service,
+    clock,
+    out,
+    logs,
+    dir,
+    configFile,
+    store,
+    async call(method, url, body) {
+      const headers: Record<string, string> = {};
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
+      await service.idle();
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+    },
+    messages() {
+      return out.text.split(/\n(?=── message to )/).map((m) => m.trim()).filter((m) => m.startsWith('── message to'));
+    },
+    async close() {
+      await app.close();
+      await service.idle();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A valid submit body; override any field. */
+export function submitBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    consumer_id: 'billing-bot',
+    topic: 'billing',
+    question: 'What is the grace period for disputed invoices?',
+    context: { asked_because: 'the invoice total does not match the ledger' },
+    ...overrides,
+  };
+}
