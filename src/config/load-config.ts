@@ -58,12 +58,13 @@ export function loadConfig(path: string): Config {
 
 /**
  * The environment expertq reads secrets from: the process environment over an optional `.env` file
- * beside the config. This is the one place environment variables are read.
+ * beside the config (an empty variable counts as unset). This is the one place environment variables are read.
  */
 export function readEnv(configFile: string, env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
   const dotenv = resolve(dirname(configFile), '.env');
   const fromFile = existsSync(dotenv) ? parseEnv(readFileSync(dotenv, 'utf8')) : {};
-  return { ...fromFile, ...env };
+  const set = Object.entries(env).filter(([, value]) => value !== undefined && value !== '');
+  return { ...fromFile, ...Object.fromEntries(set) };
 }
 
 /** Secrets named by `*_env` keys, resolved against an environment. Empty values count as unset. */

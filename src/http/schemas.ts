@@ -121,7 +121,7 @@ export const listRequestsQuery = z
   })
   .strict();
 
-export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().optional();
+export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
 
 export const decidedBy = z.string().trim().min(1).max(200);
 export const acceptBody = z.object({ decided_by: decidedBy, note: z.string().max(4000).optional() }).strict();

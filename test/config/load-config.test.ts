@@ -1,0 +1,103 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDuration, parseDuration } from '../../src/config/durations.js';
+import { ConfigError, loadConfig, parseConfig, readEnv, readSecrets } from '../../src/config/load-config.js';
+
+const FILE = '/etc/expertq/service.yaml';
+const error = (yaml: string): string => {
+  try {
+    parseConfig(yaml, FILE);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration', () => {
+  it('fills the seed’s defaults', () => {
+    const config = parseConfig('org: {name: Acme}\n', FILE);
+    expect(config.org).toEqual({ name: 'Acme', timezone: 'UTC' });
+    expect(config.server).toMatchObject({ port: 8776, host: '127.0.0.1', api_token_env: 'SERVICE_API_TOKEN', body_limit: 1_048_576, tick_ms: 1000, allow_private_webhooks: false });
+    expect(config.defaults).toEqual({
+      escalation_after: 7_200_000,
+      give_up_after: 86_400_000,
+      quiet_hours: null,
+      max_open_asks_per_expert: 3,
+      max_asks_per_expert_per_day: 5,
+    });
+    expect(config.storagePath).toBe('/etc/expertq/expertq.db');
+    expect(config.llm).toBeNull();
+    expect(config.chat).toBeNull();
+    expect(config.experts).toEqual([]);
+  });
+
+  it('reads the example file that npm start uses', () => {
+    const config = loadConfig('service.example.yaml');
+    expect(config.experts.map((e) => e.id)).toEqual(['dana', 'lee', 'sam']);
+    expect(config.topics.security?.fallback).toBe('sam');
+  });
+
+  it.each([
+    ['org:\n  timezone: UTC\n', 'org.name', 'expected string'],
+    ['org: {name: A, timezone: Mars/Olympus}\n', 'org.timezone', 'IANA time zone'],
+    ['org: {name: A}\ndefaults: {escalation_after: 2x}\n', 'defaults.escalation_after', '"2x" is not a duration'],
+    ['org: {name: A}\ndefaults: {quiet_hours: ["25:00", "07:00"]}\n', 'defaults.quiet_hours.0', 'HH:MM'],
+    ['org: {name: A}\ndefaults: {max_open_asks_per_expert: 0}\n', 'defaults.max_open_asks_per_expert', ''],
+    ['org: {name: A}\nserver: {port: 99999}\n', 'server.port', ''],
+    ['org: {name: A}\nserver: {api_token_env: "not a var"}\n', 'server.api_token_env', 'environment variable name'],
+    ['org: {name: A}\nexperts:\n  - {id: a, topics: [x]}\n', 'experts.0.name', ''],
+    ['org: {name: A}\nexperts:\n  - {id: a, name: A, topics: [x], escalation_to: b}\n', 'experts.0.escalation_to', 'unknown expert id "b"'],
+    ['org: {name: A}\ntopics: {security: {fallback: ghost}}\n', 'topics.security.fallback', 'unknown expert id "ghost"'],
+    ['org: {name: A}\nsurprise: 1\n', '(top level)', 'surprise'],
+  ])('names the file, key path and problem: %s', (yaml, path, problem) => {
+    const message = error(yaml);
+    expect(message).toContain(FILE);
+    expect(message).toContain(`${path}:`);
+    expect(message).toContain(problem);
+  });
+
+  it('reports broken YAML with its position', () => {
+    expect(error('org: {name: A\n')).toMatch(/Invalid YAML in \/etc\/expertq\/service.yaml:[\s\S]*line/);
+  });
+
+  it('says how to create a missing file', () => {
+    expect(() => loadConfig('/nonexistent/service.yaml')).toThrow(/not found: \/nonexistent\/service.yaml \(create one with "expertq init"/);
+  });
+
+  it('reads secrets from the named variables, process env over a .env next to the config', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-env-'));
+    const file = join(dir, 'service.yaml');
+    writeFileSync(file, 'org: {name: A}\nserver: {api_token_env: MY_TOKEN}\n');
+    writeFileSync(join(dir, '.env'), 'MY_TOKEN=from-dotenv\nOTHER=1\n');
+    const config = loadConfig(file);
+    expect(readSecrets(config, readEnv(file, {})).apiToken).toBe('from-dotenv');
+    expect(readSecrets(config, readEnv(file, { MY_TOKEN: 'from-env' })).apiToken).toBe('from-env');
+    expect(readSecrets(config, readEnv(file, { MY_TOKEN: '' })).apiToken).toBe('from-dotenv');
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['90s', 90_000],
+    ['30m', 1_800_000],
+    ['2h', 7_200_000],
+    ['1h30m', 5_400_000],
+    ['1d', 86_400_000],
+    ['PT2H', 7_200_000],
+    ['P1D', 86_400_000],
+    ['PT1H30M', 5_400_000],
+    ['P1W', 604_800_000],
+  ])('%s = %i ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
+
+  it.each(['', 'soon', '2 hours', '-1h', 'P1M', 'P1Y', 'PT0S', '2x'])('refuses %j', (text) => expect(parseDuration(text)).toBeNull());
+
+  it('formats ISO-8601 for the wire', () => {
+    expect(formatDuration(7_200_000)).toBe('PT2H');
+    expect(formatDuration(86_400_000)).toBe('P1D');
+    expect(formatDuration(5_400_000)).toBe('PT1H30M');
+    expect(formatDuration(90_000)).toBe('PT1M30S');
+  });
+});

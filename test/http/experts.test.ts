@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.js';
+import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+
+const YAML = `# expertq config for the billing team
+org:
+  name: Acme   # shown to experts
+  timezone: Europe/Berlin
+
+# limits we agreed with the experts
+defaults:
+  escalation_after: 90m
+  max_open_asks_per_expert: 2
+
+# who we ask
+experts:
+  - id: dana
+    name: Dana Smith
+    topics: [billing]
+    escalation_to: lee
+  - id: lee
+    name: Lee Chen
+    topics: [billing, payments]
+
+topics:
+  # the security team's inbox
+  security:
+    fallback: lee
+`;
+
+let t: TestApp;
+afterEach(async () => t.close());
+
+describe('GET /api/v1/experts', () => {
+  it('returns configuration plus exact live state', async () => {
+    t = await buildTestApp();
+    await t.call('POST', '/api/v1/requests', submitBody());
+    await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['dana'] }));
+    await t.call('POST', '/api/v1/replies', { expert_id: 'dana', text: 'Thirty days.' });
+    const experts = (await t.call('GET', '/api/v1/experts')).body;
+    expect(experts[0]).toEqual({
+      id: 'dana',
+      name: 'Dana Smith',
+      topics: ['billing', 'invoices'],
+      escalation_to: 'lee',
+      muted: false,
+      open_asks: 1,
+      asks_today: 2,
+    });
+    expect(experts.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee', 'sam']);
+  });
+
+  it('asks_today resets at local midnight of org.timezone', async () => {
+    t = await buildTestApp({ config: { org: { name: 'Acme', timezone: 'America/New_York' } } });
+    t.clock.set('2026-11-23T04:30:00Z'); // 23:30 in New York, Nov 22
+    await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['sam'] }));
+    t.clock.set('2026-11-23T04:59:00Z');
+    expect((await t.call('GET', '/api/v1/experts')).body[2].asks_today).toBe(1);
+    t.clock.set('2026-11-23T05:00:00Z'); // midnight in New York
+    expect((await t.call('GET', '/api/v1/experts')).body[2].asks_today).toBe(0);
+  });
+});
+
+describe('PUT /api/v1/experts', () => {
+  const next = [
+    { id: 'lee', name: 'Lee Chen', topics: ['billing', 'payments', 'refunds'] },
+    { id: 'ravi', name: 'Ravi Patel', topics: ['tax'], escalation_to: 'lee' },
+  ];
+
+  it('replaces the registry, rewrites only the experts section and keeps comments and other sections', async () => {
+    t = await buildTestApp({ yaml: YAML });
+    const res = await t.call('PUT', '/api/v1/experts', next);
+    expect(res.status).toBe(200);
+    expect(res.body.map((e: { id: string }) => e.id)).toEqual(['lee', 'ravi']);
+
+    const text = readFileSync(t.configFile, 'utf8');
+    for (const comment of ['# expertq config for the billing team', '# shown to experts', '# limits we agreed with the experts', "# the security team's inbox", '# who we ask']) {
+      expect(text).toContain(comment);
+    }
+    expect(text).toContain('escalation_after: 90m');
+    expect(text).not.toContain('Dana Smith');
+    const reloaded = loadConfig(t.configFile);
+    expect(reloaded.experts).toEqual([
+      { id: 'lee', name: 'Lee Chen', topics: ['billing', 'payments', 'refunds'] },
+      { id: 'ravi', name: 'Ravi Patel', topics: ['tax'], escalation_to: 'lee' },
+    ]);
+    expect(reloaded.org.timezone).toBe('Europe/Berlin');
+
+    // Routing uses the new registry at once.
+    const asked = await t.call('POST', '/api/v1/requests', submitBody({ topic: 'tax' }));
+    expect((await t.call('GET', `/api/v1/requests/${asked.body.request_id}`)).body.asks[0].expert_id).toBe('ravi');
+    expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['lee', 'ravi']);
+  });
+
+  it('keeps live state by id across a replace', async () => {
+    t = await buildTestApp({ yaml: YAML });
+    await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['lee'] }));
+    await t.call('POST', '/api/v1/replies', { expert_id: 'lee', text: 'mute' });
+    const res = await t.call('PUT', '/api/v1/experts', next);
+    expect(res.body[0]).toMatchObject({ id: 'lee', muted: true, asks_today: 1 });
+  });
+
+  it.each([
+    ['duplicate ids', [next[0], { ...next[0] }], '1.id'],
+    ['empty name', [{ id: 'a', name: ' ', topics: ['x'] }], '0.name'],
+    ['no topics', [{ id: 'a', name: 'A', topics: [] }], '0.topics'],
+    ['unknown escalation target', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'zz' }], '0.escalation_to'],
+    ['escalation to itself', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'a' }], '0.escalation_to'],
+    ['escalation cycle', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'b' }, { id: 'b', name: 'B', topics: ['y'], escalation_to: 'a' }], '0.escalation_to'],
+    ['unknown field', [{ id: 'a', name: 'A', topics: ['x'], team: 'ops' }], '0'],
+    ['removes a topic fallback', [{ id: 'dana', name: 'Dana', topics: ['x'] }], 'topics.security.fallback'],
+  ])('%s → 400 and nothing changes', async (_name, body, path) => {
+    t = await buildTestApp({ yaml: YAML });
+    const res = await t.call('PUT', '/api/v1/experts', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('bad_request');
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(readFileSync(t.configFile, 'utf8')).toBe(YAML);
+    expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee']);
+  });
+});
