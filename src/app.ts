@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { bearerAuth } from './http/auth.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { chatRoutes } from './http/routes/chat.js';
+import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
 import { proposalRoutes } from './http/routes/proposals.js';
 import { replyRoutes } from './http/routes/replies.js';
@@ -23,7 +24,6 @@ export interface AppOptions {
   logger: Logger;
   bodyLimit?: number;
   chatEnabled?: boolean;
-  dedupWindowOf?: RouteOptions['dedupWindowOf'];
 }
 
 /** Where the approval UI's built files are: `web/` at the package root, from `src/` or `dist/`. */
@@ -52,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transformObject: jsonSchemaTransformObject,
   });
 
-  const routeOptions: RouteOptions = { service: options.service, dedupWindowOf: options.dedupWindowOf };
+  const routeOptions: RouteOptions = { service: options.service };
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -63,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(proposalRoutes, routeOptions);
         await secured.register(expertRoutes, routeOptions);
         await secured.register(replyRoutes, routeOptions);
+        await secured.register(consumerRoutes, routeOptions);
       });
     },
     { prefix: '/api/v1' },

@@ -50,14 +50,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const store = new SqliteStore(openDatabase(config.storagePath));
   const registryName = (id: string) => service.experts.get(id)?.name ?? id;
   const transport: Transport = new ConsoleTransport(log, options.out ?? process.stdout, registryName);
-  const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock: options.clock ?? systemClock });
+  const service: ExpertqService = new ExpertqService({
+    config,
+    store,
+    transport,
+    log,
+    clock: options.clock ?? systemClock,
+    allowPrivateWebhooks: config.server.allow_private_webhooks,
+  });
   const app = await buildApp({ service, apiToken: secrets.apiToken, logger: log, bodyLimit: config.server.body_limit });
   await transport.start(async (reply) => {
-    service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
+    await service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
   });
-  // Anything committed but not delivered before a stop goes out now.
-  service.messages.kick();
-  const retry = setInterval(() => service.messages.kick(), config.server.tick_ms);
+  // Anything committed but not delivered before a stop goes out now; due retries every tick.
+  service.kick();
+  const retry = setInterval(() => service.kick(), config.server.tick_ms);
   retry.unref();
 
   const address = await app.listen({ port: options.port ?? config.server.port, host: config.server.host });

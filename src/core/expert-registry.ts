@@ -21,6 +21,7 @@ export class ExpertRegistry {
   readonly experts: readonly RegisteredExpert[];
   private readonly byId: Map<string, RegisteredExpert>;
   private readonly byTopic: Map<string, RegisteredExpert[]>;
+  private readonly byToken: Map<string, RegisteredExpert[]>;
 
   constructor(entries: readonly ExpertEntry[]) {
     this.experts = entries.map((e, order) => {
@@ -37,13 +38,18 @@ export class ExpertRegistry {
     });
     this.byId = new Map(this.experts.map((e) => [e.id, e]));
     this.byTopic = new Map();
+    this.byToken = new Map();
     for (const expert of this.experts) {
-      for (const topic of expert.normalizedTopics) {
-        const list = this.byTopic.get(topic) ?? [];
-        list.push(expert);
-        this.byTopic.set(topic, list);
-      }
+      for (const topic of expert.normalizedTopics) push(this.byTopic, topic, expert);
+      for (const token of new Set(expert.topicTokens.flatMap((t) => [...t]))) push(this.byToken, token, expert);
     }
+  }
+
+  /** Experts with at least one topic token in common: the only ones a fuzzy match can score above 0. */
+  sharingTokens(tokens: ReadonlySet<string>): RegisteredExpert[] {
+    const found = new Set<RegisteredExpert>();
+    for (const token of tokens) for (const expert of this.byToken.get(token) ?? []) found.add(expert);
+    return [...found].sort((a, b) => a.order - b.order);
   }
 
   get(id: string): RegisteredExpert | undefined {
@@ -61,4 +67,10 @@ export class ExpertRegistry {
   toEntries(): ExpertEntry[] {
     return this.experts.map((e) => ({ id: e.id, name: e.name, topics: e.topics, escalation_to: e.escalation_to }));
   }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

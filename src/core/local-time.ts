@@ -78,10 +78,18 @@ export function instantOf(year: number, month: number, day: number, hour: number
   return hi;
 }
 
-/** The instant the local calendar day containing `ms` began. */
+const lastDay = new Map<string, { start: number; end: number }>();
+
+/** The instant the local calendar day containing `ms` began. Remembers the last day per zone (hot path). */
 export function startOfLocalDay(ms: number, timeZone: string): number {
+  const cached = lastDay.get(timeZone);
+  if (cached && ms >= cached.start && ms < cached.end) return cached.start;
   const t = localTime(ms, timeZone);
-  return instantOf(t.year, t.month, t.day, 0, 0, timeZone);
+  const start = instantOf(t.year, t.month, t.day, 0, 0, timeZone);
+  const next = new Date(Date.UTC(t.year, t.month - 1, t.day + 1));
+  const end = instantOf(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 0, 0, timeZone);
+  lastDay.set(timeZone, { start, end });
+  return start;
 }
 
 /** Minutes since local midnight for an `HH:MM` string. */

@@ -57,7 +57,7 @@ export function findCandidates(
   }
   const tokens = topicTokens(topic);
   const fuzzy: Candidate[] = [];
-  for (const expert of registry.experts) {
+  for (const expert of registry.sharingTokens(tokens)) {
     if (seen.has(expert.id)) continue;
     const score = bestScore(tokens, expert);
     if (score >= FUZZY_THRESHOLD) fuzzy.push({ expertId: expert.id, step: 'fuzzy', score });

@@ -4,7 +4,7 @@ import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfLocalDay } from '../core/local-time.js';
 import { newId } from '../ids.js';
-import type { AuditEntry, EventRecord, EventType, ExpertLiveState, RequestRecord } from '../store/records.js';
+import type { AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, RequestRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -30,13 +30,18 @@ export function audit(engine: Engine, entry: Omit<AuditEntry, 'at'> & { at?: num
   engine.store.appendAudit({ at: entry.at ?? engine.clock.now(), ...entry } as AuditEntry);
 }
 
-/** Writes an event in the current transaction; delivery happens after commit (transactional outbox). */
+/**
+ * Writes an event and one delivery row per recipient in the current transaction (transactional
+ * outbox): the dispatcher delivers after commit, so a committed state change never loses its events.
+ * `only` restricts the recipients (the immediate `proposal_accepted` to a `deduped_resolved` submitter).
+ */
 export function emitEvent(
   engine: Engine,
-  request: Pick<RequestRecord, 'id'>,
+  request: RequestRecord,
   type: EventType,
   fields: Record<string, unknown>,
   at: number,
+  only?: readonly string[],
 ): EventRecord {
   const id = newId('evt');
   const event: EventRecord = {
@@ -47,7 +52,36 @@ export function emitEvent(
     body: { event: type, id, created_at: new Date(at).toISOString(), request_id: request.id, ...fields },
   };
   engine.store.insertEvent(event);
+  const recipients = only
+    ? engine.store.listConsumers().filter((c) => only.includes(c.id))
+    : subscribersOf(engine.store, request).filter((c) => type !== 'proposal' || c.auto_accept);
+  for (const consumer of recipients) {
+    engine.store.insertDelivery({
+      id: newId('dlv'),
+      event_id: id,
+      consumer_id: consumer.id,
+      request_id: request.id,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      last_status: null,
+      last_error: null,
+      created_at: at,
+      delivered_at: null,
+    });
+  }
   return event;
+}
+
+/**
+ * Subscribers of a request (SPEC §5): registered consumers that submitted it or were attached by
+ * deduplication, and every registered consumer whose `handles_kinds` has the request's kind or `*`.
+ */
+export function subscribersOf(store: Store, request: Pick<RequestRecord, 'id' | 'kind'>): ConsumerRecord[] {
+  const attached = new Set(store.listSubscribers(request.id));
+  return store
+    .listConsumers()
+    .filter((c) => attached.has(c.id) || c.handles_kinds.includes(request.kind) || c.handles_kinds.includes('*'));
 }
 
 export function dayStart(engine: Engine, now: number): number {

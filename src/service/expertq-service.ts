@@ -3,12 +3,16 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertEntry } from '../config/expert-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
+import { DeliveryDispatcher, type ConsumerHandlers } from '../delivery/delivery-dispatcher.js';
 import { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import { notFound } from '../errors.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
 import { cancelRequest } from './cancel-request.js';
+import {
+  consumerView, deleteConsumer, deliveryView, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
+} from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import type { Engine } from './engine.js';
 import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
@@ -22,12 +26,17 @@ export interface ExpertqServiceOptions {
   transport: Transport;
   log: Logger;
   clock?: Clock;
+  /** `server.allow_private_webhooks`: allow webhook URLs on loopback/private addresses. */
+  allowPrivateWebhooks?: boolean;
+  /** Tuning for the webhook dispatcher (tests shorten the timeout). */
+  delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
 }
 
 /**
  * The operations of expertq behind one object: HTTP routes, the scheduler and the SDK call these.
- * Each operation commits its state change, audit rows, events and messages in one transaction and
- * then wakes the dispatchers, which deliver what was committed.
+ * Each operation commits its state change, audit rows, events and messages in one transaction (shared
+ * with the other operations of the same event-loop turn: group commit) and then wakes the
+ * dispatchers, which deliver what was committed.
  */
 export class ExpertqService implements Engine {
   readonly store: Store;
@@ -36,6 +45,8 @@ export class ExpertqService implements Engine {
   readonly config: Engine['config'];
   readonly transportName: string;
   readonly messages: MessageDispatcher;
+  readonly deliveries: DeliveryDispatcher;
+  readonly allowPrivateWebhooks: boolean;
   experts: ExpertRegistry;
 
   constructor(options: ExpertqServiceOptions) {
@@ -46,6 +57,8 @@ export class ExpertqService implements Engine {
     this.experts = new ExpertRegistry(options.config.experts);
     this.transportName = options.transport.name;
     this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log);
+    this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
+    this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
   }
 
   onMessagesQueued(): void {
@@ -53,7 +66,7 @@ export class ExpertqService implements Engine {
   }
 
   onEventsQueued(): void {
-    // Webhook and in-process delivery plug in here.
+    this.deliveries.kick();
   }
 
   private committed<T>(result: T): T {
@@ -62,8 +75,11 @@ export class ExpertqService implements Engine {
     return result;
   }
 
-  submitRequest(input: SubmitInput, dedupWindowMs?: number): SubmitResult {
-    const result = submitRequest(this, input, dedupWindowMs === undefined ? {} : { dedupWindowMs });
+  async submitRequest(input: SubmitInput): Promise<SubmitResult> {
+    const result = await this.store.commit(() => {
+      const dedupWindowMs = this.store.getConsumer(input.consumer_id)?.dedup_window_ms;
+      return submitRequest(this, input, dedupWindowMs === undefined ? {} : { dedupWindowMs });
+    });
     this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
     return this.committed(result);
   }
@@ -83,14 +99,14 @@ export class ExpertqService implements Engine {
     };
   }
 
-  cancelRequest(id: string, by = 'api'): RequestView {
-    const request: RequestRecord = cancelRequest(this, id, by);
+  async cancelRequest(id: string, by = 'api'): Promise<RequestView> {
+    const request: RequestRecord = await this.store.commit(() => cancelRequest(this, id, by));
     this.log.info({ request_id: id }, 'request cancel');
     return this.committed(requestView(this.store, request));
   }
 
-  receiveReply(input: ReplyInput): ReplyResult {
-    const result = receiveReply(this, input);
+  async receiveReply(input: ReplyInput): Promise<ReplyResult> {
+    const result = await this.store.commit(() => receiveReply(this, input));
     this.log.info({ expert_id: input.expert_id, request_id: result.request_id, outcome: result.outcome, proposal_id: result.proposal_id }, 'reply received');
     return this.committed(result);
   }
@@ -105,8 +121,8 @@ export class ExpertqService implements Engine {
     return proposal;
   }
 
-  decide(id: string, status: 'accepted' | 'rejected', input: DecisionInput): ProposalRecord {
-    const proposal = decideProposal(this, id, status, input);
+  async decide(id: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<ProposalRecord> {
+    const proposal = await this.store.commit(() => decideProposal(this, id, status, input));
     this.log.info({ proposal_id: id, request_id: proposal.request_id, status: proposal.status, decided_by: input.decided_by }, 'proposal decision');
     return this.committed(proposal);
   }
@@ -128,8 +144,46 @@ export class ExpertqService implements Engine {
     return this.store.listAudit(requestId).map((e) => ({ at: new Date(e.at).toISOString(), type: e.type, actor: e.actor, data: e.data }));
   }
 
+  /** Registers a webhook consumer (HTTP) or, with `handlers`, an in-process one (SDK). */
+  async registerConsumer(input: ConsumerInput, handlers?: ConsumerHandlers): Promise<{ id: string; signing_secret: string | null }> {
+    const result = await registerConsumer(this, input, this.allowPrivateWebhooks);
+    this.deliveries.setHandlers(input.id, input.delivery.type === 'in_process' ? (handlers ?? {}) : null);
+    return this.committed(result);
+  }
+
+  listConsumers() {
+    return this.store.listConsumers().map(consumerView);
+  }
+
+  deleteConsumer(id: string): void {
+    deleteConsumer(this, id);
+    this.deliveries.setHandlers(id, null);
+  }
+
+  listKinds() {
+    return listKinds(this);
+  }
+
+  listDeliveries(query: { consumer_id?: string | undefined; state?: 'pending' | 'delivered' | 'dead' | 'dropped' | undefined; limit: number; cursor?: string | undefined }) {
+    const rows = this.store.listDeliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
+    const page = rows.slice(0, query.limit);
+    return { items: page.map(deliveryView), next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
+  }
+
+  retryDelivery(id: string) {
+    const delivery = retryDelivery(this, id);
+    this.log.info({ delivery_id: id, consumer_id: delivery.consumer_id }, 'delivery replay requested');
+    return this.committed(deliveryView(delivery));
+  }
+
+  /** Wakes both dispatchers: due retries are picked up (the server calls this every tick). */
+  kick(): void {
+    this.onMessagesQueued();
+    this.onEventsQueued();
+  }
+
   /** Waits for deliveries in flight (tests, shutdown). */
   async idle(): Promise<void> {
-    await this.messages.idle();
+    await Promise.all([this.messages.idle(), this.deliveries.idle()]);
   }
 }

@@ -109,6 +109,8 @@ function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: strin
   });
   if (open) return { request_id: existing.id, status };
   const proposal = proposalBody(engine.store.getProposal(existing.proposal_id!)!);
+  // The new subscriber gets the accepted answer at once, as every subscriber did on acceptance.
+  emitEvent(engine, existing, 'proposal_accepted', { proposal }, now, [consumerId]);
   return { request_id: existing.id, status, proposal };
 }
 

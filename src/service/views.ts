@@ -3,6 +3,7 @@ import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { subscribersOf } from './engine.js';
 
 export function policyView(p: Policy) {
   return {
@@ -29,7 +30,7 @@ export function requestView(store: Store, r: RequestRecord) {
     status: r.status,
     reason: r.reason,
     asks: store.listAsks(r.id).map((a) => ({ id: a.id, expert_id: a.expert_id, sent_at: iso(a.sent_at), state: a.state })),
-    subscribers: store.listSubscribers(r.id),
+    subscribers: subscribersOf(store, r).map((c) => c.id),
     proposal_id: r.proposal_id,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),

@@ -113,4 +113,42 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX messages_due ON messages (next_attempt_at) WHERE state = 'pending';
   `,
+  // 2: consumers and webhook/in-process deliveries (transactional outbox).
+  `
+  CREATE TABLE consumers (
+    id TEXT PRIMARY KEY,
+    handles_kinds TEXT NOT NULL,
+    delivery_type TEXT NOT NULL,
+    delivery TEXT NOT NULL,
+    secret TEXT,
+    dedup_window TEXT NOT NULL,
+    dedup_window_ms INTEGER NOT NULL,
+    auto_accept INTEGER NOT NULL DEFAULT 0,
+    kind_schemas TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY,
+    event_id TEXT NOT NULL REFERENCES events (id),
+    consumer_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    last_status INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    delivered_at INTEGER
+  ) STRICT;
+  CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE state = 'pending';
+  CREATE INDEX deliveries_consumer ON deliveries (consumer_id, state, id);
+  CREATE INDEX deliveries_state ON deliveries (state, id);
+
+  -- Live state of every expert (GET /experts) without scanning finished asks.
+  CREATE INDEX asks_live ON asks (expert_id, state) WHERE state IN ('open', 'queued');
+  CREATE INDEX asks_sent ON asks (sent_at) WHERE sent_at IS NOT NULL;
+  `,
 ];

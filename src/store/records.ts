@@ -126,3 +126,42 @@ export interface ExpertLiveState {
   queuedAsks: number;
   asksToday: number;
 }
+
+export interface ConsumerRecord {
+  id: string;
+  handles_kinds: string[];
+  /** `webhook` consumers are POSTed to; `in_process` ones are SDK handlers in this process. */
+  delivery: { type: 'webhook'; url: string } | { type: 'in_process' };
+  /** Standard Webhooks secret (`whsec_…`); null for in-process consumers. */
+  secret: string | null;
+  dedup_window: string;
+  dedup_window_ms: number;
+  auto_accept: boolean;
+  kind_schemas: Record<string, unknown> | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'dead' | 'dropped';
+
+/** One event owed to one consumer: the outbox row the dispatcher works from. */
+export interface DeliveryRecord {
+  id: string;
+  event_id: string;
+  consumer_id: string;
+  request_id: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+/** A claimed delivery with what it takes to send it. */
+export interface DeliveryJob extends DeliveryRecord {
+  event_type: EventType;
+  /** The event body exactly as stored: the same bytes on every attempt. */
+  body: string;
+}

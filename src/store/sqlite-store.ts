@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
 import type {
-  AskRecord, AuditEntry, Decision, EventRecord, ExpertLiveState, MessageRecord, ProposalRecord, RequestRecord,
+  AskRecord, AuditEntry, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
+  MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
-import type { AskPatch, RequestPatch, RequestQuery, Store } from './store.js';
+import type {
+  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, RequestPatch, RequestQuery, Store,
+} from './store.js';
 
 type Row = Record<string, unknown>;
 
@@ -77,6 +80,24 @@ function toProposal(r: Row): ProposalRecord {
   };
 }
 
+function toConsumer(r: Row): ConsumerRecord {
+  return {
+    id: r.id as string,
+    handles_kinds: JSON.parse(r.handles_kinds as string),
+    delivery: JSON.parse(r.delivery as string),
+    secret: r.secret as string | null,
+    dedup_window: r.dedup_window as string,
+    dedup_window_ms: r.dedup_window_ms as number,
+    auto_accept: r.auto_accept === 1,
+    kind_schemas: r.kind_schemas === null ? null : JSON.parse(r.kind_schemas as string),
+    created_at: r.created_at as number,
+    updated_at: r.updated_at as number,
+  };
+}
+
+const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
+  created_at, delivered_at`;
+
 const toAudit = (r: Row): AuditEntry => ({
   request_id: r.request_id as string,
   at: r.at as number,
@@ -85,9 +106,18 @@ const toAudit = (r: Row): AuditEntry => ({
   data: JSON.parse(r.data as string),
 });
 
+interface Pending {
+  fn: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /** The SQLite store. Statements are prepared once; better-sqlite3 runs them synchronously. */
 export class SqliteStore implements Store {
   private readonly stmts;
+  private readonly dynamic = new Map<string, Database.Statement>();
+  private readonly pending: Pending[] = [];
+  private flushScheduled = false;
 
   constructor(readonly db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -106,12 +136,16 @@ export class SqliteStore implements Store {
       askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
         ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
       oldestOpenAsk: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id LIMIT 1`),
-      pendingCounts: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
-        WHERE state IN ('open', 'queued') AND (? IS NULL OR expert_id IN (SELECT value FROM json_each(?))) GROUP BY expert_id`),
-      todayCounts: p(`SELECT expert_id, COUNT(*) AS today FROM asks
-        WHERE sent_at >= ? AND (? IS NULL OR expert_id IN (SELECT value FROM json_each(?))) GROUP BY expert_id`),
-      mutedExperts: p(`SELECT expert_id FROM expert_state WHERE muted = 1
-        AND (? IS NULL OR expert_id IN (SELECT value FROM json_each(?)))`),
+      // One expert: each query is a range on an index of asks.
+      oneLive: p(`SELECT SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
+        WHERE expert_id = ? AND state IN ('open', 'queued')`),
+      oneToday: p('SELECT COUNT(*) AS today FROM asks WHERE expert_id = ? AND sent_at >= ?'),
+      oneMuted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
+      // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
+      allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
+        WHERE state IN ('open', 'queued') GROUP BY expert_id`),
+      allToday: p('SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= ? GROUP BY expert_id'),
+      allMuted: p('SELECT expert_id FROM expert_state WHERE muted = 1'),
       setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
         ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
       insertProposal: p(`INSERT INTO proposals (id, request_id, status, answer, structured, confidence, provenance, created_at)
@@ -126,17 +160,95 @@ export class SqliteStore implements Store {
       enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, purpose, text, state, attempts,
         next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @purpose, @text, @state, @attempts,
         @next_attempt_at, @created_at)`),
-      claimMessages: p(`UPDATE messages SET lease_until = ?, attempts = attempts + 1 WHERE id IN (
-        SELECT id FROM messages WHERE state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-        ORDER BY next_attempt_at, id LIMIT ?) RETURNING *`),
-      markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, lease_until = NULL WHERE id = ?`),
+      dueMessages: p(`SELECT * FROM messages WHERE state = 'pending' AND next_attempt_at <= ?
+        ORDER BY next_attempt_at, id LIMIT ?`),
+      markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?`),
       rescheduleMessage: p(`UPDATE messages SET state = CASE WHEN ? IS NULL THEN 'dead' ELSE 'pending' END,
-        next_attempt_at = COALESCE(?, next_attempt_at), last_error = ?, lease_until = NULL WHERE id = ?`),
+        next_attempt_at = COALESCE(?, next_attempt_at), last_error = ?, attempts = attempts + 1 WHERE id = ?`),
+      upsertConsumer: p(`INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
+        dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
+        VALUES (@id, @handles_kinds, @delivery_type, @delivery, @secret, @dedup_window, @dedup_window_ms, @auto_accept,
+        @kind_schemas, @created_at, @updated_at)
+        ON CONFLICT (id) DO UPDATE SET handles_kinds = excluded.handles_kinds, delivery_type = excluded.delivery_type,
+        delivery = excluded.delivery, secret = excluded.secret, dedup_window = excluded.dedup_window,
+        dedup_window_ms = excluded.dedup_window_ms, auto_accept = excluded.auto_accept,
+        kind_schemas = excluded.kind_schemas, updated_at = excluded.updated_at`),
+      getConsumer: p('SELECT * FROM consumers WHERE id = ?'),
+      listConsumers: p('SELECT * FROM consumers ORDER BY created_at, id'),
+      deleteConsumer: p('DELETE FROM consumers WHERE id = ?'),
+      insertDelivery: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
+        @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
+      getDelivery: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = ?`),
+      claimDeliveries: p(`UPDATE deliveries SET lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
+          SELECT id FROM (
+            SELECT d.id, d.next_attempt_at,
+              ROW_NUMBER() OVER (PARTITION BY d.consumer_id ORDER BY d.next_attempt_at, d.id) AS nth
+            FROM deliveries d JOIN consumers c ON c.id = d.consumer_id
+            WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
+              AND (c.delivery_type = 'webhook' OR c.id IN (SELECT value FROM json_each(@live)))
+              AND c.id NOT IN (SELECT value FROM json_each(@busy))
+          ) WHERE nth <= @perConsumer ORDER BY next_attempt_at, id LIMIT @limit)
+        RETURNING ${DELIVERY_COLUMNS}`),
+      eventBodies: p(`SELECT id, type, body FROM events WHERE id IN (SELECT value FROM json_each(?))`),
+      finishDelivery: p(`UPDATE deliveries SET state = @state, lease_until = NULL, last_status = @status,
+        last_error = @error, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
+        delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END WHERE id = @id`),
+      pendingFor: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE consumer_id = ? AND state = 'pending'`),
+      dropPending: p(`UPDATE deliveries SET state = 'dropped', lease_until = NULL, last_error = 'consumer deleted'
+        WHERE consumer_id = ? AND state = 'pending'`),
+      retryDelivery: p(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ?`),
     };
   }
 
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Group commit: every `commit` issued in the same turn of the event loop runs in one SQLite
+   * transaction, each inside its own savepoint (a failing one rolls back alone and rejects alone).
+   * Each promise resolves only after the shared COMMIT is durable, so callers answer as late as they
+   * would with a transaction of their own, but a burst costs one fsync instead of one per operation.
+   */
+  commit<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flushCommits());
+      }
+    });
+  }
+
+  private flushCommits(): void {
+    this.flushScheduled = false;
+    const batch = this.pending.splice(0);
+    const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      this.db.transaction(() => {
+        for (const item of batch) {
+          try {
+            results.push({ ok: true, value: this.db.transaction(item.fn)() });
+          } catch (error) {
+            results.push({ ok: false, error });
+          }
+        }
+      }).immediate();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const result = results[i]!;
+      if (result.ok) item.resolve(result.value);
+      else item.reject(result.error);
+    });
+  }
+
+  private prepareCached(sql: string): Database.Statement {
+    let stmt = this.dynamic.get(sql);
+    if (!stmt) this.dynamic.set(sql, (stmt = this.db.prepare(sql)));
+    return stmt;
   }
 
   close(): void {
@@ -176,7 +288,7 @@ export class SqliteStore implements Store {
       }
     }
     if (sets.length === 0) return;
-    this.db.prepare(`UPDATE requests SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    this.prepareCached(`UPDATE requests SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
   }
 
   listRequests(q: RequestQuery): RequestRecord[] {
@@ -193,7 +305,7 @@ export class SqliteStore implements Store {
       values.push(value);
     }
     const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(...values, q.limit) as Row[]).map(toRequest);
+    return (this.prepareCached(sql).all(...values, q.limit) as Row[]).map(toRequest);
   }
 
   findByDedupKey(dedupKey: string, since: number): RequestRecord | undefined {
@@ -216,9 +328,7 @@ export class SqliteStore implements Store {
   updateAsk(id: string, patch: AskPatch): void {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return;
-    this.db
-      .prepare(`UPDATE asks SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`)
-      .run(...entries.map(([, v]) => v), id);
+    this.prepareCached(`UPDATE asks SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id);
   }
 
   listAsks(requestId: string): AskRecord[] {
@@ -232,22 +342,28 @@ export class SqliteStore implements Store {
   }
 
   expertStates(ids: readonly string[] | null, dayStart: number): Map<string, ExpertLiveState> {
-    const filter = ids === null ? null : json(ids);
     const states = new Map<string, ExpertLiveState>();
+    if (ids !== null) {
+      for (const id of new Set(ids)) {
+        const live = this.stmts.oneLive.get(id) as { open: number | null; queued: number | null };
+        const today = this.stmts.oneToday.get(id, dayStart) as { today: number };
+        const muted = this.stmts.oneMuted.get(id) as { muted: number } | undefined;
+        states.set(id, { muted: muted?.muted === 1, openAsks: live.open ?? 0, queuedAsks: live.queued ?? 0, asksToday: today.today });
+      }
+      return states;
+    }
     const get = (id: string) => {
       let s = states.get(id);
       if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
       return s;
     };
-    for (const r of this.stmts.pendingCounts.all(filter, filter) as Row[]) {
+    for (const r of this.stmts.allLive.all() as Row[]) {
       const s = get(r.expert_id as string);
       s.openAsks = r.open as number;
       s.queuedAsks = r.queued as number;
     }
-    for (const r of this.stmts.todayCounts.all(dayStart, filter, filter) as Row[]) {
-      get(r.expert_id as string).asksToday = r.today as number;
-    }
-    for (const r of this.stmts.mutedExperts.all(filter, filter) as Row[]) get(r.expert_id as string).muted = true;
+    for (const r of this.stmts.allToday.all(dayStart) as Row[]) get(r.expert_id as string).asksToday = r.today as number;
+    for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
     return states;
   }
 
@@ -297,17 +413,96 @@ export class SqliteStore implements Store {
     this.stmts.enqueueMessage.run(m);
   }
 
-  claimMessages(now: number, leaseUntil: number, limit: number): MessageRecord[] {
-    return this.stmts.claimMessages.all(leaseUntil, now, now, limit) as MessageRecord[];
+  dueMessages(now: number, limit: number): MessageRecord[] {
+    return this.stmts.dueMessages.all(now, limit) as MessageRecord[];
   }
 
   markMessagesSent(ids: readonly string[], at: number): void {
-    this.transaction(() => {
-      for (const id of ids) this.stmts.markMessageSent.run(at, id);
-    });
+    for (const id of ids) this.stmts.markMessageSent.run(at, id);
   }
 
   rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void {
     this.stmts.rescheduleMessage.run(nextAttemptAt, nextAttemptAt, error, id);
+  }
+
+  upsertConsumer(c: ConsumerRecord): void {
+    this.stmts.upsertConsumer.run({
+      ...c,
+      handles_kinds: json(c.handles_kinds),
+      delivery_type: c.delivery.type,
+      delivery: json(c.delivery),
+      auto_accept: c.auto_accept ? 1 : 0,
+      kind_schemas: c.kind_schemas === null ? null : json(c.kind_schemas),
+    });
+  }
+
+  getConsumer(id: string): ConsumerRecord | undefined {
+    const row = this.stmts.getConsumer.get(id) as Row | undefined;
+    return row && toConsumer(row);
+  }
+
+  listConsumers(): ConsumerRecord[] {
+    return (this.stmts.listConsumers.all() as Row[]).map(toConsumer);
+  }
+
+  deleteConsumer(id: string): boolean {
+    return this.stmts.deleteConsumer.run(id).changes === 1;
+  }
+
+  insertDelivery(d: DeliveryRecord): void {
+    this.stmts.insertDelivery.run(d);
+  }
+
+  getDelivery(id: string): DeliveryRecord | undefined {
+    return this.stmts.getDelivery.get(id) as DeliveryRecord | undefined;
+  }
+
+  listDeliveries(q: DeliveryQuery): DeliveryRecord[] {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const filters: Array<[string, unknown]> = [
+      ['consumer_id = ?', q.consumer_id],
+      ['state = ?', q.state],
+      ['id < ?', q.before],
+    ];
+    for (const [clause, value] of filters) {
+      if (value === undefined) continue;
+      where.push(clause);
+      values.push(value);
+    }
+    const sql = `SELECT ${DELIVERY_COLUMNS} FROM deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    return this.prepareCached(sql).all(...values, q.limit) as DeliveryRecord[];
+  }
+
+  claimDeliveries(c: DeliveryClaim): DeliveryJob[] {
+    const claimed = this.stmts.claimDeliveries.all({
+      now: c.now,
+      leaseUntil: c.leaseUntil,
+      limit: c.limit,
+      perConsumer: c.perConsumer,
+      busy: json(c.busy),
+      live: json(c.live),
+    }) as DeliveryRecord[];
+    if (claimed.length === 0) return [];
+    const events = new Map(
+      (this.stmts.eventBodies.all(json([...new Set(claimed.map((d) => d.event_id))])) as Row[]).map((r) => [r.id as string, r]),
+    );
+    return claimed
+      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1))
+      .map((d) => ({ ...d, event_type: events.get(d.event_id)!.type as DeliveryJob['event_type'], body: events.get(d.event_id)!.body as string }));
+  }
+
+  finishDelivery(id: string, o: DeliveryOutcome): void {
+    this.stmts.finishDelivery.run({ id, state: o.state, at: o.at, status: o.status, error: o.error, nextAttemptAt: o.nextAttemptAt ?? null });
+  }
+
+  dropPendingDeliveries(consumerId: string, _at: number): DeliveryRecord[] {
+    const pending = this.stmts.pendingFor.all(consumerId) as DeliveryRecord[];
+    this.stmts.dropPending.run(consumerId);
+    return pending;
+  }
+
+  retryDelivery(id: string, now: number): void {
+    this.stmts.retryDelivery.run(now, id);
   }
 }

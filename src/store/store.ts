@@ -1,6 +1,6 @@
 import type {
-  AskRecord, AskState, AuditEntry, Decision, EventRecord, ExpertLiveState, MessageRecord, ProposalRecord,
-  RequestRecord, RequestStatus,
+  AskRecord, AskState, AuditEntry, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
+  ExpertLiveState, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
 } from './records.js';
 
 export interface RequestQuery {
@@ -20,6 +20,8 @@ export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_a
  */
 export interface Store {
   transaction<T>(fn: () => T): T;
+  /** Like `transaction`, but shares one COMMIT with the other commits of the same event-loop turn. */
+  commit<T>(fn: () => T): Promise<T>;
   close(): void;
 
   insertRequest(request: RequestRecord): void;
@@ -52,10 +54,54 @@ export interface Store {
   insertEvent(event: EventRecord): void;
 
   enqueueMessage(message: MessageRecord): void;
-  /** Leases up to `limit` due messages until `leaseUntil`; a crashed claim expires and is retried. */
-  claimMessages(now: number, leaseUntil: number, limit: number): MessageRecord[];
+  /** Up to `limit` pending messages due at `now`, oldest first. */
+  dueMessages(now: number, limit: number): MessageRecord[];
   markMessagesSent(ids: readonly string[], at: number): void;
   rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void;
+
+  // Consumers and deliveries (webhook and in-process outbox).
+  upsertConsumer(consumer: ConsumerRecord): void;
+  getConsumer(id: string): ConsumerRecord | undefined;
+  listConsumers(): ConsumerRecord[];
+  deleteConsumer(id: string): boolean;
+  insertDelivery(delivery: DeliveryRecord): void;
+  getDelivery(id: string): DeliveryRecord | undefined;
+  listDeliveries(query: DeliveryQuery): DeliveryRecord[];
+  /**
+   * Leases due deliveries in one UPDATE … RETURNING: at most `perConsumer` per consumer, none for
+   * consumers in `busy`, and in-process ones only for consumers in `live` (their handlers are here).
+   */
+  claimDeliveries(claim: DeliveryClaim): DeliveryJob[];
+  /** Records attempt outcomes; `next_attempt_at` null with state pending is not allowed. */
+  finishDelivery(id: string, outcome: DeliveryOutcome): void;
+  /** Drops pending deliveries to a consumer; returns what was dropped. */
+  dropPendingDeliveries(consumerId: string, at: number): DeliveryRecord[];
+  /** Makes a delivery due again now (replay), whatever its state. */
+  retryDelivery(id: string, now: number): void;
+}
+
+export interface DeliveryQuery {
+  consumer_id?: string | undefined;
+  state?: DeliveryState | undefined;
+  limit: number;
+  before?: string | undefined;
+}
+
+export interface DeliveryClaim {
+  now: number;
+  leaseUntil: number;
+  limit: number;
+  perConsumer: number;
+  busy: readonly string[];
+  live: readonly string[];
+}
+
+export interface DeliveryOutcome {
+  state: DeliveryState;
+  at: number;
+  status: number | null;
+  error: string | null;
+  nextAttemptAt?: number;
 }
 
 export type { AskState };

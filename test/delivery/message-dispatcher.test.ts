@@ -42,7 +42,7 @@ describe('message outbox', () => {
   it('retries a failed send with backoff until the platform takes it, exactly once delivered', async () => {
     const platform = new FlakyPlatform(2);
     const { service, clock, store } = setup(platform);
-    service.submitRequest(submitBody() as never);
+    await service.submitRequest(submitBody() as never);
     await service.idle();
     expect(platform.delivered).toHaveLength(0);
 
@@ -68,7 +68,7 @@ describe('message outbox', () => {
   it('a message committed before a crash is sent after restart', async () => {
     const down = new FlakyPlatform(Infinity);
     const first = setup(down);
-    first.service.submitRequest(submitBody() as never);
+    await first.service.submitRequest(submitBody() as never);
     await first.service.idle();
     first.store.close(); // the process dies; the message is still pending in the database
 
@@ -85,7 +85,7 @@ describe('message outbox', () => {
   it('gives up after the last retry and logs an error', async () => {
     const platform = new FlakyPlatform(Infinity);
     const { service, clock, logs, store } = setup(platform);
-    service.submitRequest(submitBody() as never);
+    await service.submitRequest(submitBody() as never);
     await service.idle();
     for (let i = 0; i < 10; i++) {
       clock.advance(3_600_000);

@@ -20,7 +20,7 @@ describe('POST /api/v1/requests', () => {
       kind: 'answer',
       consumer_id: 'billing-bot',
       context: { asked_because: 'the invoice total does not match the ledger' },
-      subscribers: ['billing-bot'],
+      subscribers: [], // billing-bot is not a registered consumer
       proposal_id: null,
       reason: null,
       routing_policy: { escalation_after: 'PT2H', give_up_after: 'P1D', quiet_hours: null, max_open_asks_per_expert: 3, max_asks_per_expert_per_day: 5 },
@@ -99,6 +99,9 @@ describe('POST /api/v1/requests', () => {
 
 describe('deduplication', () => {
   it('attaches a second consumer to an open request with the same dedup_key and asks nobody again', async () => {
+    for (const id of ['billing-bot', 'ledger-bot']) {
+      await t.service.registerConsumer({ id, handles_kinds: ['other'], delivery: { type: 'in_process' } });
+    }
     const first = await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-42' }));
     const second = await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-42', consumer_id: 'ledger-bot' }));
     expect(second.body).toEqual({ request_id: first.body.request_id, status: 'deduped_open' });

@@ -36,6 +36,7 @@ export interface TestApp {
   configFile: string;
   store: SqliteStore;
   /** `app.inject` with JSON parsing and the bearer token. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   call(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Messages the console transport printed, one per block. */
   messages(): string[];
@@ -56,7 +57,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { log, logs } = captureLogger();
   const store = new SqliteStore(openDatabase(config.storagePath));
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
-  const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock });
+  const service: ExpertqService = new ExpertqService({
+    config,
+    store,
+    transport,
+    log,
+    clock,
+    allowPrivateWebhooks: config.server.allow_private_webhooks,
+    delivery: { timeoutMs: 2_000 },
+  });
   const app = await buildApp({ service, apiToken: options.token, logger: log, bodyLimit: config.server.body_limit });
 
   return {

@@ -28,7 +28,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       body: acceptBody,
       response: { 200: proposal, 400: errorBody, 404: errorBody },
     },
-    handler: async (req) => proposalBody(service.decide(req.params.id, 'accepted', req.body)),
+    handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', req.body)),
   });
 
   app.post('/proposals/:id/reject', {
@@ -39,6 +39,6 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       body: rejectBody,
       response: { 200: proposal, 400: errorBody, 404: errorBody },
     },
-    handler: async (req) => proposalBody(service.decide(req.params.id, 'rejected', req.body)),
+    handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', req.body)),
   });
 };

@@ -7,11 +7,9 @@ import { z } from 'zod';
 
 export interface RouteOptions {
   service: ExpertqService;
-  /** Resolves a consumer's `dedup_window` in ms when it is registered. */
-  dedupWindowOf?: (consumerId: string) => number | undefined;
 }
 
-export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service, dedupWindowOf }) => {
+export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.post('/requests', {
     schema: {
       summary: 'Submit a question for an expert',
@@ -20,7 +18,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       response: { 200: submitResult, 400: errorBody },
     },
     handler: async (req) => {
-      return service.submitRequest(req.body, dedupWindowOf?.(req.body.consumer_id));
+      return service.submitRequest(req.body);
     },
   });
 

@@ -1,0 +1,133 @@
+// The servers under test, each on its own temp dir and SQLite file, listening on 127.0.0.1:0.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { clearInterval, setInterval } from 'node:timers';
+import Database from 'better-sqlite3';
+import Fastify, { LogController } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { monotonicFactory } from 'ulid';
+import { stringify } from 'yaml';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config/load-config.js';
+import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
+import { createLogger } from '../dist/log.js';
+import { ExpertqService } from '../dist/service/expertq-service.js';
+import { openDatabase, SqliteStore } from '../dist/store/sqlite-store.js';
+import { ConsoleTransport } from '../dist/transport/console-transport.js';
+
+/** A Writable that drops everything and counts what it was given (log lines, console output). */
+export function discardStream() {
+  const stream = new Writable({
+    write(_chunk, _encoding, callback) {
+      stream.writes++;
+      callback();
+    },
+  });
+  stream.writes = 0;
+  return stream;
+}
+
+function tempDir(name) {
+  return mkdtempSync(join(tmpdir(), `expertq-bench-${name}-`));
+}
+
+/**
+ * Baseline: bare Fastify 5, one POST route validated by the same zod schema through
+ * fastify-type-provider-zod, one autocommitted INSERT per request into a fresh WAL + synchronous=FULL
+ * database. The floor any real work in expertq is measured against.
+ */
+export async function startBaseline() {
+  const dir = tempDir('baseline');
+  const db = new Database(join(dir, 'baseline.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE requests (id TEXT PRIMARY KEY, body TEXT NOT NULL) STRICT');
+  const insert = db.prepare('INSERT INTO requests (id, body) VALUES (?, ?)');
+  const nextId = monotonicFactory();
+
+  const logs = discardStream();
+  const app = Fastify({
+    loggerInstance: createLogger(logs, 'warn'),
+    bodyLimit: 1_048_576,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.post('/api/v1/requests', {
+    schema: { body: submitRequestBody, response: { 200: submitResult } },
+    handler: async (req) => {
+      const id = `req_${nextId()}`;
+      insert.run(id, JSON.stringify(req.body));
+      return { request_id: id, status: 'queued' };
+    },
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  return {
+    name: 'baseline',
+    url,
+    stats() {
+      return { rows: db.prepare('SELECT COUNT(*) AS n FROM requests').get().n, logLines: logs.writes };
+    },
+    async close() {
+      await app.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The real expertq app, wired as src/server.ts wires it (config file → store → console transport →
+ * service → app → listen), with the console output and logs discarded.
+ */
+export async function startExpertq({ experts, defaults }) {
+  const dir = tempDir('expertq');
+  const configFile = join(dir, 'service.yaml');
+  writeFileSync(configFile, stringify({ org: { name: 'Bench Org', timezone: 'UTC' }, defaults, experts }));
+  const config = loadConfig(configFile);
+
+  const logs = discardStream();
+  const out = discardStream();
+  const log = createLogger(logs, 'warn');
+  const store = new SqliteStore(openDatabase(config.storagePath));
+  const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
+  const service = new ExpertqService({ config, store, transport, log });
+  const app = await buildApp({ service, apiToken: undefined, logger: log, bodyLimit: config.server.body_limit });
+  await transport.start(async (reply) => {
+    service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
+  });
+  service.messages.kick();
+  const retry = setInterval(() => service.messages.kick(), config.server.tick_ms);
+  retry.unref();
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const count = (sql) => Object.fromEntries(store.db.prepare(sql).all().map((r) => [r.k, r.n]));
+  return {
+    name: 'expertq',
+    url,
+    service,
+    /** Waits for the outbox to drain, then counts what the run left in the database. */
+    async stats() {
+      await service.idle();
+      return {
+        experts: service.experts.experts.length,
+        requests: count('SELECT status AS k, COUNT(*) AS n FROM requests GROUP BY status'),
+        asks: count('SELECT state AS k, COUNT(*) AS n FROM asks GROUP BY state'),
+        messages: count('SELECT state AS k, COUNT(*) AS n FROM messages GROUP BY state'),
+        consoleWrites: out.writes,
+        logLines: logs.writes,
+      };
+    },
+    async close() {
+      clearInterval(retry);
+      await app.close();
+      await service.idle();
+      await transport.stop();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

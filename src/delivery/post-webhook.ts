@@ -1,0 +1,47 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { publicOnlyLookup } from './address-guard.js';
+
+export interface PostResult {
+  status: number;
+  /** Seconds or an HTTP date, as sent with 429/503. */
+  retryAfter: string | undefined;
+}
+
+/** Per-attempt timeout (SPEC §5). */
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+
+/**
+ * POSTs one webhook. Redirects are not followed (a 3xx is a failure), the whole attempt is bounded by
+ * the timeout, and unless private targets are allowed the connection is refused after DNS resolution
+ * if the address is not public. Rejects on network errors and timeouts.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { allowPrivate: boolean; timeoutMs?: number },
+): Promise<PostResult> {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'expertq-webhooks/1', ...headers },
+        signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      },
+      (res) => {
+        res.resume(); // the body is not used; drain it so the socket is freed
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: headerValue(res.headers['retry-after']) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

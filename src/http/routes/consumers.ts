@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { consumerView, deliveryView, errorBody, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
+import type { RouteOptions } from './requests.js';
+
+export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
+  app.post('/consumers', {
+    schema: {
+      summary: 'Register (or replace) a webhook consumer; answers its signing secret',
+      tags: ['consumers'],
+      body: registerConsumerBody,
+      response: { 201: z.object({ id: z.string(), signing_secret: z.string() }), 400: errorBody },
+    },
+    handler: async (req, reply) => {
+      const result = await service.registerConsumer(req.body);
+      return reply.code(201).send({ id: result.id, signing_secret: result.signing_secret! });
+    },
+  });
+
+  app.get('/consumers', {
+    schema: { summary: 'Registered consumers (without secrets)', tags: ['consumers'], response: { 200: z.array(consumerView) } },
+    handler: async () => service.listConsumers(),
+  });
+
+  app.delete('/consumers/:id', {
+    schema: { summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null(), 404: errorBody } },
+    handler: async (req, reply) => {
+      service.deleteConsumer(req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/kinds', {
+    schema: {
+      summary: 'Kinds consumers handle, with their capture schema',
+      tags: ['consumers'],
+      response: { 200: z.array(z.object({ kind: z.string(), schema: z.unknown(), consumers: z.array(z.string()) })) },
+    },
+    handler: async () => service.listKinds(),
+  });
+
+  app.get('/deliveries', {
+    schema: {
+      summary: 'Webhook and in-process deliveries, newest first (paginated)',
+      tags: ['deliveries'],
+      querystring: listDeliveriesQuery,
+      response: { 200: z.object({ items: z.array(deliveryView), next_cursor: z.string().nullable() }) },
+    },
+    handler: async (req) => service.listDeliveries(req.query),
+  });
+
+  app.post('/deliveries/:id/retry', {
+    schema: { summary: 'Deliver again now (replay), whatever the state', tags: ['deliveries'], params: idParams, response: { 200: deliveryView, 404: errorBody } },
+    handler: async (req) => service.retryDelivery(req.params.id),
+  });
+};

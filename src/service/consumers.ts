@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { iso } from '../clock.js';
+import { parseDuration } from '../config/durations.js';
+import { checkWebhookUrl } from '../delivery/address-guard.js';
+import { badRequest, notFound } from '../errors.js';
+import type { ConsumerRecord, DeliveryRecord } from '../store/records.js';
+import { audit, type Engine } from './engine.js';
+
+export interface ConsumerInput {
+  id: string;
+  handles_kinds: string[];
+  delivery: { type: 'webhook'; url: string; secret?: string | undefined } | { type: 'in_process' };
+  dedup_window?: string | undefined;
+  auto_accept?: boolean | undefined;
+  kind_schemas?: Record<string, unknown> | undefined;
+}
+
+/** `whsec_` + base64 of 24 random bytes, the Standard Webhooks secret format. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * Registers (or replaces: start-up registration is idempotent) a consumer. Webhook URLs are checked
+ * for scheme and, unless private targets are allowed, for addresses inside our network.
+ */
+export async function registerConsumer(engine: Engine, input: ConsumerInput, allowPrivate: boolean): Promise<{ id: string; signing_secret: string | null }> {
+  const dedupWindow = input.dedup_window ?? 'P1D';
+  const dedupMs = parseDuration(dedupWindow);
+  if (dedupMs === null || !/^P/i.test(dedupWindow)) {
+    throw badRequest('dedup_window must be an ISO-8601 duration such as P1D or PT12H.', [{ path: 'dedup_window', message: `"${dedupWindow}" is not an ISO-8601 duration` }]);
+  }
+  let secret: string | null = null;
+  if (input.delivery.type === 'webhook') {
+    const problem = await checkWebhookUrl(input.delivery.url, allowPrivate);
+    if (problem) throw badRequest(`The webhook URL ${problem}.`, [{ path: 'delivery.url', message: problem }]);
+    secret = input.delivery.secret ?? newSigningSecret();
+  }
+  const now = engine.clock.now();
+  const existing = engine.store.getConsumer(input.id);
+  const record: ConsumerRecord = {
+    id: input.id,
+    handles_kinds: [...new Set(input.handles_kinds)],
+    delivery: input.delivery.type === 'webhook' ? { type: 'webhook', url: input.delivery.url } : { type: 'in_process' },
+    secret,
+    dedup_window: dedupWindow.toUpperCase(),
+    dedup_window_ms: dedupMs,
+    auto_accept: input.auto_accept ?? false,
+    kind_schemas: input.kind_schemas ?? null,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  engine.store.upsertConsumer(record);
+  engine.log.info({ consumer_id: record.id, delivery: record.delivery.type, auto_accept: record.auto_accept, replaced: Boolean(existing) }, 'consumer registered');
+  return { id: record.id, signing_secret: secret };
+}
+
+export function consumerView(c: ConsumerRecord) {
+  return {
+    id: c.id,
+    handles_kinds: c.handles_kinds,
+    delivery: c.delivery,
+    dedup_window: c.dedup_window,
+    auto_accept: c.auto_accept,
+    kind_schemas: c.kind_schemas,
+    created_at: iso(c.created_at),
+    updated_at: iso(c.updated_at),
+  };
+}
+
+/** Unregisters a consumer; its pending deliveries are dropped, and each drop is audited on its request. */
+export function deleteConsumer(engine: Engine, id: string): void {
+  const now = engine.clock.now();
+  engine.store.transaction(() => {
+    if (!engine.store.deleteConsumer(id)) throw notFound('Consumer', id);
+    for (const d of engine.store.dropPendingDeliveries(id, now)) {
+      audit(engine, {
+        request_id: d.request_id,
+        at: now,
+        type: 'delivery_dead',
+        actor: 'system',
+        data: { delivery_id: d.id, consumer_id: id, event_id: d.event_id, error: 'consumer deleted; delivery dropped' },
+      });
+    }
+  });
+  engine.log.info({ consumer_id: id }, 'consumer deleted');
+}
+
+/** The kinds consumers deal with, their capture schema, and who handles each (`*` handles all). */
+export function listKinds(engine: Engine): Array<{ kind: string; schema: unknown; consumers: string[] }> {
+  const consumers = engine.store.listConsumers();
+  const kinds = new Set<string>();
+  for (const c of consumers) {
+    c.handles_kinds.filter((k) => k !== '*').forEach((k) => kinds.add(k));
+    Object.keys(c.kind_schemas ?? {}).forEach((k) => kinds.add(k));
+  }
+  return [...kinds].sort().map((kind) => ({
+    kind,
+    schema: consumers.find((c) => c.kind_schemas && kind in c.kind_schemas)?.kind_schemas?.[kind] ?? null,
+    consumers: consumers.filter((c) => c.handles_kinds.includes(kind) || c.handles_kinds.includes('*')).map((c) => c.id),
+  }));
+}
+
+export function deliveryView(d: DeliveryRecord) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    consumer_id: d.consumer_id,
+    request_id: d.request_id,
+    state: d.state,
+    attempts: d.attempts,
+    next_attempt_at: d.state === 'pending' ? iso(d.next_attempt_at) : null,
+    last_status: d.last_status,
+    last_error: d.last_error,
+    created_at: iso(d.created_at),
+    delivered_at: iso(d.delivered_at),
+  };
+}
+
+/** Replays a delivery now, whatever its state (a dead one after the endpoint is fixed, or a re-send). */
+export function retryDelivery(engine: Engine, id: string): DeliveryRecord {
+  const delivery = engine.store.getDelivery(id);
+  if (!delivery) throw notFound('Delivery', id);
+  if (!engine.store.getConsumer(delivery.consumer_id)) throw badRequest(`Consumer "${delivery.consumer_id}" no longer exists.`);
+  engine.store.retryDelivery(id, engine.clock.now());
+  return engine.store.getDelivery(id)!;
+}
