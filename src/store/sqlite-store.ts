@@ -174,7 +174,7 @@ export class SqliteStore implements Store {
         dedup_window_ms = excluded.dedup_window_ms, auto_accept = excluded.auto_accept,
         kind_schemas = excluded.kind_schemas, updated_at = excluded.updated_at`),
       getConsumer: p('SELECT * FROM consumers WHERE id = ?'),
-      listConsumers: p('SELECT * FROM consumers ORDER BY created_at, id'),
+      listConsumers: p('SELECT * FROM consumers ORDER BY created_at, rowid'),
       deleteConsumer: p('DELETE FROM consumers WHERE id = ?'),
       insertDelivery: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
         @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
