@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { WebhookReceiver, type Answer } from '../support/webhook-receiver.js';
 
 let t: TestApp;
 const receivers: WebhookReceiver[] = [];
@@ -165,7 +165,7 @@ describe('retries', () => {
   });
 
   it('honours Retry-After on 429, treats 3xx as failure (no redirect), and stops on 410', async () => {
-    const answers = [{ status: 429, headers: { 'retry-after': '120' } }, { status: 302, headers: { location: 'http://127.0.0.1:1/' } }, 410];
+    const answers: Answer[] = [{ status: 429, headers: { 'retry-after': '120' } }, { status: 302, headers: { location: 'http://127.0.0.1:1/' } }, 410];
     const { r, url } = await receiver((_req, i) => answers[i] ?? 200);
     await register('ledger', url);
     const { proposalId } = await proposed();
