@@ -2,13 +2,11 @@ import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
-import { type Clock, systemClock } from './clock.js';
-import { ConfigError, loadConfig, readEnv, readSecrets, type Config } from './config/load-config.js';
+import type { Clock } from './clock.js';
+import { ConfigError, type Config } from './config/load-config.js';
+import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
-import { ExpertqService } from './service/expertq-service.js';
-import { openDatabase, SqliteStore } from './store/sqlite-store.js';
-import { ConsoleTransport } from './transport/console-transport.js';
-import type { Transport } from './transport/transport.js';
+import type { ExpertqService } from './service/expertq-service.js';
 
 export interface ServeOptions {
   configPath: string;
@@ -24,66 +22,51 @@ export interface ServeOptions {
 
 export interface RunningServer {
   app: FastifyInstance;
+  expertq: Expertq;
   service: ExpertqService;
   config: Config;
   url: string;
   close(): Promise<void>;
 }
 
-/** Wiring only: config → store → transport → service → app → listen. */
+/** Wiring only: the embedded service (config → store → transport → timers), then HTTP, then listen. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const config = loadConfig(options.configPath);
-  const secrets = readSecrets(config, readEnv(config.file, options.env));
   const log = options.logger ?? createLogger();
-  const transportName = options.transport ?? 'console';
-  if (transportName === 'chat') {
-    if (!config.chat) throw new ConfigError(`--transport chat needs a "chat" section in ${config.file}.`);
-    throw new ConfigError('The chat (Slack) transport is not part of this build yet; use --transport console.');
-  }
+  const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
+  const { config, secrets, service } = expertq;
   if (!secrets.apiToken) {
     log.warn(
       { env: config.server.api_token_env },
       `authentication is DISABLED: ${config.server.api_token_env} is not set, so every API call is accepted`,
     );
   }
-
-  const store = new SqliteStore(openDatabase(config.storagePath));
-  const registryName = (id: string) => service.experts.get(id)?.name ?? id;
-  const transport: Transport = new ConsoleTransport(log, options.out ?? process.stdout, registryName);
-  const service: ExpertqService = new ExpertqService({
-    config,
-    store,
-    transport,
-    log,
-    clock: options.clock ?? systemClock,
-    allowPrivateWebhooks: config.server.allow_private_webhooks,
-  });
   const app = await buildApp({ service, apiToken: secrets.apiToken, logger: log, bodyLimit: config.server.body_limit });
-  await transport.start(async (reply) => {
-    await service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
-  });
-  // Anything committed but not delivered before a stop goes out now; due retries every tick.
-  service.kick();
-  const retry = setInterval(() => service.kick(), config.server.tick_ms);
-  retry.unref();
-
-  const address = await app.listen({ port: options.port ?? config.server.port, host: config.server.host });
-  log.info({ url: address, db: config.storagePath, transport: transportName, experts: service.experts.experts.length }, 'expertq is serving');
+  const port = options.port ?? config.server.port;
+  let address: string;
+  try {
+    address = await app.listen({ port, host: config.server.host });
+  } catch (error) {
+    await app.close();
+    await expertq.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError(`Port ${port} on ${config.server.host} is already in use; stop the other process or change server.port in ${config.file}.`);
+    }
+    throw error;
+  }
+  log.info({ url: address, db: config.storagePath, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
 
   let closed = false;
   return {
     app,
+    expertq,
     service,
     config,
     url: address,
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(retry);
       await app.close();
-      await service.idle();
-      await transport.stop();
-      store.close();
+      await expertq.close();
     },
   };
 }

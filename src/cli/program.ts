@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,16 @@ import { createClient, CliError } from './client.js';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
+
+interface DeliveryRow {
+  id: string;
+  consumer_id: string;
+  state: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+}
 
 function osUser(): string {
   try {
@@ -35,7 +45,20 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .showHelpAfterError();
 
   const say = (line = '') => io.out(`${line}\n`);
-  const client = () => createClient(program.opts<{ config: string; url?: string }>());
+  const client = () => {
+    const opts = program.opts<{ config: string; url?: string }>();
+    if (program.getOptionValueSource('config') !== 'default' && !existsSync(opts.config)) {
+      throw new CliError(`Configuration file not found: ${resolve(opts.config)}`);
+    }
+    return createClient(opts);
+  };
+  /** Accept/reject answer 200 with the decided proposal even when it was decided before: say so. */
+  const decided = (p: ProposalBody, wanted: 'accepted' | 'rejected') => {
+    if (p.status !== wanted) {
+      throw new CliError(`${p.id} was already ${p.status}${p.decision ? ` by ${p.decision.decided_by}` : ''}; nothing changed.`);
+    }
+    print(p, () => say(`${p.id} is ${p.status} (by ${p.decision!.decided_by}${p.decision!.reason ? `: ${p.decision!.reason}` : ''})`));
+  };
   const json = () => Boolean(program.opts().json);
   const print = (value: unknown, human: () => void) => (json() ? say(JSON.stringify(value, null, 2)) : human());
 
@@ -62,6 +85,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .action((opts: { force?: boolean }) => {
       const target = resolve(program.opts().config);
       if (existsSync(target) && !opts.force) throw new CliError(`${target} already exists; pass --force to overwrite it.`);
+      mkdirSync(dirname(target), { recursive: true });
       copyFileSync(join(PACKAGE_ROOT, 'service.example.yaml'), target);
       say(`Wrote ${target}. Edit org.name and the experts, then run: expertq serve --config ${target}`);
     });
@@ -90,8 +114,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .option('--decided-by <name>', 'who approves (default: your OS user)', osUser())
     .option('--note <text>', 'note recorded with the decision')
     .action(async (id: string, opts: { decidedBy: string; note?: string }) => {
-      const p = await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/accept`, { decided_by: opts.decidedBy, note: opts.note });
-      print(p, () => say(`${p.id} is ${p.status}${p.decision ? ` (by ${p.decision.decided_by})` : ''}`));
+      decided(await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/accept`, { decided_by: opts.decidedBy, note: opts.note }), 'accepted');
     });
 
   program
@@ -100,8 +123,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .requiredOption('--reason <text>', 'why; delivered to the consumer')
     .option('--decided-by <name>', 'who rejects (default: your OS user)', osUser())
     .action(async (id: string, opts: { decidedBy: string; reason: string }) => {
-      const p = await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/reject`, { decided_by: opts.decidedBy, reason: opts.reason });
-      print(p, () => say(`${p.id} is ${p.status}${p.decision ? ` (by ${p.decision.decided_by}: ${p.decision.reason ?? ''})` : ''}`));
+      decided(await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/reject`, { decided_by: opts.decidedBy, reason: opts.reason }), 'rejected');
     });
 
   program
@@ -125,8 +147,10 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         target_experts: opts.expert,
         dedup_key: opts.dedupKey,
       });
-      if (!opts.wait) {
-        return print(result, () => say(`${result.request_id} ${result.status}${result.reason ? `: ${result.reason.code} (${result.reason.message})` : ''}`));
+      if (!opts.wait || result.status === 'failed') {
+        print(result, () => say(`${result.request_id} ${result.status}${result.reason ? `: ${result.reason.code} (${result.reason.message})` : ''}`));
+        if (result.status === 'failed') throw new CliError(`request ${result.request_id} failed: ${result.reason?.code}`);
+        return;
       }
       let request = await c.get<RequestView>(`/requests/${result.request_id}`);
       while (!TERMINAL.includes(request.status)) {
@@ -187,6 +211,30 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       print(experts, () => {
         for (const e of experts) {
           say(`${e.id.padEnd(16)} ${e.name.padEnd(20)} open ${e.open_asks}  today ${e.asks_today}${e.muted ? '  MUTED' : ''}  [${e.topics.join(', ')}]`);
+        }
+      });
+    });
+
+  program
+    .command('deliveries')
+    .description('webhook and in-process deliveries, newest first')
+    .option('--consumer <id>', 'only this consumer')
+    .option('--state <state>', 'pending, delivered, dead or dropped')
+    .option('--limit <n>', 'how many', '20')
+    .option('--retry <delivery_id>', 'deliver this one again now (replay)')
+    .action(async (opts: { consumer?: string; state?: string; limit: string; retry?: string }) => {
+      const c = client();
+      if (opts.retry) {
+        const d = await c.post<DeliveryRow>(`/deliveries/${encodeURIComponent(opts.retry)}/retry`);
+        return print(d, () => say(`${d.id} is ${d.state} again; it will be delivered shortly`));
+      }
+      const q = new URLSearchParams({ limit: opts.limit, ...(opts.consumer ? { consumer_id: opts.consumer } : {}), ...(opts.state ? { state: opts.state } : {}) });
+      const page = await c.get<{ items: DeliveryRow[] }>(`/deliveries?${q}`);
+      print(page, () => {
+        if (page.items.length === 0) return say('No deliveries');
+        for (const d of page.items) {
+          const detail = d.state === 'pending' && d.next_attempt_at ? `next try ${d.next_attempt_at}` : (d.last_error ?? '');
+          say(`${d.id}  ${d.state.padEnd(9)} ${d.consumer_id.padEnd(16)} attempts ${d.attempts}  ${d.last_status ?? '-'}  ${detail}`);
         }
       });
     });

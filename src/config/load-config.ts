@@ -25,7 +25,8 @@ export class ConfigError extends Error {
 export function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string {
   const lines = issues.map((issue) => {
     const at = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    return `  ${at}: ${issue.message}`;
+    const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+    return `  ${at}: ${message}`;
   });
   return `Invalid configuration in ${file}:\n${lines.join('\n')}`;
 }

@@ -41,7 +41,7 @@ describe('configuration', () => {
   });
 
   it.each([
-    ['org:\n  timezone: UTC\n', 'org.name', 'expected string'],
+    ['org:\n  timezone: UTC\n', 'org.name', 'is required'],
     ['org: {name: A, timezone: Mars/Olympus}\n', 'org.timezone', 'IANA time zone'],
     ['org: {name: A}\ndefaults: {escalation_after: 2x}\n', 'defaults.escalation_after', '"2x" is not a duration'],
     ['org: {name: A}\ndefaults: {quiet_hours: ["25:00", "07:00"]}\n', 'defaults.quiet_hours.0', 'HH:MM'],

@@ -1,0 +1,121 @@
+import type { Writable } from 'node:stream';
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
+import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
+import { createLogger } from './log.js';
+import { ExpertqService } from './service/expertq-service.js';
+import { openDatabase, SqliteStore } from './store/sqlite-store.js';
+import { ConsoleTransport } from './transport/console-transport.js';
+import type { Transport } from './transport/transport.js';
+
+export interface CreateServiceOptions {
+  /** Path of `service.yaml`, or a configuration already loaded with `loadConfig`. */
+  config: string | Config;
+  /** `console` (default) prints asks to `out`; or pass your own Transport. */
+  transport?: 'console' | 'chat' | Transport;
+  out?: Writable;
+  logger?: Logger;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+  /** Look for due work every `server.tick_ms` (default true). Tests turn it off and drive time themselves. */
+  timers?: boolean;
+}
+
+/** An in-process consumer: the SDK's counterpart of a webhook registration (SPEC §5). */
+export interface InProcessConsumer extends ConsumerHandlers {
+  id: string;
+  handles_kinds: string[];
+  auto_accept?: boolean;
+  dedup_window?: string;
+  kind_schemas?: Record<string, unknown>;
+}
+
+/**
+ * expertq embedded in a Node process: the same store, transport, outbox and guarantees as the server,
+ * without HTTP. In-process consumers get the same event objects as webhooks, at least once, from the
+ * same outbox; deliveries owed to a consumer wait in the database until it registers again.
+ */
+export class Expertq {
+  private closed = false;
+
+  constructor(
+    readonly service: ExpertqService,
+    readonly config: Config,
+    readonly secrets: Secrets,
+    private readonly transport: Transport,
+    private readonly store: SqliteStore,
+    private readonly timer: NodeJS.Timeout | null,
+  ) {}
+
+  /** Registers (or re-registers after a restart) an in-process consumer with its handlers. */
+  async registerConsumer(consumer: InProcessConsumer): Promise<void> {
+    const { id, handles_kinds, auto_accept, dedup_window, kind_schemas, ...handlers } = consumer;
+    await this.service.registerConsumer(
+      { id, handles_kinds, auto_accept, dedup_window, kind_schemas, delivery: { type: 'in_process' } },
+      handlers,
+    );
+  }
+
+  submitRequest(...args: Parameters<ExpertqService['submitRequest']>) {
+    return this.service.submitRequest(...args);
+  }
+
+  receiveReply(...args: Parameters<ExpertqService['receiveReply']>) {
+    return this.service.receiveReply(...args);
+  }
+
+  accept(proposalId: string, decision: { decided_by: string; note?: string }) {
+    return this.service.decide(proposalId, 'accepted', decision);
+  }
+
+  reject(proposalId: string, decision: { decided_by: string; reason: string }) {
+    return this.service.decide(proposalId, 'rejected', decision);
+  }
+
+  /** Stops timers, lets in-flight deliveries finish, and closes the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.service.idle();
+    await this.transport.stop();
+    this.store.close();
+  }
+}
+
+/** Wiring: config → store → transport → service → timers. `startServer` adds HTTP on top. */
+export async function createService(options: CreateServiceOptions): Promise<Expertq> {
+  const config = typeof options.config === 'string' ? loadConfig(options.config) : options.config;
+  const secrets = readSecrets(config, readEnv(config.file, options.env));
+  const log = options.logger ?? createLogger();
+  if (options.transport === 'chat') {
+    if (!config.chat) throw new ConfigError(`--transport chat needs a "chat" section in ${config.file}.`);
+    throw new ConfigError('The chat (Slack) transport is not part of this build yet; use --transport console.');
+  }
+
+  const store = new SqliteStore(openDatabase(config.storagePath));
+  const expertName = (id: string) => service.experts.get(id)?.name ?? id;
+  const transport: Transport =
+    options.transport && options.transport !== 'console' ? options.transport : new ConsoleTransport(log, options.out ?? process.stdout, expertName);
+  const service: ExpertqService = new ExpertqService({
+    config,
+    store,
+    transport,
+    log,
+    clock: options.clock ?? systemClock,
+    allowPrivateWebhooks: config.server.allow_private_webhooks,
+  });
+  await transport.start(async (reply) => {
+    await service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
+  });
+
+  // Anything committed but not delivered before a stop goes out now; due work every tick.
+  service.kick();
+  let timer: NodeJS.Timeout | null = null;
+  if (options.timers !== false) {
+    timer = setInterval(() => service.kick(), config.server.tick_ms);
+    timer.unref();
+  }
+  return new Expertq(service, config, secrets, transport, store, timer);
+}

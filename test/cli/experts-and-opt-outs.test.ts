@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS, cliFor, jsonOf, loggedErrors, makeWorkspace, serveWorkspace, type ServerProcess, type Workspace } from '../support/cli.js';
+
+/** `expertq experts` with live counts, and the experts' `skip`, `mute` and `unmute` replies. */
+
+let ws: Workspace;
+let server: ServerProcess;
+let cli: ReturnType<typeof cliFor>;
+
+beforeAll(async () => {
+  ws = await makeWorkspace();
+  server = await serveWorkspace(ws);
+  cli = cliFor(ws);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  ws?.remove();
+});
+
+/** The `expertq experts` line for one expert. */
+async function expertLine(id: string): Promise<string> {
+  const result = await cli('experts');
+  expect(result.code, result.stderr).toBe(0);
+  const line = result.stdout.split('\n').find((l) => l.startsWith(`${id} `));
+  expect(line, result.stdout).toBeDefined();
+  return line!;
+}
+
+async function ask(question: string, topic: string): Promise<{ id: string; status: string; line: string }> {
+  const result = await cli('ask', question, '--topic', topic, '--because', 'the runbook is silent', '--consumer', 'ops-bot');
+  const match = result.stdout.match(/^(req_\S+) (\w+)/m);
+  expect(match, result.stdout).not.toBeNull();
+  // A request that could not be routed is an operation that failed: exit 1, reason on stderr.
+  if (match![2] === 'failed') expect(result.stderr).toMatch(/failed: \w+/);
+  expect(result.code, result.stderr).toBe(match![2] === 'failed' ? 1 : 0);
+  return { id: match![1]!, status: match![2]!, line: result.stdout.trim() };
+}
+
+async function status(requestId: string): Promise<{ status: string; reason: { code: string } | null }> {
+  return jsonOf(await cli('--json', 'request', requestId));
+}
+
+describe('expertq experts', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('lists every configured expert with name, open asks, asks today and topics', async () => {
+    const result = await cli('experts');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^dana\s+Dana Smith\s+open 0\s+today 0\s+\[billing, invoices, refunds\]$/m);
+    expect(result.stdout).toMatch(/^lee\s+Lee Chen\s+open 0\s+today 0\s+\[billing, payments\]$/m);
+    expect(result.stdout).toMatch(/^sam\s+Sam Okafor\s+open 0\s+today 0\s+\[deployments, kubernetes, on-call\]$/m);
+    expect(result.stdout).not.toMatch(/MUTED/);
+  });
+
+  it('counts an open ask against the expert who got it, and releases it on the answer', async () => {
+    const request = await ask('Which invoice template do refunds use?', 'refunds');
+    expect(request.status).toBe('queued');
+    await server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && m.includes(request.id));
+    expect(await expertLine('dana')).toMatch(/open 1\s+today 1/);
+    expect(await expertLine('lee')).toMatch(/open 0\s+today 0/);
+
+    expect((await cli('reply', 'dana', 'The credit-note template.')).code).toBe(0); // no --request: her oldest open ask
+    expect(await expertLine('dana')).toMatch(/open 0\s+today 1/);
+    expect((await status(request.id)).status).toBe('proposed');
+  });
+
+  it('--json gives the machine-readable registry', async () => {
+    const experts = jsonOf<Array<{ id: string; name: string; muted: boolean; open_asks: number; asks_today: number }>>(await cli('--json', 'experts'));
+    expect(experts.map((e) => e.id)).toEqual(['dana', 'lee', 'sam']);
+    expect(experts.every((e) => typeof e.open_asks === 'number' && typeof e.asks_today === 'number')).toBe(true);
+  });
+});
+
+describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('`skip` passes the question to the escalation target; the skipper stays available', async () => {
+    const request = await ask('Can refunds go to a different card?', 'refunds');
+    await server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && m.includes(request.id));
+
+    const skip = await cli('reply', 'dana', 'skip', '--request', request.id);
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(skip.stdout).toMatch(/^skipped/);
+
+    // Lee (Dana's escalation_to) gets the same six-element ask for the same request.
+    const toLee = await server.waitForMessage((m) => m.startsWith('── message to Lee Chen (lee)') && m.includes(request.id));
+    expect(toLee).toMatch(/automated assistant[\s\S]*asking because: the runbook is silent[\s\S]*Question: Can refunds go to a different card\?/);
+    expect(toLee).toMatch(/recorded with your name \(Lee Chen\)/);
+    expect((await status(request.id)).status).toBe('escalated');
+    expect(await expertLine('dana')).not.toMatch(/MUTED/);
+
+    const answer = await cli('reply', 'lee', 'Only to the original card.', '--request', request.id);
+    expect(answer.stdout).toMatch(/^proposed/);
+    const queue = await cli('queue');
+    expect(queue.stdout).toMatch(/Answer from Lee Chen: Only to the original card\./);
+  });
+
+  it('`mute` stops asks to the expert until `expertq unmute`', async () => {
+    const first = await ask('How do we roll back a failed deployment?', 'deployments');
+    await server.waitForMessage((m) => m.startsWith('── message to Sam Okafor (sam)') && m.includes(first.id));
+
+    const mute = await cli('reply', 'sam', 'MUTE', '--request', first.id); // case-insensitive
+    expect(mute.code, mute.stderr).toBe(0);
+    expect(mute.stdout).toMatch(/^muted/);
+    expect(await expertLine('sam')).toMatch(/open 0\s+today 1\s+MUTED/);
+    // Sam has no escalation target, so the consumer is told the expert declined.
+    expect(await status(first.id)).toMatchObject({ status: 'failed', reason: { code: 'expert_declined' } });
+
+    // Nobody else handles deployments: the next question fails at once instead of reaching Sam.
+    const second = await ask('Who approves a kubernetes upgrade?', 'kubernetes');
+    expect(second.status).toBe('failed');
+    expect(second.line).toMatch(/no_expert_found/);
+    expect(server.messages().filter((m) => m.includes(second.id))).toEqual([]);
+
+    const unmute = await cli('unmute', 'sam');
+    expect(unmute.code, unmute.stderr).toBe(0);
+    expect(unmute.stdout).toMatch(/sam is not muted/);
+    expect(await expertLine('sam')).not.toMatch(/MUTED/);
+
+    const third = await ask('Who approves a kubernetes upgrade?', 'kubernetes');
+    expect(third.status).toBe('queued');
+    await server.waitForMessage((m) => m.startsWith('── message to Sam Okafor (sam)') && m.includes(third.id));
+    expect((await cli('reply', 'sam', 'The platform lead.', '--request', third.id)).stdout).toMatch(/^proposed/);
+  });
+
+  it('an `unmute` reply needs no open ask', async () => {
+    const current = await ask('Is on-call paged for staging?', 'on-call');
+    await server.waitForMessage((m) => m.includes(current.id));
+    expect((await cli('reply', 'sam', 'mute', '--request', current.id)).stdout).toMatch(/^muted/);
+    expect(await expertLine('sam')).toMatch(/open 0\s+today \d+\s+MUTED/);
+
+    const unmute = await cli('reply', 'sam', 'unmute');
+    expect(unmute.code, unmute.stderr).toBe(0);
+    expect(unmute.stdout).toMatch(/^unmuted/);
+    expect(await expertLine('sam')).not.toMatch(/MUTED/);
+  });
+
+  it('unmuting an unknown expert is a 404', async () => {
+    const result = await cli('unmute', 'nobody');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/404 not_found/);
+  });
+});
+
+describe('the server after these sessions', () => {
+  it('logged no errors and wrote nothing to stderr', () => {
+    expect(loggedErrors(server.stdout())).toEqual([]);
+    expect(server.stderr()).toBe('');
+  });
+});
