@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+import { Capture, captureLogger } from '../support/capture.js';
 
 let t: TestApp;
 afterEach(async () => t.close());
@@ -82,5 +87,25 @@ describe('public surfaces', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: { code: 'not_found', message: 'There is no route GET /api/v1/nothing-here.' } });
+  });
+});
+
+describe('start-up', () => {
+  it('warns that authentication is disabled when the token variable is unset, and not when it is set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-start-'));
+    writeFileSync(join(dir, 'service.yaml'), 'org: {name: Acme}\n');
+    t = await buildTestApp(); // keeps afterEach happy
+    try {
+      for (const [env, warned] of [[{}, true], [{ SERVICE_API_TOKEN: 'x' }, false]] as const) {
+        const { log, logs } = captureLogger();
+        const server = await startServer({ configPath: join(dir, 'service.yaml'), env, logger: log, out: new Capture(), port: 0 });
+        await server.close();
+        const warning = logs.lines.find((l) => String(l.msg).startsWith('authentication is DISABLED'));
+        expect(Boolean(warning), JSON.stringify(env)).toBe(warned);
+        if (warning) expect(warning).toMatchObject({ level: 40, env: 'SERVICE_API_TOKEN' });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
