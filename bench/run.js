@@ -1,14 +1,25 @@
 // `npm run bench`: builds, then runs each benchmark section in turn and prints a summary.
 // Sections are async functions returning { name, ok, summary }; add new ones to SECTIONS
-// (webhook fan-out, scheduler ticks, ...). Exit code 1 when any section misses its target.
+// (scheduler ticks, ...). Exit code 1 when any section misses its target.
+// BENCH_SECTIONS=fanout (comma-separated names) runs only those sections.
+import { benchFanout } from './fanout.js';
 import { printHeading, printMachine } from './report.js';
 import { benchSubmit } from './submit.js';
 
-const SECTIONS = [benchSubmit];
+const SECTIONS = [
+  { name: 'submit', run: benchSubmit },
+  { name: 'fanout', run: benchFanout },
+];
+
+const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = wanted.filter((name) => !SECTIONS.some((s) => s.name === name));
+if (unknown.length > 0) throw new Error(`BENCH_SECTIONS: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.name).join(', ')}`);
 
 printMachine();
 const outcomes = [];
-for (const section of SECTIONS) outcomes.push(await section());
+for (const section of SECTIONS) {
+  if (wanted.length === 0 || wanted.includes(section.name)) outcomes.push(await section.run());
+}
 
 printHeading('summary');
 for (const o of outcomes) console.log(`${o.ok ? 'ok  ' : 'FAIL'}  ${o.summary}`);

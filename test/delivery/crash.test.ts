@@ -1,0 +1,313 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as pause } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
+import { RecordingReceiver, type Receipt } from '../support/recording-receiver.js';
+import { ServerChild } from '../support/server-child.js';
+
+/**
+ * The crash test (issue 3 item 6): the real server as a child process is killed with SIGKILL at random
+ * moments while webhooks are flowing, restarted on the same database, and must still deliver every
+ * accepted proposal to every consumer at least once, with a stable `webhook-id` for deduplication.
+ * Set CRASH_SEED to replay a run's kill moments (the seed is printed).
+ */
+
+const ITEMS = 300; // accepted proposals
+const CONSUMERS = ['ledger', 'crm', 'search-index', 'flaky'] as const;
+const FLAKY = 'flaky';
+/** The flaky endpoint answers 500 to this many requests, then 200. */
+const FLAKY_FAILURES = 40;
+const EXPECTED = ITEMS * CONSUMERS.length;
+/** Kill moments: the n-th kill happens once this fraction of EXPECTED webhooks has been received (drawn per run). */
+const KILL_WINDOWS: Array<[number, number]> = [
+  [0.06, 0.2],
+  [0.3, 0.45],
+  [0.55, 0.72],
+];
+const PARALLEL = 12;
+const EXPERTS = [
+  { id: 'ana', name: 'Ana Garcia', topics: ['billing'] },
+  { id: 'kofi', name: 'Kofi Mensah', topics: ['payroll'] },
+  { id: 'mia', name: 'Mia Berg', topics: ['refunds'] },
+  { id: 'raj', name: 'Raj Patel', topics: ['tax'] },
+];
+const TEST_TIMEOUT_MS = 180_000;
+/** Deadlines for the polls below; a claim made by a killed process is redelivered when its 60 s lease expires. */
+const DRAIN_DEADLINE_MS = 110_000;
+
+/** mulberry32: a seeded PRNG, so a failing run's kill moments can be replayed with CRASH_SEED. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Polls `check` every `everyMs` until it holds; fails with `what` (and `detail()`) after `timeoutMs`. */
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string, detail: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}\n${detail()}`);
+    await pause(100);
+  }
+}
+
+/** fetch failed (connection refused/reset by the kill) or timed out: the outcome of the call is unknown. */
+function isNetworkError(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name;
+  return error instanceof TypeError || name === 'TimeoutError' || name === 'AbortError';
+}
+
+class HttpError extends Error {}
+
+let dir: string;
+let server: ServerChild;
+let base: string;
+const receivers = new Map<string, RecordingReceiver>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'expertq-crash-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const configFile = join(dir, 'service.yaml');
+  writeFileSync(
+    configFile,
+    stringify({
+      org: { name: 'Crash Test Org', timezone: 'UTC' },
+      server: { port, host: '127.0.0.1', tick_ms: 100, allow_private_webhooks: true },
+      storage: { path: join(dir, 'expertq.db') },
+      defaults: { max_open_asks_per_expert: 1_000_000, max_asks_per_expert_per_day: 1_000_000 },
+      experts: EXPERTS,
+    }),
+  );
+  server = new ServerChild(configFile, cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }));
+  for (const id of CONSUMERS) {
+    receivers.set(id, new RecordingReceiver(id, id === FLAKY ? (i) => (i < FLAKY_FAILURES ? 500 : 200) : () => 200));
+  }
+});
+
+afterAll(async () => {
+  await server?.kill9();
+  await Promise.all([...receivers.values()].map((r) => r.stop().catch(() => undefined)));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TEST_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** An API call that must answer 200/201; anything else is a failure of the test, not a crash effect. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+async function ok(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await api(method, path, body);
+  if (res.status !== 200 && res.status !== 201) throw new HttpError(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+describe('webhook delivery across kill -9', () => {
+  it(
+    'delivers every accepted proposal to every consumer at least once, dedupable by webhook-id, through 3 SIGKILLs',
+    async () => {
+      const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
+      const rand = prng(seed);
+      const thresholds = KILL_WINDOWS.map(([lo, hi]) => Math.floor(EXPECTED * (lo + rand() * (hi - lo))));
+      const started = Date.now();
+      const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+      const log: string[] = [`seed ${seed} (CRASH_SEED=${seed} replays it); kill after receipt #${thresholds.join(', #')}`];
+
+      await server.start();
+      const secrets = new Map<string, string>();
+      for (const id of CONSUMERS) {
+        const url = await receivers.get(id)!.start();
+        const registered = await ok('POST', '/api/v1/consumers', { id, handles_kinds: ['answer'], delivery: { type: 'webhook', url } });
+        expect(registered).toMatchObject({ id, signing_secret: expect.stringMatching(/^whsec_/) });
+        secrets.set(id, registered.signing_secret);
+      }
+
+      // ---- the killer: SIGKILL when the total receipt count passes the next threshold, then restart ----
+      const accepted = new Map<number, { request_id: string; proposal_id: string }>();
+      let received = 0;
+      let kills = 0;
+      let killing: Promise<void> | null = null;
+      let restartError: Error | null = null;
+      /** Resolved while the server is up; replaced by a pending promise for the duration of a crash. */
+      let up: Promise<void> = Promise.resolve();
+
+      const crashAndRestart = async () => {
+        let release!: () => void;
+        let fail!: (error: Error) => void;
+        up = new Promise<void>((resolve, reject) => {
+          release = resolve;
+          fail = reject;
+        });
+        up.catch(() => undefined);
+        const at = `kill #${kills + 1} at ${elapsed()}: ${received} webhooks received, ${accepted.size}/${ITEMS} proposals accepted`;
+        await server.kill9();
+        kills++;
+        try {
+          await server.start();
+          log.push(`${at}; serving again at ${elapsed()}`);
+          release();
+        } catch (error) {
+          restartError = error as Error;
+          fail(restartError);
+        }
+      };
+      for (const receiver of receivers.values()) {
+        receiver.onReceipt = () => {
+          received++;
+          if (killing === null && kills < thresholds.length && received >= thresholds[kills]!) {
+            killing = crashAndRestart().finally(() => (killing = null));
+          }
+        };
+      }
+
+      // ---- the producer: submit → reply → accept, each step idempotent so it can be re-run after a kill ----
+      let interrupted = 0;
+      const topicOf = (i: number) => EXPERTS[i % EXPERTS.length]!;
+      const pipeline = async (i: number) => {
+        const expert = topicOf(i);
+        const submitted = await ok('POST', '/api/v1/requests', {
+          consumer_id: 'crash-bot',
+          topic: expert.topics[0],
+          question: `Crash test question number ${i}?`,
+          context: { asked_because: `crash test item ${i}` },
+          target_experts: [expert.id],
+          dedup_key: `crash-item-${i}`,
+        });
+        // A re-run finds the request of an earlier, interrupted run through its dedup key.
+        expect(['queued', 'deduped_open', 'deduped_resolved']).toContain(submitted.status);
+        const requestId: string = submitted.request_id;
+        let proposalId: string | undefined = submitted.proposal?.id;
+        if (!proposalId) {
+          const reply = await ok('POST', '/api/v1/replies', { expert_id: expert.id, text: `Answer number ${i}.`, request_id: requestId });
+          proposalId = reply.outcome === 'proposed' ? reply.proposal_id : (await ok('GET', `/api/v1/requests/${requestId}`)).proposal_id;
+        }
+        expect(proposalId, `proposal of request ${requestId} (item ${i})`).toMatch(/^prop_/);
+        const decided = await ok('POST', `/api/v1/proposals/${proposalId}/accept`, { decided_by: 'crash-test' });
+        expect(decided).toMatchObject({ id: proposalId, request_id: requestId, status: 'accepted' });
+        return { request_id: requestId, proposal_id: proposalId! };
+      };
+      const produce = async (i: number) => {
+        for (let attempt = 1; ; attempt++) {
+          await up;
+          try {
+            accepted.set(i, await pipeline(i));
+            return;
+          } catch (error) {
+            if (!isNetworkError(error) || attempt >= 10) throw error;
+            interrupted++; // the call's outcome is unknown: run the idempotent steps again once the server is back
+          }
+        }
+      };
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: PARALLEL }, async () => {
+          while (next < ITEMS) await produce(next++);
+        }),
+      );
+      log.push(`all ${ITEMS} proposals accepted at ${elapsed()} (${interrupted} item runs interrupted by a kill and re-run)`);
+
+      // ---- drain: every kill happened, every receiver has every proposal, nothing pending ----
+      const diag = () => `${log.join('\n')}\n${server.diagnostics()}`;
+      await until(() => kills === thresholds.length && killing === null, DRAIN_DEADLINE_MS, `${thresholds.length} kills happened`, diag);
+      expect(restartError).toBeNull();
+      const proposalIds = new Set([...accepted.values()].map((a) => a.proposal_id));
+      expect(proposalIds.size).toBe(ITEMS);
+      const delivered = (receiver: RecordingReceiver) =>
+        new Set(receiver.receipts.filter((r) => r.status < 300).map((r) => (r.json.proposal as { id?: string } | undefined)?.id));
+      const missing = () => CONSUMERS.map((id) => [...proposalIds].filter((p) => !delivered(receivers.get(id)!).has(p)).length);
+      await until(() => missing().every((n) => n === 0), DRAIN_DEADLINE_MS, 'every receiver has every accepted proposal', () => `missing per consumer ${JSON.stringify(missing())}\n${diag()}`);
+      log.push(`every receiver has every proposal at ${elapsed()}`);
+      await until(async () => (await ok('GET', '/api/v1/deliveries?state=pending&limit=1')).items.length === 0, DRAIN_DEADLINE_MS, 'no delivery is pending', diag);
+      expect((await ok('GET', '/api/v1/deliveries?state=dead&limit=10')).items).toEqual([]);
+      expect(await server.stop()).toBe(0);
+      log.push(`drained and stopped at ${elapsed()}`);
+
+      // ---- every (event, consumer) pair reached the consumer; duplicates share their webhook-id ----
+      const eventOf = new Map<string, string>(); // proposal id → the one proposal_accepted event id, across consumers
+      const stats: string[] = [];
+      for (const id of CONSUMERS) {
+        const receipts = receivers.get(id)!.receipts;
+        const idsByProposal = new Map<string, Set<string>>();
+        for (const r of receipts) {
+          expect(r.json.event).toBe('proposal_accepted');
+          expect(r.headers['webhook-id']).toBe(r.json.id);
+          const proposalId = (r.json.proposal as { id: string }).id;
+          const set = idsByProposal.get(proposalId) ?? new Set<string>();
+          set.add(r.headers['webhook-id'] as string);
+          idsByProposal.set(proposalId, set);
+          if (!eventOf.has(proposalId)) eventOf.set(proposalId, r.json.id as string);
+          expect(r.json.id, `one event per proposal, fanned out to every consumer (${proposalId})`).toBe(eventOf.get(proposalId));
+        }
+        // Deduplicating the successful receipts by webhook-id leaves exactly one per accepted proposal.
+        const deduped = new Map<string, Receipt>();
+        for (const r of receipts) if (r.status < 300) deduped.set(r.headers['webhook-id'] as string, r);
+        expect(deduped.size, `${id}: distinct webhook-ids delivered`).toBe(ITEMS);
+        expect(new Set([...deduped.values()].map((r) => (r.json.proposal as { id: string }).id))).toEqual(proposalIds);
+        for (const [proposalId, ids] of idsByProposal) expect(ids.size, `${id}: webhook-ids seen for ${proposalId}`).toBe(1);
+        const ok2xx = receipts.filter((r) => r.status < 300).length;
+        stats.push(`${id}: ${receipts.length} requests, ${ok2xx} answered 2xx, ${ok2xx - ITEMS} duplicate(s)`);
+      }
+      expect(eventOf.size).toBe(ITEMS);
+
+      // The flaky endpoint failed for a while, then got everything: each event it refused came again later.
+      const flaky = receivers.get(FLAKY)!.receipts;
+      const refused = flaky.filter((r) => r.status === 500);
+      expect(refused).toHaveLength(FLAKY_FAILURES);
+      for (const r of refused) {
+        expect(flaky.some((later) => later.seq > r.seq && later.status === 200 && later.headers['webhook-id'] === r.headers['webhook-id'])).toBe(true);
+      }
+
+      // Signatures verify with the independent standardwebhooks implementation (a sample per consumer).
+      let verified = 0;
+      for (const id of CONSUMERS) {
+        const verifier = new Webhook(secrets.get(id)!);
+        const receipts = receivers.get(id)!.receipts;
+        const sample = Array.from({ length: 15 }, () => receipts[Math.floor(rand() * receipts.length)]!);
+        for (const r of sample) {
+          const headers = { 'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string };
+          expect(verifier.verify(r.body, headers)).toMatchObject({ event: 'proposal_accepted', id: r.json.id });
+          expect(() => verifier.verify(r.body.replace('Answer number', 'Answer NUMBER'), headers)).toThrow();
+          verified++;
+        }
+      }
+
+      // The database the killed processes left behind is intact, and every delivery ended delivered.
+      const db = new Database(join(dir, 'expertq.db'), { readonly: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(db.prepare('SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state').all()).toEqual([{ state: 'delivered', n: EXPECTED }]);
+        expect(db.prepare("SELECT COUNT(*) AS n FROM requests WHERE status = 'accepted'").get()).toEqual({ n: ITEMS });
+        const attempts = db.prepare('SELECT SUM(attempts) AS n FROM deliveries').get() as { n: number };
+        stats.push(`delivery attempts recorded in the database: ${attempts.n} for ${EXPECTED} deliveries`);
+      } finally {
+        db.close();
+      }
+
+      expect(kills).toBe(thresholds.length);
+      expect(server.starts).toBe(thresholds.length + 1);
+      expect(server.errors, 'error-level log lines of the server').toEqual([]);
+      console.log(`crash test\n  ${[...log, ...stats, `signatures verified: ${verified}`].join('\n  ')}`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
