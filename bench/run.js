@@ -1,14 +1,16 @@
 // `npm run bench`: builds, then runs each benchmark section in turn and prints a summary.
 // Sections are async functions returning { name, ok, summary }; add new ones to SECTIONS
-// (scheduler ticks, ...). Exit code 1 when any section misses its target.
+// Exit code 1 when any section misses its target.
 // BENCH_SECTIONS=fanout (comma-separated names) runs only those sections.
 import { benchFanout } from './fanout.js';
+import { benchScheduler } from './scheduler.js';
 import { printHeading, printMachine } from './report.js';
 import { benchSubmit } from './submit.js';
 
 const SECTIONS = [
   { name: 'submit', run: benchSubmit },
   { name: 'fanout', run: benchFanout },
+  { name: 'scheduler', run: benchScheduler },
 ];
 
 const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((s) => s.trim()).filter(Boolean);

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
 import { createLogger } from './log.js';
+import { runTick } from './scheduler/run-tick.js';
 import { ExpertqService } from './service/expertq-service.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
@@ -73,11 +74,14 @@ export class Expertq {
     return this.service.decide(proposalId, 'rejected', decision);
   }
 
-  /** Stops timers, lets in-flight deliveries finish, and closes the database. */
+  /** Stops timers, lets attempts in flight finish (not the backlog), and closes the database. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    // Finish what is in flight, start nothing new: the backlog waits safely in the outbox.
+    this.service.messages.stop();
+    this.service.deliveries.stop();
     await this.service.idle();
     await this.transport.stop();
     this.store.close();
@@ -114,7 +118,10 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   service.kick();
   let timer: NodeJS.Timeout | null = null;
   if (options.timers !== false) {
-    timer = setInterval(() => service.kick(), config.server.tick_ms);
+    // The scheduler: catch up now on whatever fell due while stopped, then every tick (it also kicks
+    // both dispatchers, so due retries go out).
+    runTick(service, log);
+    timer = setInterval(() => runTick(service, log), config.server.tick_ms);
     timer.unref();
   }
   return new Expertq(service, config, secrets, transport, store, timer);

@@ -92,6 +92,38 @@ export function startOfLocalDay(ms: number, timeZone: string): number {
   return start;
 }
 
+/** The calendar date `days` after a local date (date arithmetic only; no zone involved). */
+function addDays(year: number, month: number, day: number, days: number): { year: number; month: number; day: number } {
+  const d = new Date(Date.UTC(year, month - 1, day + days));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/**
+ * The instant the next local calendar day begins: when `asks_today` resets. On daylight-saving change
+ * days the local day is 23 or 25 hours long, so this is never "start of today + 24 h".
+ */
+export function startOfNextLocalDay(ms: number, timeZone: string): number {
+  const t = localTime(ms, timeZone);
+  const next = addDays(t.year, t.month, t.day, 1);
+  return instantOf(next.year, next.month, next.day, 0, 0, timeZone);
+}
+
+/**
+ * When the quiet-hours window around `ms` ends: the first local `end` time strictly after `ms` (today's
+ * or tomorrow's), resolved in the zone on that date, so a DST change overnight moves it correctly. An
+ * end inside a spring-forward gap ends the window at the first instant after the gap.
+ */
+export function quietHoursEnd(ms: number, timeZone: string, window: readonly [string, string]): number {
+  const end = minutesOf(window[1]);
+  const t = localTime(ms, timeZone);
+  for (let days = 0; days <= 2; days++) {
+    const d = addDays(t.year, t.month, t.day, days);
+    const at = instantOf(d.year, d.month, d.day, Math.floor(end / 60), end % 60, timeZone);
+    if (at > ms) return at;
+  }
+  return ms + 60_000; // unreachable for real zones; never loop
+}
+
 /** Minutes since local midnight for an `HH:MM` string. */
 export function minutesOf(hhmm: string): number {
   const [h, m] = hhmm.split(':').map(Number);

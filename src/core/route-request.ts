@@ -36,6 +36,17 @@ export type RouteDecision =
   | { outcome: 'failed'; code: 'no_expert_found' };
 
 /**
+ * The first steps alone: listed targets, or exact topic matches. Routing tries these before scoring
+ * fuzzy matches, which only matter when none of them can take the request.
+ */
+export function firstCandidates(topic: string, targetExperts: readonly string[] | null, registry: ExpertRegistry): Candidate[] {
+  if (targetExperts && targetExperts.length > 0) {
+    return [...new Set(targetExperts)].map((expertId) => ({ expertId, step: 'target' as const, score: 1 }));
+  }
+  return registry.withTopic(topic).map((expert) => ({ expertId: expert.id, step: 'exact' as const, score: 1 }));
+}
+
+/**
  * Candidates for a request in the seed's order, before live state is known: listed targets (step 1),
  * then exact topic matches (step 2), fuzzy matches at ≥ 0.5 best-topic Jaccard, highest first (step 3),
  * then the topic's fallback (step 4). Experts appear once, at their earliest step.
@@ -46,15 +57,9 @@ export function findCandidates(
   registry: ExpertRegistry,
   fallbacks: Readonly<Record<string, { fallback: string | null }>>,
 ): Candidate[] {
-  if (targetExperts && targetExperts.length > 0) {
-    return [...new Set(targetExperts)].map((expertId) => ({ expertId, step: 'target' as const, score: 1 }));
-  }
-  const seen = new Set<string>();
-  const candidates: Candidate[] = [];
-  for (const expert of registry.withTopic(topic)) {
-    seen.add(expert.id);
-    candidates.push({ expertId: expert.id, step: 'exact', score: 1 });
-  }
+  const candidates = firstCandidates(topic, targetExperts, registry);
+  if (targetExperts && targetExperts.length > 0) return candidates;
+  const seen = new Set(candidates.map((c) => c.expertId));
   const tokens = topicTokens(topic);
   const fuzzy: Candidate[] = [];
   for (const expert of registry.sharingTokens(tokens)) {

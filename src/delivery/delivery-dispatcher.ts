@@ -45,6 +45,7 @@ export class DeliveryDispatcher {
   private readonly inFlightBy = new Map<string, number>();
   private inFlight = 0;
   private pumping = false;
+  private stopping = false;
   private again = false;
   private finished: Finished[] = [];
   private flushing: Promise<void> | null = null;
@@ -61,6 +62,14 @@ export class DeliveryDispatcher {
     this.maxInFlight = options.maxInFlight ?? 64;
     this.perConsumer = options.perConsumer ?? 8;
     this.leaseMs = options.leaseMs ?? 60_000;
+    // Leases left by a killed process would hold its deliveries back for a whole lease period.
+    const released = this.store.releaseDeliveryLeases();
+    if (released > 0) this.log.warn({ deliveries: released }, 'resuming deliveries claimed by a process that stopped');
+  }
+
+  /** Takes no new work; `idle()` then waits only for attempts already in flight (graceful shutdown). */
+  stop(): void {
+    this.stopping = true;
   }
 
   setHandlers(consumerId: string, handlers: ConsumerHandlers | null): void {
@@ -69,6 +78,7 @@ export class DeliveryDispatcher {
   }
 
   kick(): void {
+    if (this.stopping) return;
     if (this.pumping) {
       this.again = true;
       return;
@@ -98,13 +108,12 @@ export class DeliveryDispatcher {
     const consumers = new Map<string, ConsumerRecord>();
     while (this.inFlight < this.maxInFlight) {
       const now = this.clock.now();
-      const busy = [...this.inFlightBy].filter(([, n]) => n >= this.perConsumer).map(([id]) => id);
       const jobs = this.store.claimDeliveries({
         now,
         leaseUntil: now + this.leaseMs,
         limit: this.maxInFlight - this.inFlight,
         perConsumer: this.perConsumer,
-        busy,
+        inFlight: Object.fromEntries(this.inFlightBy),
         live: [...this.handlers.keys()],
       });
       if (jobs.length === 0) return;

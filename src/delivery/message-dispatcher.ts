@@ -18,6 +18,7 @@ const BATCH = 200;
 export class MessageDispatcher {
   private running: Promise<void> | null = null;
   private again = false;
+  private stopping = false;
 
   constructor(
     private readonly store: Store,
@@ -26,8 +27,14 @@ export class MessageDispatcher {
     private readonly log: Logger,
   ) {}
 
+  /** Takes no new work; `idle()` then waits only for the batch in flight (graceful shutdown). */
+  stop(): void {
+    this.stopping = true;
+  }
+
   /** Starts a drain soon, or once more after the one in progress. */
   kick(): void {
+    if (this.stopping) return;
     if (this.running) {
       this.again = true;
       return;
@@ -50,7 +57,7 @@ export class MessageDispatcher {
   }
 
   private async drain(): Promise<void> {
-    for (;;) {
+    while (!this.stopping) {
       const batch = this.store.dueMessages(this.clock.now(), BATCH);
       if (batch.length === 0) return;
       const results = await Promise.allSettled(batch.map((m) => this.send(m)));

@@ -1,4 +1,5 @@
 import { notFound } from '../errors.js';
+import { placeWaiting } from '../scheduler/place-waiting.js';
 import type { RequestRecord } from '../store/records.js';
 import { OPEN_STATUSES } from '../store/records.js';
 import { audit, type Engine } from './engine.js';
@@ -8,6 +9,7 @@ import { failRequest } from './submit-request.js';
  * Cancels an open request: it fails with reason `cancelled`, its asks are released and
  * `request_failed` is delivered. A pending proposal is withdrawn (rejected by `expertq`) so it leaves
  * the review queue; consumers hear of it through `request_failed`. A resolved request is left as is.
+ * The experts it released take waiting work at once, in the same transaction.
  */
 export function cancelRequest(engine: Engine, requestId: string, by: string): RequestRecord {
   const now = engine.clock.now();
@@ -25,6 +27,7 @@ export function cancelRequest(engine: Engine, requestId: string, by: string): Re
     }
     audit(engine, { request_id: request.id, at: now, type: 'cancelled', actor: by, data: {} });
     failRequest(engine, request, 'cancelled', 'The request was cancelled before it resolved.', now, by);
+    placeWaiting(engine, new Set(engine.store.listAsks(request.id).map((a) => a.expert_id)), now);
     return request;
   });
 }

@@ -6,6 +6,7 @@ import { ExpertRegistry } from '../core/expert-registry.js';
 import { DeliveryDispatcher, type ConsumerHandlers } from '../delivery/delivery-dispatcher.js';
 import { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import { notFound } from '../errors.js';
+import { Scheduler, type SchedulerOptions, type TickResult } from '../scheduler/scheduler.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
@@ -30,6 +31,8 @@ export interface ExpertqServiceOptions {
   allowPrivateWebhooks?: boolean;
   /** Tuning for the webhook dispatcher (tests shorten the timeout). */
   delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
+  /** Tuning for the scheduler (batch size, work per tick). */
+  scheduler?: SchedulerOptions;
 }
 
 /**
@@ -47,6 +50,7 @@ export class ExpertqService implements Engine {
   readonly messages: MessageDispatcher;
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
+  readonly scheduler: Scheduler;
   experts: ExpertRegistry;
 
   constructor(options: ExpertqServiceOptions) {
@@ -59,6 +63,7 @@ export class ExpertqService implements Engine {
     this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log);
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
+    this.scheduler = new Scheduler(this, options.scheduler);
   }
 
   onMessagesQueued(): void {
@@ -136,7 +141,7 @@ export class ExpertqService implements Engine {
   }
 
   unmuteExpert(id: string): ExpertView {
-    return unmuteExpert(this, id);
+    return this.committed(unmuteExpert(this, id));
   }
 
   audit(requestId: string) {
@@ -180,6 +185,15 @@ export class ExpertqService implements Engine {
   kick(): void {
     this.onMessagesQueued();
     this.onEventsQueued();
+  }
+
+  /**
+   * Acts on everything due at the clock's now (give-ups, escalations, quiet hours ending, held and
+   * queued work), then wakes both dispatchers. The server calls it every `server.tick_ms`; tests move a
+   * fake clock and call it.
+   */
+  tick(): TickResult {
+    return this.committed(this.scheduler.tick(this.clock.now()));
   }
 
   /** Waits for deliveries in flight (tests, shutdown). */

@@ -2,6 +2,7 @@ import type { ExpertEntry } from '../config/expert-schema.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
 import { badRequest, notFound } from '../errors.js';
+import { placeWaiting } from '../scheduler/place-waiting.js';
 import { liveStates, type Engine } from './engine.js';
 
 export interface ExpertView {
@@ -51,9 +52,14 @@ export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertVi
   return listExperts(engine);
 }
 
+/** Clears a mute; asks and held requests waiting for this expert get their chance in the same transaction. */
 export function unmuteExpert(engine: Engine, expertId: string): ExpertView {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
-  engine.store.setMuted(expertId, false, engine.clock.now());
+  const now = engine.clock.now();
+  engine.store.transaction(() => {
+    engine.store.setMuted(expertId, false, now);
+    placeWaiting(engine, new Set([expertId]), now);
+  });
   engine.log.info({ expert_id: expertId }, 'expert unmuted');
   return listExperts(engine).find((e) => e.id === expertId)!;
 }

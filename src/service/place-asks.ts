@@ -1,14 +1,16 @@
 import { composeAsk } from '../core/compose-ask.js';
-import { isQuietAt } from '../core/local-time.js';
+import { iso } from '../clock.js';
+import { isQuietAt, quietHoursEnd } from '../core/local-time.js';
 import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
 import type { AskRecord, AskVia, RequestRecord } from '../store/records.js';
+import type { AskPatch } from '../store/store.js';
 import { audit, liveStates, type Engine } from './engine.js';
 
 /**
  * Plans an ask of one expert on a request and sends it at once when the rules allow: not in quiet
  * hours, expert not muted and not at a cap. Otherwise the ask stays `queued` and is sent later.
- * Must run inside a transaction.
+ * The ask is written once, in the state it ends up in. Must run inside a transaction.
  */
 export function planAsk(engine: Engine, request: RequestRecord, expertId: string, via: AskVia, now: number): AskRecord {
   const ask: AskRecord = {
@@ -21,9 +23,9 @@ export function planAsk(engine: Engine, request: RequestRecord, expertId: string
     sent_at: null,
     escalate_at: null,
     closed_at: null,
+    send_after: null,
   };
-  engine.store.insertAsk(ask);
-  trySendAsk(engine, request, ask, now);
+  trySendAsk(engine, request, ask, now, true);
   return ask;
 }
 
@@ -33,22 +35,52 @@ export type SendOutcome = 'sent' | 'quiet_hours' | 'capped' | 'muted' | 'unknown
  * Sends a queued ask if the limits allow it now. "Sent" means the message is committed to the
  * transport outbox in this transaction: it goes out after commit and is retried until it does.
  * Limits are checked here, before every send, and are not advisory.
+ *
+ * An ask held back by quiet hours records when they end (`send_after`), which is when the scheduler
+ * tries it again; `quiet_hours_wait` is audited once per window, not on every retry. An ask held back
+ * by a cap waits for its expert to free up (the scheduler is told by whatever frees them).
  */
-export function trySendAsk(engine: Engine, request: RequestRecord, ask: AskRecord, now: number): SendOutcome {
+export function trySendAsk(engine: Engine, request: RequestRecord, ask: AskRecord, now: number, isNew = false): SendOutcome {
+  // A new ask (from `planAsk`) is inserted once at the end, in its final state; an existing one is updated.
+  const save = (patch: AskPatch) => {
+    Object.assign(ask, patch);
+    if (!isNew) engine.store.updateAsk(ask.id, patch);
+  };
+  const outcome = decideSend(engine, request, ask, now, save);
+  if (isNew) engine.store.insertAsk(ask);
+  return outcome;
+}
+
+function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now: number, save: (patch: AskPatch) => void): SendOutcome {
+  // Not sent for a reason other than quiet hours: no longer due at a time, so off the `send_after` index.
+  const notNow = (outcome: SendOutcome) => {
+    if (ask.send_after !== null) save({ send_after: null });
+    return outcome;
+  };
   const expert = engine.experts.get(ask.expert_id);
-  if (!expert) return 'unknown_expert';
+  if (!expert) return notNow('unknown_expert');
   const policy = request.routing_policy;
   const state = liveStates(engine, [expert.id], now).get(expert.id);
-  if (state?.muted) return 'muted';
-  if (state && isCapped(state, policy)) return 'capped';
-  if (isQuietAt(now, engine.config.org.timezone, policy.quiet_hours)) {
-    audit(engine, {
-      request_id: request.id,
-      at: now,
-      type: 'quiet_hours_wait',
-      actor: 'system',
-      data: { ask_id: ask.id, expert_id: expert.id, quiet_hours: policy.quiet_hours },
-    });
+  if (state?.muted) return notNow('muted');
+  if (state && isCapped(state, policy)) return notNow('capped');
+  const timeZone = engine.config.org.timezone;
+  if (policy.quiet_hours && isQuietAt(now, timeZone, policy.quiet_hours)) {
+    const until = quietHoursEnd(now, timeZone, policy.quiet_hours);
+    if (ask.send_after !== until) {
+      save({ send_after: until });
+      audit(engine, {
+        request_id: request.id,
+        at: now,
+        type: 'quiet_hours_wait',
+        actor: 'system',
+        data: { ask_id: ask.id, expert_id: expert.id, quiet_hours: policy.quiet_hours, until: iso(until) },
+      });
+    }
+    if (request.held) {
+      // The expert has room: the request is placed and waits only for the window to end.
+      request.held = false;
+      engine.store.updateRequest(request.id, { held: false, updated_at: now });
+    }
     return 'quiet_hours';
   }
 
@@ -59,10 +91,8 @@ export function trySendAsk(engine: Engine, request: RequestRecord, ask: AskRecor
     askedBecause: String(request.context.asked_because ?? ''),
     question: request.question,
   });
-  ask.state = 'open';
-  ask.sent_at = now;
-  ask.escalate_at = now + policy.escalation_after;
-  engine.store.updateAsk(ask.id, { state: 'open', sent_at: now, escalate_at: ask.escalate_at });
+  const wasDeferred = ask.send_after !== null;
+  save({ state: 'open', sent_at: now, escalate_at: now + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });
   engine.store.enqueueMessage({
     id: newId('msg'),
     expert_id: expert.id,

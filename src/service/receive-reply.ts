@@ -1,11 +1,10 @@
 import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { placeWaiting } from '../scheduler/place-waiting.js';
 import type { AskRecord, ProposalRecord, RequestRecord } from '../store/records.js';
-import { OPEN_STATUSES } from '../store/records.js';
-import { audit, emitEvent, liveStates, type Engine } from './engine.js';
-import { planAsk } from './place-asks.js';
-import { failRequest } from './submit-request.js';
+import { audit, emitEvent, type Engine } from './engine.js';
+import { passOn } from './pass-on.js';
 import { proposalBody } from './views.js';
 
 export interface ReplyInput {
@@ -23,49 +22,63 @@ export interface ReplyResult {
   proposal_id?: string;
 }
 
-/** Handles an expert's message from any transport (seed: Opt-outs; SPEC §4). */
+/**
+ * Handles an expert's message from any transport (seed: Opt-outs; SPEC §4). A reply that frees
+ * capacity (an answer, a skip, a mute, an unmute) gives waiting work its chance in the same
+ * transaction: queued asks for the experts involved are sent and held requests placed at once.
+ */
 export function receiveReply(engine: Engine, input: ReplyInput): ReplyResult {
   const now = engine.clock.now();
+  return engine.store.transaction(() => {
+    const result = handleReply(engine, input, now);
+    if (result.outcome === 'unmuted') {
+      placeWaiting(engine, new Set([input.expert_id]), now);
+    } else if (result.outcome === 'proposed' || result.outcome === 'skipped' || result.outcome === 'muted') {
+      const involved = engine.store.listAsks(result.request_id!).map((a) => a.expert_id);
+      placeWaiting(engine, new Set([input.expert_id, ...involved]), now);
+    }
+    return result;
+  });
+}
+
+function handleReply(engine: Engine, input: ReplyInput, now: number): ReplyResult {
   const kind = readReply(input.text);
   const actor = `expert:${input.expert_id}`;
+  const ask = engine.store.findAskForReply(input.expert_id, input.request_id ?? null);
+  if (kind === 'unmute') {
+    if (!ask && !engine.experts.has(input.expert_id)) throw notFound('Expert', input.expert_id);
+    engine.store.setMuted(input.expert_id, false, now);
+    if (ask) audit(engine, { request_id: ask.request_id, at: now, type: 'unmuted', actor, data: {} });
+    return { request_id: ask?.request_id ?? null, ask_id: ask?.id ?? null, outcome: 'unmuted' };
+  }
+  if (!ask) {
+    if (!engine.experts.has(input.expert_id) && input.request_id === undefined) throw notFound('Expert', input.expert_id);
+    throw input.request_id === undefined
+      ? notFound('Open ask for expert', input.expert_id)
+      : notFound(`Ask of expert "${input.expert_id}" on request`, input.request_id);
+  }
+  const request = engine.store.getRequest(ask.request_id)!;
+  const base = { request_id: request.id, ask_id: ask.id };
+  const decided = request.status === 'accepted' || request.status === 'rejected';
 
-  return engine.store.transaction(() => {
-    const ask = engine.store.findAskForReply(input.expert_id, input.request_id ?? null);
-    if (kind === 'unmute') {
-      if (!ask && !engine.experts.has(input.expert_id)) throw notFound('Expert', input.expert_id);
-      engine.store.setMuted(input.expert_id, false, now);
-      if (ask) audit(engine, { request_id: ask.request_id, at: now, type: 'unmuted', actor, data: {} });
-      return { request_id: ask?.request_id ?? null, ask_id: ask?.id ?? null, outcome: 'unmuted' };
-    }
-    if (!ask) {
-      if (!engine.experts.has(input.expert_id) && input.request_id === undefined) throw notFound('Expert', input.expert_id);
-      throw input.request_id === undefined
-        ? notFound('Open ask for expert', input.expert_id)
-        : notFound(`Ask of expert "${input.expert_id}" on request`, input.request_id);
-    }
-    const request = engine.store.getRequest(ask.request_id)!;
-    const base = { request_id: request.id, ask_id: ask.id };
-    const decided = request.status === 'accepted' || request.status === 'rejected';
+  if (kind === 'answer') return { ...base, ...takeAnswer(engine, request, ask, input.text, now) };
 
-    if (kind === 'answer') return { ...base, ...takeAnswer(engine, request, ask, input.text, now) };
-
-    if (decided) {
-      audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind } });
-      return { ...base, outcome: 'ignored' };
-    }
-    if (kind === 'mute') {
-      engine.store.setMuted(ask.expert_id, true, now);
-      audit(engine, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
-      if (ask.state === 'open' || ask.state === 'queued') passOn(engine, request, ask, 'mute', now);
-      return { ...base, outcome: 'muted' };
-    }
-    if (ask.state !== 'open' && ask.state !== 'queued') {
-      audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
-      return { ...base, outcome: 'ignored' };
-    }
-    passOn(engine, request, ask, 'skip', now);
-    return { ...base, outcome: 'skipped' };
-  });
+  if (decided) {
+    audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind } });
+    return { ...base, outcome: 'ignored' };
+  }
+  if (kind === 'mute') {
+    engine.store.setMuted(ask.expert_id, true, now);
+    audit(engine, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
+    if (ask.state === 'open' || ask.state === 'queued') passOn(engine, request, ask, 'mute', now);
+    return { ...base, outcome: 'muted' };
+  }
+  if (ask.state !== 'open' && ask.state !== 'queued') {
+    audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
+    return { ...base, outcome: 'ignored' };
+  }
+  passOn(engine, request, ask, 'skip', now);
+  return { ...base, outcome: 'skipped' };
 }
 
 function takeAnswer(
@@ -117,52 +130,4 @@ function takeAnswer(
   audit(engine, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
   emitEvent(engine, request, 'proposal', { proposal: proposalBody(proposal) }, now);
   return { outcome: 'proposed', proposal_id: proposal.id };
-}
-
-/**
- * `skip` (and `mute` on a live ask): the ask is passed to the expert's escalation chain, passing over
- * muted experts and experts already asked on this request. With nobody left and nothing else
- * outstanding, the request fails with `expert_declined`.
- */
-export function passOn(engine: Engine, request: RequestRecord, ask: AskRecord, why: 'skip' | 'mute', now: number): void {
-  engine.store.updateAsk(ask.id, { state: 'skipped', closed_at: now });
-  audit(engine, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
-
-  const target = nextInChain(engine, request, ask.expert_id, now);
-  if (target) {
-    engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
-    request.status = 'escalated';
-    audit(engine, {
-      request_id: request.id,
-      at: now,
-      type: 'escalated',
-      actor: 'system',
-      data: { from: ask.expert_id, to: target, because: why },
-    });
-    planAsk(engine, request, target, 'escalation', now);
-    return;
-  }
-  const outstanding = engine.store.listAsks(request.id).some((a) => a.state === 'open' || a.state === 'queued');
-  if (!outstanding && OPEN_STATUSES.includes(request.status) && request.status !== 'proposed') {
-    failRequest(engine, request, 'expert_declined', 'The expert passed on the question and nobody else in the escalation chain could take it.', now);
-  }
-}
-
-/**
- * Walks `escalation_to` from an expert: the first expert not muted and not already asked on this
- * request. A capped target is still returned: its ask waits until the expert frees up.
- */
-export function nextInChain(engine: Engine, request: RequestRecord, fromExpertId: string, now: number): string | null {
-  const asked = new Set(engine.store.listAsks(request.id).map((a) => a.expert_id));
-  const seen = new Set<string>([fromExpertId]);
-  let current = engine.experts.get(fromExpertId)?.escalation_to ?? null;
-  while (current !== null && !seen.has(current)) {
-    seen.add(current);
-    const expert = engine.experts.get(current);
-    if (!expert) return null;
-    const muted = liveStates(engine, [current], now).get(current)?.muted ?? false;
-    if (!muted && !asked.has(current)) return current;
-    current = expert.escalation_to;
-  }
-  return null;
 }

@@ -1,6 +1,6 @@
 import type { Policy } from '../config/config-schema.js';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { chooseExperts, findCandidates } from '../core/route-request.js';
+import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { FailureCode, Reason, RequestRecord } from '../store/records.js';
@@ -119,9 +119,7 @@ function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: strin
  * capacity frees up. Returns what happened to the request.
  */
 export function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'asked' | 'held' | 'failed' {
-  const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
-  const states = liveStates(engine, candidates.map((c) => c.expertId), now);
-  const decision = chooseExperts(candidates, states, request.routing_policy, (id) => engine.experts.get(id)?.order ?? 0);
+  const decision = decideRoute(engine, request, now);
 
   if (decision.outcome === 'failed') {
     failRequest(engine, request, 'no_expert_found', 'No expert matches this topic exactly or fuzzily, and it has no fallback expert.', now);
@@ -149,6 +147,18 @@ export function routeAndAsk(engine: Engine, request: RequestRecord, now: number)
   });
   for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
   return 'asked';
+}
+
+/** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
+export function decideRoute(engine: Engine, request: RequestRecord, now: number): RouteDecision {
+  const order = (id: string) => engine.experts.get(id)?.order ?? 0;
+  const first = firstCandidates(request.topic, request.target_experts, engine.experts);
+  if (first.length > 0) {
+    const decision = chooseExperts(first, liveStates(engine, first.map((c) => c.expertId), now), request.routing_policy, order);
+    if (decision.outcome === 'ask' || first[0]!.step === 'target') return decision;
+  }
+  const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
+  return chooseExperts(candidates, liveStates(engine, candidates.map((c) => c.expertId), now), request.routing_policy, order);
 }
 
 /**

@@ -151,4 +151,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX asks_live ON asks (expert_id, state) WHERE state IN ('open', 'queued');
   CREATE INDEX asks_sent ON asks (sent_at) WHERE sent_at IS NOT NULL;
   `,
+  // 3: scheduler. A queued ask waiting for quiet hours to end carries the instant they end, so the
+  // scheduler finds asks due to go out with one indexed range instead of re-checking every queued ask.
+  `
+  ALTER TABLE asks ADD COLUMN send_after INTEGER;
+  CREATE INDEX asks_send_after ON asks (send_after) WHERE state = 'queued';
+  `,
 ];

@@ -44,6 +44,8 @@ export interface AskRecord {
   /** When an open ask escalates to the expert's `escalation_to`. */
   escalate_at: number | null;
   closed_at: number | null;
+  /** A queued ask held back by quiet hours: the instant they end. Null otherwise. */
+  send_after: number | null;
 }
 
 export type ProposalStatus = 'pending' | 'accepted' | 'rejected';

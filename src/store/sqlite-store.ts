@@ -5,7 +5,8 @@ import type {
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
 import type {
-  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, RequestPatch, RequestQuery, Store,
+  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
+  WaitingAsk,
 } from './store.js';
 
 type Row = Record<string, unknown>;
@@ -115,6 +116,7 @@ interface Pending {
 /** The SQLite store. Statements are prepared once; better-sqlite3 runs them synchronously. */
 export class SqliteStore implements Store {
   private readonly stmts;
+  private readonly due: ReturnType<typeof prepareDueStatements>;
   private readonly dynamic = new Map<string, Database.Statement>();
   private readonly pending: Pending[] = [];
   private flushScheduled = false;
@@ -130,17 +132,18 @@ export class SqliteStore implements Store {
       findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
       addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
       listSubscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
-      insertAsk: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at)
-        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at)`),
+      insertAsk: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after)
+        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at, @send_after)`),
       listAsks: p('SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id'),
       askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
         ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
       oldestOpenAsk: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id LIMIT 1`),
       // One expert: each query is a range on an index of asks.
-      oneLive: p(`SELECT SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
-        WHERE expert_id = ? AND state IN ('open', 'queued')`),
-      oneToday: p('SELECT COUNT(*) AS today FROM asks WHERE expert_id = ? AND sent_at >= ?'),
-      oneMuted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
+      oneState: p(`SELECT
+        (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'open') AS open,
+        (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'queued') AS queued,
+        (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND sent_at >= @dayStart) AS today,
+        (SELECT muted FROM expert_state WHERE expert_id = @id) AS muted`),
       // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
       allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
         WHERE state IN ('open', 'queued') GROUP BY expert_id`),
@@ -180,15 +183,17 @@ export class SqliteStore implements Store {
         @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
       getDelivery: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = ?`),
       claimDeliveries: p(`UPDATE deliveries SET lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
-          SELECT id FROM (
-            SELECT d.id, d.next_attempt_at,
+          SELECT due.id FROM (
+            SELECT d.id, d.next_attempt_at, d.consumer_id,
               ROW_NUMBER() OVER (PARTITION BY d.consumer_id ORDER BY d.next_attempt_at, d.id) AS nth
             FROM deliveries d JOIN consumers c ON c.id = d.consumer_id
             WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
               AND (c.delivery_type = 'webhook' OR c.id IN (SELECT value FROM json_each(@live)))
-              AND c.id NOT IN (SELECT value FROM json_each(@busy))
-          ) WHERE nth <= @perConsumer ORDER BY next_attempt_at, id LIMIT @limit)
+          ) AS due LEFT JOIN json_each(@inFlight) AS busy ON busy.key = due.consumer_id
+          WHERE due.nth <= @perConsumer - COALESCE(busy.value, 0) ORDER BY due.next_attempt_at, due.id LIMIT @limit)
         RETURNING ${DELIVERY_COLUMNS}`),
+      anyDueDelivery: p(`SELECT EXISTS (SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ?) AS due`),
+      releaseLeases: p(`UPDATE deliveries SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL`),
       eventBodies: p(`SELECT id, type, body FROM events WHERE id IN (SELECT value FROM json_each(?))`),
       finishDelivery: p(`UPDATE deliveries SET state = @state, lease_until = NULL, last_status = @status,
         last_error = @error, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
@@ -198,6 +203,7 @@ export class SqliteStore implements Store {
         WHERE consumer_id = ? AND state = 'pending'`),
       retryDelivery: p(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ?`),
     };
+    this.due = prepareDueStatements(db);
   }
 
   transaction<T>(fn: () => T): T {
@@ -345,10 +351,8 @@ export class SqliteStore implements Store {
     const states = new Map<string, ExpertLiveState>();
     if (ids !== null) {
       for (const id of new Set(ids)) {
-        const live = this.stmts.oneLive.get(id) as { open: number | null; queued: number | null };
-        const today = this.stmts.oneToday.get(id, dayStart) as { today: number };
-        const muted = this.stmts.oneMuted.get(id) as { muted: number } | undefined;
-        states.set(id, { muted: muted?.muted === 1, openAsks: live.open ?? 0, queuedAsks: live.queued ?? 0, asksToday: today.today });
+        const r = this.stmts.oneState.get({ id, dayStart }) as { open: number; queued: number; today: number; muted: number | null };
+        states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
       }
       return states;
     }
@@ -425,6 +429,41 @@ export class SqliteStore implements Store {
     this.stmts.rescheduleMessage.run(nextAttemptAt, nextAttemptAt, error, id);
   }
 
+  // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs
+  // microseconds however many requests are open.
+
+  dueGiveUps(now: number, after: DueCursor | null, limit: number): Array<Pick<RequestRecord, 'id' | 'give_up_at'>> {
+    return (after === null ? this.due.giveUps.all(now, limit) : this.due.giveUpsAfter.all(now, after.at, after.at, after.id, limit)) as Array<
+      Pick<RequestRecord, 'id' | 'give_up_at'>
+    >;
+  }
+
+  dueEscalations(now: number, after: DueCursor | null, limit: number): AskRecord[] {
+    return (after === null ? this.due.escalations.all(now, limit) : this.due.escalationsAfter.all(now, after.at, after.at, after.id, limit)) as AskRecord[];
+  }
+
+  dueQueuedAsks(now: number): WaitingAsk[] {
+    return this.due.queuedDue.all(now) as WaitingAsk[];
+  }
+
+  queuedAsks(expertIds: readonly string[] | null): WaitingAsk[] {
+    if (expertIds === null) return this.due.queuedAll.all() as WaitingAsk[];
+    return [...new Set(expertIds)].flatMap((id) => this.due.queuedOf.all(id) as WaitingAsk[]);
+  }
+
+  isMuted(expertId: string): boolean {
+    return (this.due.muted.get(expertId) as { muted: number } | undefined)?.muted === 1;
+  }
+
+  heldRequests(): HeldRequest[] {
+    return (this.due.held.all() as Row[]).map((r) => ({
+      id: r.id as string,
+      topic: r.topic as string,
+      target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
+      created_at: r.created_at as number,
+    }));
+  }
+
   upsertConsumer(c: ConsumerRecord): void {
     this.stmts.upsertConsumer.run({
       ...c,
@@ -475,12 +514,15 @@ export class SqliteStore implements Store {
   }
 
   claimDeliveries(c: DeliveryClaim): DeliveryJob[] {
+    // The dispatcher is woken after every commit; most find nothing due. A read on the partial index
+    // answers that without the write the claim UPDATE would start.
+    if ((this.stmts.anyDueDelivery.get(c.now) as { due: number }).due === 0) return [];
     const claimed = this.stmts.claimDeliveries.all({
       now: c.now,
       leaseUntil: c.leaseUntil,
       limit: c.limit,
       perConsumer: c.perConsumer,
-      busy: json(c.busy),
+      inFlight: json(c.inFlight),
       live: json(c.live),
     }) as DeliveryRecord[];
     if (claimed.length === 0) return [];
@@ -505,4 +547,36 @@ export class SqliteStore implements Store {
   retryDelivery(id: string, now: number): void {
     this.stmts.retryDelivery.run(now, id);
   }
+
+  releaseDeliveryLeases(): number {
+    return this.stmts.releaseLeases.run().changes;
+  }
+}
+
+/**
+ * The scheduler's statements. The WHERE clauses repeat the partial indexes' conditions word for word
+ * (`requests_give_up`, `asks_escalate`, `asks_send_after`, `asks_queued`, `requests_held`), and the
+ * due-work ones pin their index (INDEXED BY): with 100,000 open requests a plan on `requests_status`
+ * would read every one of them each tick. The keyset forms resume a scan after the last row handled.
+ */
+function prepareDueStatements(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  const OPEN = `status IN ('queued', 'asked', 'escalated')`;
+  const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
+  const DUE_WAITING = WAITING.replace('asks a', 'asks a INDEXED BY asks_send_after');
+  return {
+    giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
+    giveUpsAfter: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? AND give_up_at >= ?
+      AND (give_up_at > ? OR id > ?) ORDER BY give_up_at, id LIMIT ?`),
+    escalations: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? ORDER BY escalate_at, id LIMIT ?`),
+    escalationsAfter: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? AND escalate_at >= ?
+      AND (escalate_at > ? OR id > ?) ORDER BY escalate_at, id LIMIT ?`),
+    queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ?`),
+    queuedAll: p(`${WAITING} WHERE a.state = 'queued'`),
+    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued'`),
+    muted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
+    held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
+      AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
+      ORDER BY created_at, id`),
+  };
 }

@@ -12,7 +12,7 @@ export interface RequestQuery {
 }
 
 export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'proposal_id' | 'held' | 'updated_at'>>;
-export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at'>>;
+export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at' | 'send_after'>>;
 
 /**
  * Everything expertq keeps. Methods are synchronous; `transaction` groups them so that a state change,
@@ -59,6 +59,23 @@ export interface Store {
   markMessagesSent(ids: readonly string[], at: number): void;
   rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void;
 
+  // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.
+  /**
+   * Open requests without a proposal whose `give_up_at` has passed, by (give_up_at, id) after `after`.
+   * Ids only: each is read in its own savepoint, so one unreadable row cannot stop the rest.
+   */
+  dueGiveUps(now: number, after: DueCursor | null, limit: number): Array<Pick<RequestRecord, 'id' | 'give_up_at'>>;
+  /** Open asks whose `escalate_at` has passed, by (escalate_at, id) after `after`. */
+  dueEscalations(now: number, after: DueCursor | null, limit: number): AskRecord[];
+  /** Queued asks whose quiet hours have ended (`send_after <= now`). */
+  dueQueuedAsks(now: number): WaitingAsk[];
+  /** Queued asks of these experts, or of every expert when `expertIds` is null. */
+  queuedAsks(expertIds: readonly string[] | null): WaitingAsk[];
+  /** Held requests with no queued or open ask, oldest submission first. */
+  heldRequests(): HeldRequest[];
+  /** Whether an expert is muted (one row by key: cheaper than `expertStates` when only this matters). */
+  isMuted(expertId: string): boolean;
+
   // Consumers and deliveries (webhook and in-process outbox).
   upsertConsumer(consumer: ConsumerRecord): void;
   getConsumer(id: string): ConsumerRecord | undefined;
@@ -68,8 +85,8 @@ export interface Store {
   getDelivery(id: string): DeliveryRecord | undefined;
   listDeliveries(query: DeliveryQuery): DeliveryRecord[];
   /**
-   * Leases due deliveries in one UPDATE … RETURNING: at most `perConsumer` per consumer, none for
-   * consumers in `busy`, and in-process ones only for consumers in `live` (their handlers are here).
+   * Leases due deliveries in one UPDATE … RETURNING: per consumer at most `perConsumer` minus what it
+   * already has in flight (`inFlight`), and in-process ones only for consumers in `live`.
    */
   claimDeliveries(claim: DeliveryClaim): DeliveryJob[];
   /** Records attempt outcomes; `next_attempt_at` null with state pending is not allowed. */
@@ -78,6 +95,27 @@ export interface Store {
   dropPendingDeliveries(consumerId: string, at: number): DeliveryRecord[];
   /** Makes a delivery due again now (replay), whatever its state. */
   retryDelivery(id: string, now: number): void;
+  /** Clears the leases a previous process held (it is gone: one process owns a database). */
+  releaseDeliveryLeases(): number;
+}
+
+/** Keyset position in a due-work scan: the last row's deadline and id. */
+export interface DueCursor {
+  at: number;
+  id: string;
+}
+
+/** A queued ask with its request's submission time, which orders waiting work. */
+export interface WaitingAsk extends AskRecord {
+  request_created_at: number;
+}
+
+/** What the scheduler needs to decide whether a held request is worth re-routing. */
+export interface HeldRequest {
+  id: string;
+  topic: string;
+  target_experts: string[] | null;
+  created_at: number;
 }
 
 export interface DeliveryQuery {
@@ -92,7 +130,7 @@ export interface DeliveryClaim {
   leaseUntil: number;
   limit: number;
   perConsumer: number;
-  busy: readonly string[];
+  inFlight: Readonly<Record<string, number>>;
   live: readonly string[];
 }
 

@@ -222,6 +222,29 @@ describe('retries', () => {
   });
 });
 
+describe('dispatcher limits and shutdown', () => {
+  it('keeps at most 8 deliveries in flight per consumer, and a stop waits only for those', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<number>((resolve) => (release = () => resolve(200)));
+    const slow = await receiver(() => held);
+    const proposals: string[] = [];
+    const roomy = { max_asks_per_expert_per_day: 50, max_open_asks_per_expert: 50 };
+    for (let i = 0; i < 12; i++) proposals.push((await proposed({ target_experts: ['dana'], routing_policy: roomy })).proposalId);
+    await register('slow', slow.url);
+    for (const id of proposals) await t.app.inject({ method: 'POST', url: `/api/v1/proposals/${id}/accept`, payload: { decided_by: 'alice' } });
+    await slow.r.waitForArrivals(8);
+    t.service.kick(); // nothing more may be claimed for this consumer while 8 are in flight
+    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM deliveries WHERE lease_until IS NOT NULL').get()).toEqual({ n: 8 });
+    expect(slow.r.arrived).toBe(8);
+
+    t.service.deliveries.stop();
+    release();
+    await t.service.idle();
+    expect(slow.r.received).toHaveLength(8); // the other 4 wait in the outbox for the next start
+    expect((await deliveries('?state=pending')).length).toBe(4);
+  });
+});
+
 describe('consumer registration', () => {
   it('registers, lists without secrets, replaces by id, lists kinds, and deletes', async () => {
     const { url } = await receiver();

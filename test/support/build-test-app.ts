@@ -23,6 +23,8 @@ export interface TestAppOptions {
   token?: string;
   /** Raw YAML instead of the generated config. */
   yaml?: string;
+  /** Reopen the app of an earlier `stop()` in this directory: same config file, same database (a restart). */
+  dir?: string;
 }
 
 export interface TestApp {
@@ -40,17 +42,19 @@ export interface TestApp {
   call(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Messages the console transport printed, one per block. */
   messages(): string[];
+  /** Closes the app and the database but keeps the directory, for `buildTestApp({ dir })` (a restart). */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** One real app per test: temp dir, real YAML file, real SQLite, console transport, fake clock. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'expertq-test-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'expertq-test-'));
   const configFile = join(dir, 'service.yaml');
   const yaml =
     options.yaml ??
     stringify({ org: { name: 'Acme', timezone: 'UTC' }, experts: EXAMPLE_EXPERTS, topics: { security: { fallback: 'sam' } }, ...options.config });
-  writeFileSync(configFile, yaml);
+  if (!options.dir) writeFileSync(configFile, yaml);
   const config = loadConfig(configFile);
   const clock = new FakeClock();
   const out = new Capture();
@@ -67,6 +71,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     delivery: { timeoutMs: 2_000 },
   });
   const app = await buildApp({ service, apiToken: options.token, logger: log, bodyLimit: config.server.body_limit });
+  let stopped = false;
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    await app.close();
+    await service.idle();
+    store.close();
+  }
 
   return {
     app,
@@ -87,10 +99,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     messages() {
       return out.text.split(/\n(?=── message to )/).map((m) => m.trim()).filter((m) => m.startsWith('── message to'));
     },
+    stop,
     async close() {
-      await app.close();
-      await service.idle();
-      store.close();
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -16,13 +16,18 @@ export type Answer = number | { status: number; headers?: Record<string, string>
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** Requests that arrived, answered or not (a held response counts here first). */
+  arrived = 0;
   private waiters: Array<{ count: number; resolve: () => void }> = [];
+  private arrivedWaiters: Array<{ count: number; resolve: () => void }> = [];
   private server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const entry = { headers: req.headers, body, json: JSON.parse(body) };
+      this.arrived++;
+      this.arrivedWaiters = this.arrivedWaiters.filter((w) => (this.arrived >= w.count ? (w.resolve(), false) : true));
       void Promise.resolve(this.answer(entry, this.received.length)).then((answer) => {
         this.received.push(entry);
         reply(res, answer);
@@ -42,6 +47,12 @@ export class WebhookReceiver {
   waitFor(count: number): Promise<void> {
     if (this.received.length >= count) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Resolves once `count` requests have arrived, before they are answered. */
+  waitForArrivals(count: number): Promise<void> {
+    if (this.arrived >= count) return Promise.resolve();
+    return new Promise((resolve) => this.arrivedWaiters.push({ count, resolve }));
   }
 
   events(): string[] {

@@ -1,0 +1,182 @@
+import type { Policy } from '../config/config-schema.js';
+import { chooseExperts, findCandidates, isCapped } from '../core/route-request.js';
+import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
+import type { AskRecord, RequestRecord } from '../store/records.js';
+import type { HeldRequest, WaitingAsk } from '../store/store.js';
+import { audit, liveStates, type Engine } from '../service/engine.js';
+import { passOn } from '../service/pass-on.js';
+import { planAsk, trySendAsk } from '../service/place-asks.js';
+import { failRequest } from '../service/submit-request.js';
+
+/** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */
+export type WakeScope = ReadonlySet<string> | 'all';
+
+export interface PlaceResult {
+  /** Queued asks sent. */
+  sent: number;
+  /** Held requests routed to an expert with room. */
+  placed: number;
+}
+
+type Item = (WaitingKey & { kind: 'ask'; ask: WaitingAsk }) | (WaitingKey & { kind: 'held'; held: HeldRequest });
+
+/**
+ * Gives waiting work its chance, oldest submission first: queued asks whose quiet hours are over or
+ * whose expert is in `scope` are sent when the limits allow, and held requests with a candidate in
+ * `scope` are routed again. Runs in the caller's transaction (a reply, a cancel, a tick); each item in
+ * its own savepoint, so one bad row is logged and cannot stop the others.
+ *
+ * Cheap when nothing can have changed: with an empty scope it is one indexed query for asks whose
+ * quiet hours ended. Experts found capped are remembered for the rest of the pass, so a long queue
+ * behind a busy expert costs one check, not one per ask.
+ */
+export function placeWaiting(engine: Engine, scope: WakeScope, now: number, depth = 0): PlaceResult {
+  const result: PlaceResult = { sent: 0, placed: 0 };
+  const items = collect(engine, scope, now);
+  if (items.length === 0) return result;
+  items.sort(compareWaiting);
+
+  const blocked = new Set<string>();
+  const freed = new Set<string>();
+  for (const item of items) {
+    const requestId = item.kind === 'ask' ? item.ask.request_id : item.held.id;
+    guarded(engine, requestId, now, () => {
+      if (item.kind === 'ask') sendWaitingAsk(engine, item.ask, now, blocked, freed, result);
+      else placeHeld(engine, item.held, now, blocked, result);
+    });
+  }
+  // A muted expert's ask passed on can end its request and release other experts: one more pass.
+  if (freed.size > 0 && depth < 3) {
+    const more = placeWaiting(engine, freed, now, depth + 1);
+    result.sent += more.sent;
+    result.placed += more.placed;
+  }
+  return result;
+}
+
+function collect(engine: Engine, scope: WakeScope, now: number): Item[] {
+  const byId = new Map<string, WaitingAsk>();
+  for (const ask of engine.store.dueQueuedAsks(now)) byId.set(ask.id, ask);
+  if (scope === 'all' || scope.size > 0) {
+    for (const ask of engine.store.queuedAsks(scope === 'all' ? null : [...scope])) byId.set(ask.id, ask);
+  }
+  const items: Item[] = [...byId.values()].map((ask) => ({
+    kind: 'ask',
+    ask,
+    submittedAt: ask.request_created_at,
+    requestId: ask.request_id,
+    createdAt: ask.created_at,
+    id: ask.id,
+  }));
+  if (scope !== 'all' && scope.size === 0) return items;
+  for (const held of engine.store.heldRequests()) {
+    if (scope !== 'all') {
+      const candidates = findCandidates(held.topic, held.target_experts, engine.experts, engine.config.topics);
+      if (!candidates.some((c) => scope.has(c.expertId))) continue;
+    }
+    items.push({ kind: 'held', held, submittedAt: held.created_at, requestId: held.id, createdAt: held.created_at, id: held.id });
+  }
+  return items;
+}
+
+/** Caps depend on the request's policy, so "capped" is remembered per expert and limits. */
+const capKey = (expertId: string, policy: Policy) =>
+  `${expertId}\u0000${policy.max_open_asks_per_expert}\u0000${policy.max_asks_per_expert_per_day}`;
+
+function sendWaitingAsk(
+  engine: Engine,
+  ask: AskRecord,
+  now: number,
+  blocked: Set<string>,
+  freed: Set<string>,
+  result: PlaceResult,
+): void {
+  const request = engine.store.getRequest(ask.request_id);
+  if (!request || !isWaiting(request)) {
+    // Closing a request releases its asks; a queued ask left on a closed one is let go here.
+    engine.store.updateAsk(ask.id, { state: 'released', closed_at: now, send_after: null });
+    return;
+  }
+  const key = capKey(ask.expert_id, request.routing_policy);
+  if (blocked.has(key)) {
+    if (ask.send_after !== null) engine.store.updateAsk(ask.id, { send_after: null });
+    return;
+  }
+  const outcome = trySendAsk(engine, request, ask, now);
+  if (outcome === 'sent') result.sent++;
+  else if (outcome === 'capped') blocked.add(key);
+  else if (outcome === 'muted') {
+    // The expert muted while this ask waited: pass it on exactly as their `mute` reply would have.
+    const before = liveExperts(engine, request.id);
+    passOn(engine, request, ask, 'mute', now);
+    for (const id of before) if (!liveExperts(engine, request.id).has(id)) freed.add(id);
+  } else if (outcome === 'unknown_expert') {
+    // Removed from the registry while the ask waited: nobody to send it to.
+    engine.store.updateAsk(ask.id, { state: 'released', closed_at: now });
+  }
+}
+
+function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): void {
+  const request = engine.store.getRequest(held.id);
+  if (!request || !request.held || request.status !== 'queued') return;
+  const policy = request.routing_policy;
+  const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
+  if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
+
+  const states = liveStates(engine, candidates.map((c) => c.expertId), now);
+  const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0);
+  if (decision.outcome === 'held') {
+    for (const c of candidates) {
+      const state = states.get(c.expertId);
+      if (state && isCapped(state, policy)) blocked.add(capKey(c.expertId, policy));
+    }
+    return;
+  }
+  if (decision.outcome === 'failed') {
+    failRequest(engine, request, 'no_expert_found', 'Every expert who could take this held request is now muted or gone.', now);
+    return;
+  }
+  request.held = false;
+  engine.store.updateRequest(request.id, { held: false, updated_at: now });
+  audit(engine, {
+    request_id: request.id,
+    at: now,
+    type: 'routed',
+    actor: 'system',
+    data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor, after: 'held' },
+  });
+  for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
+  result.placed++;
+}
+
+const isWaiting = (r: RequestRecord) => r.status === 'queued' || r.status === 'asked' || r.status === 'escalated';
+
+function liveExperts(engine: Engine, requestId: string): Set<string> {
+  return new Set(engine.store.listAsks(requestId).filter((a) => a.state === 'open').map((a) => a.expert_id));
+}
+
+/**
+ * Runs one request's piece of work in a savepoint. If it throws, the piece is rolled back, logged with
+ * the request id, and the request fails with reason `error` (SPEC §2) so it is not retried forever;
+ * the service keeps running either way.
+ */
+export function guarded(engine: Engine, requestId: string, now: number, work: () => void, freed?: Set<string>): boolean {
+  try {
+    engine.store.transaction(work);
+    return true;
+  } catch (error) {
+    engine.log.error({ err: error, request_id: requestId }, 'scheduled work on a request failed');
+    try {
+      engine.store.transaction(() => {
+        const request = engine.store.getRequest(requestId);
+        if (request && isWaiting(request)) {
+          for (const ask of engine.store.listAsks(request.id)) if (ask.state === 'open') freed?.add(ask.expert_id);
+          failRequest(engine, request, 'error', 'An unexpected error occurred while processing this request.', now);
+        }
+      });
+    } catch (again) {
+      engine.log.error({ err: again, request_id: requestId }, 'could not fail the request after an error');
+    }
+    return false;
+  }
+}

@@ -1,0 +1,175 @@
+import type { ExpertRegistry } from '../core/expert-registry.js';
+import { startOfNextLocalDay } from '../core/local-time.js';
+import type { Engine } from '../service/engine.js';
+import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
+import type { DueCursor } from '../store/store.js';
+import { guarded, placeWaiting, type WakeScope } from './place-waiting.js';
+import { escalateAsk, giveUp } from './timed-transitions.js';
+
+export interface SchedulerOptions {
+  /** Due rows handled per transaction (one commit, one fsync, per batch). */
+  batchSize?: number;
+  /** Escalations plus give-ups per tick; the rest wait for the next tick, so one tick never blocks for long. */
+  maxPerTick?: number;
+}
+
+/** One kind of due work: how to find it, page through it, do it and count it. */
+interface Drain<T, R> {
+  budget: number;
+  now: number;
+  /** Experts released by committed work, for the waiting-work pass at the end of the tick. */
+  freed: Set<string>;
+  due: (after: DueCursor | null, limit: number) => T[];
+  cursorOf: (row: T) => DueCursor;
+  requestOf: (row: T) => string;
+  work: (row: T, freed: Set<string>) => R;
+  done: (result: R) => void;
+}
+
+export interface TickResult {
+  timed_out: number;
+  rate_limited: number;
+  escalated: number;
+  /** Queued asks sent (quiet hours over, or their expert freed up). */
+  sent: number;
+  /** Held requests placed with an expert. */
+  placed: number;
+  /** True when due work was left for the next tick (`maxPerTick` reached). */
+  more: boolean;
+}
+
+/**
+ * Acts on everything that happens because time passed (seed: Escalation, Limits; SPEC §3). Deadlines
+ * are absolute timestamps in the database (`give_up_at`, `escalate_at`, `send_after`), and each tick
+ * asks the indexes what is due at `now`, so a late tick catches up and a restart loses nothing. The
+ * only memory kept here is a hint about what could have changed: the start of the next local day
+ * (caps reset) and the registry last seen. Both start "unknown", so the first tick after a start
+ * re-checks all waiting work.
+ *
+ * Order within a tick: give-ups first (a request past `give_up_after` fails rather than escalates),
+ * then escalations, then waiting work, so capacity released by the first two is used in the same tick.
+ */
+export class Scheduler {
+  private readonly batchSize: number;
+  private readonly maxPerTick: number;
+  private nextDayStart = Number.NEGATIVE_INFINITY;
+  private registry: ExpertRegistry | null = null;
+
+  constructor(
+    private readonly engine: Engine,
+    options: SchedulerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 1_000;
+    this.maxPerTick = options.maxPerTick ?? 5_000;
+  }
+
+  tick(now: number): TickResult {
+    const result: TickResult = { timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false };
+    const freed = new Set<string>();
+    const store = this.engine.store;
+    let budget = this.maxPerTick;
+
+    budget -= this.drain<Pick<RequestRecord, 'id' | 'give_up_at'>, FailureCode>({
+      budget,
+      now,
+      freed,
+      due: (after, limit) => store.dueGiveUps(now, after, limit),
+      cursorOf: (r) => ({ at: r.give_up_at, id: r.id }),
+      requestOf: (r) => r.id,
+      work: (r, batchFreed) => giveUp(this.engine, store.getRequest(r.id)!, now, batchFreed),
+      done: (code) => (code === 'rate_limited' ? result.rate_limited++ : result.timed_out++),
+    });
+    budget -= this.drain<AskRecord, boolean>({
+      budget,
+      now,
+      freed,
+      due: (after, limit) => store.dueEscalations(now, after, limit),
+      cursorOf: (a) => ({ at: a.escalate_at!, id: a.id }),
+      requestOf: (a) => a.request_id,
+      work: (a, batchFreed) => escalateAsk(this.engine, a, now, batchFreed),
+      done: (escalated) => (escalated ? result.escalated++ : undefined),
+    });
+    result.more = budget <= 0;
+
+    const placed = store.transaction(() => placeWaiting(this.engine, this.wakeScope(now, freed), now));
+    result.sent = placed.sent;
+    result.placed = placed.placed;
+    if (result.timed_out + result.rate_limited + result.escalated + result.sent + result.placed > 0) {
+      this.engine.log.info({ ...result }, 'scheduler tick');
+    }
+    return result;
+  }
+
+  /**
+   * Handles due rows in keyset order, `batchSize` per transaction, until none are due or `budget` is
+   * spent. Keyset paging (never "the first N again") means a row that fails is not retried in a loop.
+   * Counts and released experts are taken only from committed batches.
+   */
+  private drain<T, R>(d: Drain<T, R>): number {
+    let handled = 0;
+    let after: DueCursor | null = null;
+    while (handled < d.budget) {
+      const limit = Math.min(this.batchSize, d.budget - handled);
+      const batch = this.runBatch(d, () => d.due(after, limit));
+      for (const r of batch.results) d.done(r);
+      for (const id of batch.freed) d.freed.add(id);
+      handled += batch.rows.length;
+      if (batch.rows.length < limit) break;
+      after = d.cursorOf(batch.rows[batch.rows.length - 1]!);
+    }
+    return handled;
+  }
+
+  /**
+   * One batch in one transaction, without a savepoint per row: savepoints cost about a fifth of the
+   * work. If any row throws, the whole batch is rolled back and redone row by row, each in its own
+   * savepoint (`guarded`), so only the broken row fails, with reason `error`.
+   */
+  private runBatch<T, R>(d: Drain<T, R>, load: () => T[]): { rows: T[]; results: R[]; freed: Set<string> } {
+    const store = this.engine.store;
+    try {
+      return store.transaction(() => {
+        const rows = load();
+        const freed = new Set<string>();
+        return { rows, results: rows.map((row) => d.work(row, freed)), freed };
+      });
+    } catch (error) {
+      this.engine.log.warn({ err: error }, 'a batch of due work failed; redoing it one request at a time');
+      return store.transaction(() => {
+        const rows = load();
+        const freed = new Set<string>();
+        const results: R[] = [];
+        for (const row of rows) {
+          const rowFreed = new Set<string>();
+          let value: R | undefined;
+          const ok = guarded(this.engine, d.requestOf(row), d.now, () => {
+            value = d.work(row, rowFreed);
+          }, freed);
+          if (ok) {
+            results.push(value as R);
+            for (const id of rowFreed) freed.add(id);
+          }
+        }
+        return { rows, results, freed };
+      });
+    }
+  }
+
+  /**
+   * Which experts to re-check for waiting work: those released in this tick, or all of them when a
+   * local day began (daily caps reset at local midnight), after a start, or when the registry changed.
+   * Replies and cancels place waiting work themselves, in their own transactions.
+   */
+  private wakeScope(now: number, freed: ReadonlySet<string>): WakeScope {
+    let all = false;
+    if (now >= this.nextDayStart) {
+      this.nextDayStart = startOfNextLocalDay(now, this.engine.config.org.timezone);
+      all = true;
+    }
+    if (this.registry !== this.engine.experts) {
+      this.registry = this.engine.experts;
+      all = true;
+    }
+    return all ? 'all' : freed;
+  }
+}

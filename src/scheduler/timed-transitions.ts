@@ -1,0 +1,72 @@
+import { iso } from '../clock.js';
+import { formatDuration } from '../config/durations.js';
+import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
+import { audit, type Engine } from '../service/engine.js';
+import { nextInChain } from '../service/pass-on.js';
+import { planAsk } from '../service/place-asks.js';
+import { failRequest } from '../service/submit-request.js';
+
+/**
+ * The reason an open request gives up with (SPEC §3): `rate_limited` when it never got placed (still
+ * held: every candidate stayed at a cap), otherwise `timeout`.
+ */
+export function giveUpReason(request: Pick<RequestRecord, 'held'>): FailureCode {
+  return request.held ? 'rate_limited' : 'timeout';
+}
+
+/**
+ * `give_up_after` has passed for an open request without a proposal: it fails with `timeout` or
+ * `rate_limited`, every live ask is released and `request_failed` is queued, all at `now`.
+ * Adds the experts whose open asks were released to `freed`.
+ */
+export function giveUp(engine: Engine, request: RequestRecord, now: number, freed: Set<string>): FailureCode {
+  for (const ask of engine.store.listAsks(request.id)) if (ask.state === 'open') freed.add(ask.expert_id);
+  const code = giveUpReason(request);
+  const after = formatDuration(request.routing_policy.give_up_after);
+  const message =
+    code === 'rate_limited'
+      ? `Every expert who could answer stayed at a rate-limit cap for the whole give_up_after (${after}).`
+      : `Nobody replied within give_up_after (${after}).`;
+  failRequest(engine, request, code, message, now);
+  engine.log.info({ request_id: request.id, code }, 'request gave up');
+  return code;
+}
+
+/**
+ * `escalation_after` has passed on an open ask (seed: Escalation; SPEC §3). The expert's
+ * `escalation_to` chain is walked past muted experts and experts already asked; the target is asked
+ * (or, when capped or in quiet hours, its ask waits), the original ask becomes `escalated` and stops
+ * counting against its expert, and the request becomes `escalated`. With nobody to escalate to the
+ * ask keeps waiting for a reply and is not checked again. Returns whether it escalated.
+ */
+export function escalateAsk(engine: Engine, ask: AskRecord, now: number, freed: Set<string>): boolean {
+  const request = engine.store.getRequest(ask.request_id);
+  const escalatable = request !== undefined && (request.status === 'asked' || request.status === 'escalated');
+  const target = escalatable ? nextInChain(engine, request, ask.expert_id) : null;
+  if (!escalatable || target === null) {
+    engine.store.updateAsk(ask.id, { escalate_at: null });
+    engine.log.debug({ request_id: ask.request_id, ask_id: ask.id, expert_id: ask.expert_id }, 'escalation due, nobody to escalate to; the ask keeps waiting');
+    return false;
+  }
+  engine.store.updateAsk(ask.id, { state: 'escalated', closed_at: now });
+  freed.add(ask.expert_id);
+  request.status = 'escalated';
+  engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
+  audit(engine, {
+    request_id: request.id,
+    at: now,
+    type: 'escalated',
+    actor: 'system',
+    data: {
+      ask_id: ask.id,
+      from: ask.expert_id,
+      to: target,
+      because: 'no_reply',
+      due_at: iso(ask.escalate_at),
+      waited: ask.sent_at === null ? null : formatDuration(Math.max(1, Math.round((now - ask.sent_at) / 1000)) * 1000),
+    },
+  });
+  planAsk(engine, request, target, 'escalation', now);
+  engine.log.info({ request_id: request.id, ask_id: ask.id, from: ask.expert_id, to: target }, 'ask escalated');
+  return true;
+}

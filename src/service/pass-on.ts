@@ -1,0 +1,52 @@
+import type { AskRecord, RequestRecord } from '../store/records.js';
+import { OPEN_STATUSES } from '../store/records.js';
+import { audit, type Engine } from './engine.js';
+import { planAsk } from './place-asks.js';
+import { failRequest } from './submit-request.js';
+
+/**
+ * `skip` (and `mute` on a live ask): the ask is passed to the expert's escalation chain, passing over
+ * muted experts and experts already asked on this request. With nobody left and nothing else
+ * outstanding, the request fails with `expert_declined`.
+ */
+export function passOn(engine: Engine, request: RequestRecord, ask: AskRecord, why: 'skip' | 'mute', now: number): void {
+  engine.store.updateAsk(ask.id, { state: 'skipped', closed_at: now });
+  audit(engine, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
+
+  const target = nextInChain(engine, request, ask.expert_id);
+  if (target) {
+    engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
+    request.status = 'escalated';
+    audit(engine, {
+      request_id: request.id,
+      at: now,
+      type: 'escalated',
+      actor: 'system',
+      data: { from: ask.expert_id, to: target, because: why },
+    });
+    planAsk(engine, request, target, 'escalation', now);
+    return;
+  }
+  const outstanding = engine.store.listAsks(request.id).some((a) => a.state === 'open' || a.state === 'queued');
+  if (!outstanding && OPEN_STATUSES.includes(request.status) && request.status !== 'proposed') {
+    failRequest(engine, request, 'expert_declined', 'The expert passed on the question and nobody else in the escalation chain could take it.', now);
+  }
+}
+
+/**
+ * Walks `escalation_to` from an expert: the first expert not muted and not already asked on this
+ * request. A capped target is still returned: its ask waits until the expert frees up.
+ */
+export function nextInChain(engine: Engine, request: RequestRecord, fromExpertId: string): string | null {
+  const asked = new Set(engine.store.listAsks(request.id).map((a) => a.expert_id));
+  const seen = new Set<string>([fromExpertId]);
+  let current = engine.experts.get(fromExpertId)?.escalation_to ?? null;
+  while (current !== null && !seen.has(current)) {
+    seen.add(current);
+    const expert = engine.experts.get(current);
+    if (!expert) return null;
+    if (!asked.has(current) && !engine.store.isMuted(current)) return current;
+    current = expert.escalation_to;
+  }
+  return null;
+}
