@@ -1,8 +1,7 @@
 import { composeAcceptedNotice } from '../core/compose-ask.js';
 import { notFound } from '../errors.js';
-import { newId } from '../ids.js';
 import type { ProposalRecord } from '../store/records.js';
-import { audit, emitEvent, type Engine } from './engine.js';
+import { audit, emitEvent, queueMessage, type Engine } from './engine.js';
 import { proposalBody } from './views.js';
 
 export interface DecisionInput {
@@ -42,24 +41,22 @@ export function decideProposal(
     if (status === 'accepted') {
       emitEvent(engine, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
       const expert = engine.experts.get(proposal.provenance.expert_id);
-      engine.store.enqueueMessage({
-        id: newId('msg'),
-        expert_id: proposal.provenance.expert_id,
-        request_id: request.id,
-        ask_id: proposal.provenance.ask_id,
-        purpose: 'accepted',
-        text: composeAcceptedNotice({
-          orgName: engine.config.org.name,
-          expertName: expert?.name ?? proposal.provenance.expert_name,
-          question: request.question,
-        }),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
-        sent_at: null,
-        last_error: null,
-      });
+      queueMessage(
+        engine,
+        {
+          expert_id: proposal.provenance.expert_id,
+          request_id: request.id,
+          ask_id: proposal.provenance.ask_id,
+          purpose: 'accepted',
+          text: composeAcceptedNotice({
+            orgName: engine.config.org.name,
+            expertName: expert?.name ?? proposal.provenance.expert_name,
+            question: request.question,
+          }),
+        },
+        now,
+      );
+
     } else {
       emitEvent(engine, request, 'proposal_rejected', { proposal: proposalBody(decided), reason: input.reason }, now);
     }

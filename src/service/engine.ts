@@ -4,7 +4,9 @@ import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfLocalDay } from '../core/local-time.js';
 import { newId } from '../ids.js';
-import type { AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, RequestRecord } from '../store/records.js';
+import type {
+  AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord,
+} from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -82,6 +84,24 @@ export function subscribersOf(store: Store, request: Pick<RequestRecord, 'id' | 
   return store
     .listConsumers()
     .filter((c) => attached.has(c.id) || c.handles_kinds.includes(request.kind) || c.handles_kinds.includes('*'));
+}
+
+/** Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit. */
+export function queueMessage(
+  engine: Engine,
+  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'>,
+  now: number,
+): void {
+  engine.store.enqueueMessage({
+    ...message,
+    id: newId('msg'),
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    sent_at: null,
+    last_error: null,
+  });
 }
 
 export function dayStart(engine: Engine, now: number): number {

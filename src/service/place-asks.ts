@@ -5,7 +5,7 @@ import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
 import type { AskRecord, AskVia, RequestRecord } from '../store/records.js';
 import type { AskPatch } from '../store/store.js';
-import { audit, liveStates, type Engine } from './engine.js';
+import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 
 /**
  * Plans an ask of one expert on a request and sends it at once when the rules allow: not in quiet
@@ -93,20 +93,7 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
   });
   const wasDeferred = ask.send_after !== null;
   save({ state: 'open', sent_at: now, escalate_at: now + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });
-  engine.store.enqueueMessage({
-    id: newId('msg'),
-    expert_id: expert.id,
-    request_id: request.id,
-    ask_id: ask.id,
-    purpose: 'ask',
-    text,
-    state: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    created_at: now,
-    sent_at: null,
-    last_error: null,
-  });
+  queueMessage(engine, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text }, now);
   audit(engine, {
     request_id: request.id,
     at: now,

@@ -38,6 +38,12 @@ export function migrate(db: Database.Database): void {
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/** `WHERE a = ? AND b = ?` from the filters whose value is given (list endpoints' optional filters). */
+function whereClause(filters: Array<[clause: string, value: unknown]>): { where: string; values: unknown[] } {
+  const given = filters.filter(([, value]) => value !== undefined);
+  return { where: given.length ? `WHERE ${given.map(([c]) => c).join(' AND ')}` : '', values: given.map(([, v]) => v) };
+}
+
 function toRequest(r: Row): RequestRecord {
   return {
     id: r.id as string,
@@ -298,19 +304,12 @@ export class SqliteStore implements Store {
   }
 
   listRequests(q: RequestQuery): RequestRecord[] {
-    const where: string[] = [];
-    const values: unknown[] = [];
-    const filters: Array<[string, unknown]> = [
+    const { where, values } = whereClause([
       ['status = ?', q.status],
       ['consumer_id = ?', q.consumer_id],
       ['id < ?', q.before],
-    ];
-    for (const [clause, value] of filters) {
-      if (value === undefined) continue;
-      where.push(clause);
-      values.push(value);
-    }
-    const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    ]);
+    const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`;
     return (this.prepareCached(sql).all(...values, q.limit) as Row[]).map(toRequest);
   }
 
@@ -497,19 +496,12 @@ export class SqliteStore implements Store {
   }
 
   listDeliveries(q: DeliveryQuery): DeliveryRecord[] {
-    const where: string[] = [];
-    const values: unknown[] = [];
-    const filters: Array<[string, unknown]> = [
+    const { where, values } = whereClause([
       ['consumer_id = ?', q.consumer_id],
       ['state = ?', q.state],
       ['id < ?', q.before],
-    ];
-    for (const [clause, value] of filters) {
-      if (value === undefined) continue;
-      where.push(clause);
-      values.push(value);
-    }
-    const sql = `SELECT ${DELIVERY_COLUMNS} FROM deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    ]);
+    const sql = `SELECT ${DELIVERY_COLUMNS} FROM deliveries ${where} ORDER BY id DESC LIMIT ?`;
     return this.prepareCached(sql).all(...values, q.limit) as DeliveryRecord[];
   }
 
