@@ -13,6 +13,7 @@ import { chatRoutes } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
 import { proposalRoutes } from './http/routes/proposals.js';
+import { queueRoutes } from './http/routes/queue.js';
 import { replyRoutes } from './http/routes/replies.js';
 import { requestRoutes, type RouteOptions } from './http/routes/requests.js';
 import type { ExpertqService } from './service/expertq-service.js';
@@ -64,11 +65,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(expertRoutes, routeOptions);
         await secured.register(replyRoutes, routeOptions);
         await secured.register(consumerRoutes, routeOptions);
+        await secured.register(queueRoutes, routeOptions);
       });
     },
     { prefix: '/api/v1' },
   );
 
-  await app.register(fastifyStatic, { root: WEB_ROOT, index: ['index.html'], wildcard: false });
+  // Only the page and its built assets are public; the UI's sources and configs in web/ are not.
+  await app.register(fastifyStatic, {
+    root: WEB_ROOT,
+    index: ['index.html'],
+    wildcard: false,
+    allowedPath: (path) => path === '/' || path === '/index.html' || path.startsWith('/assets/'),
+  });
   return app;
 }

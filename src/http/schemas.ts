@@ -222,3 +222,23 @@ export const listDeliveriesQuery = z
     cursor: z.string().min(1).optional(),
   })
   .strict();
+
+/**
+ * One entry of the reviewer's queue (`GET /queue`, extends the seed): a pending proposal with what a
+ * reviewer needs from its request. `GET /proposals` keeps the seed's shape; the web UI reads this.
+ */
+export const queueItem = z
+  .object({
+    proposal,
+    request: z.object({
+      id: z.string(),
+      consumer_id: z.string(),
+      kind: z.string(),
+      topic: z.string(),
+      question: z.string(),
+      asked_because: z.string().nullable(),
+      status: requestRecord.shape.status,
+      created_at: isoTime,
+    }),
+  })
+  .meta({ id: 'QueueItem' });

@@ -75,6 +75,16 @@ describe('public surfaces', () => {
     expect(res.headers['content-type']).toContain('text/html');
   });
 
+  it('serves only the page and its built assets from web/, not the UI sources', async () => {
+    t = await buildTestApp();
+    expect((await t.app.inject({ method: 'GET', url: '/assets/app.js' })).statusCode).toBe(200);
+    for (const url of ['/src/main.tsx', '/tsconfig.json', '/src/api.ts']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+  });
+
   it('POST /api/v1/chat/events answers 501 when no chat transport is configured', async () => {
     t = await buildTestApp();
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/chat/events', payload: '{"type":"url_verification"}', headers: { 'content-type': 'application/json' } });

@@ -1,0 +1,149 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ExpertqService } from '../../service/expertq-service.js';
+import { proposalBody } from '../../service/views.js';
+import { queueItem } from '../schemas.js';
+import type { RouteOptions } from './requests.js';
+
+export type QueueItem = z.infer<typeof queueItem>;
+
+export interface QueueRouteOptions extends RouteOptions {
+  /** How often the queue is compared with what the streams last saw, while a stream is open. */
+  pollMs?: number;
+  /** Comment lines that keep idle streams (and proxies in between) from timing out. */
+  heartbeatMs?: number;
+}
+
+/** The pending proposals joined with the question, topic, consumer and reason of their requests. */
+export function queueItems(service: ExpertqService): QueueItem[] {
+  return service.listPendingProposals().flatMap((p) => {
+    const request = service.store.getRequest(p.request_id);
+    if (!request) return [];
+    const because = request.context.asked_because;
+    return [{
+      proposal: proposalBody(p),
+      request: {
+        id: request.id,
+        consumer_id: request.consumer_id,
+        kind: request.kind,
+        topic: request.topic,
+        question: request.question,
+        asked_because: typeof because === 'string' ? because : null,
+        status: request.status,
+        created_at: new Date(request.created_at).toISOString(),
+      },
+    }];
+  });
+}
+
+function frame(items: QueueItem[]): string {
+  return `event: queue\ndata: ${JSON.stringify(items)}\n\n`;
+}
+
+/**
+ * Pushes the queue to every open stream when its set of pending proposals changes. Decisions and new
+ * proposals come from the API, the CLI, the scheduler or another process on the same database, so it
+ * looks at the store (one indexed query per `pollMs`) rather than at this process's own calls; it runs
+ * only while at least one stream is open.
+ */
+class QueueStreams {
+  private readonly clients = new Set<ServerResponse>();
+  private poll: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private seen = '';
+
+  constructor(
+    private readonly service: ExpertqService,
+    private readonly pollMs: number,
+    private readonly heartbeatMs: number,
+  ) {}
+
+  add(res: ServerResponse): void {
+    const items = queueItems(this.service);
+    if (this.clients.size === 0) this.seen = fingerprint(items.map((i) => i.proposal.id));
+    this.clients.add(res);
+    res.write(frame(items));
+    res.once('close', () => this.remove(res));
+    this.poll ??= setInterval(() => this.check(), this.pollMs);
+    this.heartbeat ??= setInterval(() => this.broadcast(': keep-alive\n\n'), this.heartbeatMs);
+  }
+
+  private remove(res: ServerResponse): void {
+    this.clients.delete(res);
+    if (this.clients.size === 0) this.stopTimers();
+  }
+
+  private check(): void {
+    let ids: string;
+    try {
+      ids = fingerprint(this.service.listPendingProposals().map((p) => p.id));
+      if (ids === this.seen) return;
+      this.seen = ids;
+      this.broadcast(frame(queueItems(this.service)));
+    } catch (error) {
+      // The database closes before the last stream during shutdown; the next check or close settles it.
+      this.service.log.warn({ err: error }, 'queue stream check failed');
+    }
+  }
+
+  private broadcast(text: string): void {
+    for (const res of this.clients) res.write(text);
+  }
+
+  private stopTimers(): void {
+    if (this.poll) clearInterval(this.poll);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.poll = null;
+    this.heartbeat = null;
+  }
+
+  /** Ends every stream so the server can close (an open stream would hold `close()` forever). */
+  closeAll(): void {
+    this.stopTimers();
+    for (const res of this.clients) res.end();
+    this.clients.clear();
+  }
+}
+
+function fingerprint(ids: string[]): string {
+  return ids.join(',');
+}
+
+/**
+ * The reviewer's queue for the web UI (extends the seed): `GET /queue` and its live form,
+ * `GET /queue/events` (Server-Sent Events). Both sit behind the bearer token like every API route, so
+ * the UI reads the stream with `fetch` and an Authorization header (EventSource cannot send one).
+ */
+export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app, options) => {
+  const { service } = options;
+  const streams = new QueueStreams(service, options.pollMs ?? 1_000, options.heartbeatMs ?? 10_000);
+  app.addHook('preClose', async () => streams.closeAll());
+
+  app.get('/queue', {
+    schema: {
+      summary: 'The review queue: pending proposals with their question, topic, consumer and reason, oldest first',
+      tags: ['proposals'],
+      response: { 200: z.array(queueItem) },
+    },
+    handler: async () => queueItems(service),
+  });
+
+  app.get('/queue/events', {
+    schema: {
+      summary: 'The review queue as Server-Sent Events: an event "queue" (data: the GET /queue array) on connect and on every change',
+      tags: ['proposals'],
+    },
+    handler: async (req, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      req.log.debug('queue stream opened');
+      streams.add(reply.raw);
+    },
+  });
+};

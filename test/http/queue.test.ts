@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SseParser, type SseEvent } from '../../web/src/sse.js';
+import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+
+const TOKEN = 'queue-test-token';
+let t: TestApp;
+afterEach(async () => t.close());
+
+/** Submits a request and answers it as the expert it went to; returns the ids. */
+async function proposed(overrides: Record<string, unknown> = {}, answer = 'Thirty days from the invoice date.') {
+  const submitted = await t.call('POST', '/api/v1/requests', submitBody(overrides));
+  const requestId: string = submitted.body.request_id;
+  const request = (await t.call('GET', `/api/v1/requests/${requestId}`)).body;
+  const reply = await t.call('POST', '/api/v1/replies', { expert_id: request.asks[0].expert_id, text: answer, request_id: requestId });
+  expect(reply.body.outcome).toBe('proposed');
+  return { requestId, proposalId: reply.body.proposal_id as string };
+}
+
+describe('GET /api/v1/queue', () => {
+  it('joins each pending proposal with the question, topic, consumer and reason of its request', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    expect((await t.call('GET', '/api/v1/queue')).body).toEqual([]);
+    const { requestId, proposalId } = await proposed({ topic: '  Billing ', kind: 'answer' });
+
+    const { status, body } = await t.call('GET', '/api/v1/queue');
+    expect(status).toBe(200);
+    expect(body).toHaveLength(1);
+    expect(body[0].request).toEqual({
+      id: requestId,
+      consumer_id: 'billing-bot',
+      kind: 'answer',
+      topic: 'billing',
+      question: 'What is the grace period for disputed invoices?',
+      asked_because: 'the invoice total does not match the ledger',
+      status: 'proposed',
+      created_at: expect.stringMatching(/Z$/),
+    });
+    // The proposal is exactly what GET /proposals/{id} answers; GET /proposals keeps the seed's shape.
+    const single = (await t.call('GET', `/api/v1/proposals/${proposalId}`)).body;
+    expect(body[0].proposal).toEqual(single);
+    const pending = (await t.call('GET', '/api/v1/proposals?status=pending')).body;
+    expect(pending).toEqual([single]);
+    expect(pending[0]).not.toHaveProperty('request');
+  });
+
+  it('lists oldest first and drops decided proposals', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    const first = await proposed({ question: 'First?' });
+    t.clock.advance(1_000);
+    const second = await proposed({ question: 'Second?', topic: 'deployments' });
+    t.clock.advance(1_000);
+    const third = await proposed({ question: 'Third?', topic: 'kubernetes' });
+    await t.call('POST', `/api/v1/proposals/${second.proposalId}/accept`, { decided_by: 'alice' });
+    const ids = (await t.call('GET', '/api/v1/queue')).body.map((i: { proposal: { id: string } }) => i.proposal.id);
+    expect(ids).toEqual([first.proposalId, third.proposalId]);
+  });
+
+  it('needs the bearer token, like every API route, and is in the OpenAPI document', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    for (const url of ['/api/v1/queue', '/api/v1/queue/events']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.code).toBe('unauthorized');
+      const wrong = await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer nope' } });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const doc = (await t.call('GET', '/api/v1/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/queue', '/api/v1/queue/events']));
+  });
+});
+
+/** Reads a live SSE response event by event. */
+function eventReader(body: ReadableStream<Uint8Array>) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const parser = new SseParser();
+  const ready: SseEvent[] = [];
+  return {
+    async next(): Promise<SseEvent | null> {
+      while (ready.length === 0) {
+        const { value, done } = await reader.read();
+        if (done) return null;
+        ready.push(...parser.feed(value));
+      }
+      return ready.shift()!;
+    },
+  };
+}
+
+describe('GET /api/v1/queue/events', () => {
+  it('sends the queue on connect and again whenever it changes, and ends when the server closes', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${base}/api/v1/queue/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = eventReader(res.body!);
+
+    expect(await events.next()).toEqual({ event: 'queue', data: '[]' });
+
+    const { proposalId } = await proposed();
+    const added = await events.next();
+    expect(added?.event).toBe('queue');
+    const items = JSON.parse(added!.data);
+    expect(items.map((i: { proposal: { id: string } }) => i.proposal.id)).toEqual([proposalId]);
+    expect(items[0].request.asked_because).toBe('the invoice total does not match the ledger');
+
+    await t.call('POST', `/api/v1/proposals/${proposalId}/reject`, { decided_by: 'alice', reason: 'outdated' });
+    expect(await events.next()).toEqual({ event: 'queue', data: '[]' });
+
+    // An open stream must not hold the server's shutdown: close() ends it.
+    await t.stop();
+    expect(await events.next()).toBeNull();
+  });
+});

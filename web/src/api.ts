@@ -1,0 +1,111 @@
+import { SseParser } from './sse.js';
+import type { AuditEntry, ErrorBody, Expert, Proposal, QueueItem, RequestRecord } from './wire.js';
+
+const BASE = '/api/v1';
+const TOKEN_KEY = 'expertq.token';
+
+/** The bearer token lives in this tab's sessionStorage only: never localStorage, never a URL. */
+export const tokenStore = {
+  get: (): string | null => sessionStorage.getItem(TOKEN_KEY),
+  set: (token: string): void => sessionStorage.setItem(TOKEN_KEY, token),
+  clear: (): void => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+/** A 401: the token is missing or wrong. Every view sends the reviewer back to the prompt on it. */
+export class Unauthorized extends Error {
+  constructor() {
+    super('The server answered 401 Unauthorized.');
+  }
+}
+
+/** Any other non-2xx answer, with the message of the server's error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function failure(res: Response): Promise<Error> {
+  if (res.status === 401) return new Unauthorized();
+  const body = (await res.json().catch(() => null)) as ErrorBody | null;
+  return new ApiError(res.status, body?.error.code ?? 'http_error', body?.error.message ?? `The server answered ${res.status}.`);
+}
+
+function headers(token: string | null, extra: Record<string, string> = {}): Record<string, string> {
+  return token ? { ...extra, authorization: `Bearer ${token}` } : extra;
+}
+
+async function call<T>(token: string | null, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(BASE + path, {
+    method,
+    headers: headers(token, body === undefined ? {} : { 'content-type': 'application/json' }),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: 'no-store',
+  });
+  if (!res.ok) throw await failure(res);
+  return (await res.json()) as T;
+}
+
+/** The API calls the UI makes, all with the reviewer's token (none when authentication is off). */
+export function apiClient(token: string | null) {
+  return {
+    queue: () => call<QueueItem[]>(token, 'GET', '/queue'),
+    accept: (id: string, body: { decided_by: string; note?: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
+    reject: (id: string, body: { decided_by: string; reason: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/reject`, body),
+    proposal: (id: string) => call<Proposal>(token, 'GET', `/proposals/${encodeURIComponent(id)}`),
+    request: (id: string) => call<RequestRecord>(token, 'GET', `/requests/${encodeURIComponent(id)}`),
+    audit: (requestId: string) => call<AuditEntry[]>(token, 'GET', `/audit?request_id=${encodeURIComponent(requestId)}`),
+    experts: () => call<Expert[]>(token, 'GET', '/experts'),
+    unmute: (id: string) => call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/unmute`),
+
+    /**
+     * Reads `GET /queue/events` until it ends, the signal aborts, or nothing (not even a heartbeat)
+     * arrives for `silenceMs`; calls `onQueue` with every queue it announces. Throws Unauthorized on 401.
+     */
+    async streamQueue(onQueue: (items: QueueItem[]) => void, signal: AbortSignal, silenceMs = 25_000): Promise<void> {
+      const stop = new AbortController();
+      const abort = () => stop.abort();
+      signal.addEventListener('abort', abort, { once: true });
+      let timer = setTimeout(abort, silenceMs);
+      try {
+        const res = await fetch(`${BASE}/queue/events`, { headers: headers(token, { accept: 'text/event-stream' }), cache: 'no-store', signal: stop.signal });
+        if (!res.ok) throw await failure(res);
+        if (!res.body) throw new Error('This browser cannot read a streamed response.');
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const parser = new SseParser();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          clearTimeout(timer);
+          timer = setTimeout(abort, silenceMs);
+          for (const event of parser.feed(value)) {
+            if (event.event === 'queue') onQueue(JSON.parse(event.data) as QueueItem[]);
+          }
+        }
+      } catch (error) {
+        if (stop.signal.aborted && !signal.aborted) throw new Error('The live queue went silent.', { cause: error });
+        if (!signal.aborted) throw error;
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', abort);
+      }
+    },
+  };
+}
+
+export type Api = ReturnType<typeof apiClient>;
+
+/** Asks the server whether the UI needs a token at all: a 200 without one means authentication is off. */
+export async function probe(token: string | null): Promise<'ok' | 'unauthorized'> {
+  try {
+    await apiClient(token).queue();
+    return 'ok';
+  } catch (error) {
+    if (error instanceof Unauthorized) return 'unauthorized';
+    throw error;
+  }
+}

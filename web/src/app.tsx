@@ -1,0 +1,218 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { apiClient, probe, tokenStore, Unauthorized } from './api.js';
+import { NameDialog, ShortcutsDialog } from './dialogs.js';
+import { ExpertsView } from './experts-view.js';
+import { useLiveQueue, useNow, useRoute } from './hooks.js';
+import { commandFor } from './keys.js';
+import { TokenPrompt } from './prompt.js';
+import { dialogOpen, keyTarget, QueueView, type Decision } from './queue.js';
+import { RequestView } from './request-view.js';
+import type { QueueItem } from './wire.js';
+
+type Phase =
+  | { kind: 'checking' }
+  | { kind: 'prompt'; message: string | null }
+  | { kind: 'ready'; token: string | null }
+  | { kind: 'offline'; message: string };
+
+const REFUSED = 'The server refused the token (401 Unauthorized). Enter the current API token to continue.';
+
+/**
+ * Signs in, then shows the queue. With no token stored it first asks the server without one: a 200
+ * means authentication is off and no prompt is shown. Any 401 later returns here with a message.
+ */
+export function App() {
+  const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+
+  const check = useCallback(async (token: string | null, onRefused: string | null) => {
+    try {
+      if ((await probe(token)) === 'ok') {
+        if (token) tokenStore.set(token);
+        setPhase({ kind: 'ready', token });
+      } else {
+        tokenStore.clear();
+        setPhase({ kind: 'prompt', message: token ? onRefused : null });
+      }
+    } catch (error) {
+      setPhase({ kind: 'offline', message: error instanceof Error ? error.message : String(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void check(tokenStore.get(), REFUSED);
+  }, [check]);
+
+  const unauthorized = useCallback(() => {
+    tokenStore.clear();
+    setPhase({ kind: 'prompt', message: REFUSED });
+  }, []);
+
+  switch (phase.kind) {
+    case 'checking':
+      return <main id="main" class="center" aria-busy="true"><p class="muted">Connecting…</p></main>;
+    case 'offline':
+      return (
+        <main id="main" class="center">
+          <div class="card signin-card">
+            <h1>Cannot reach expertq</h1>
+            <p class="alert" role="alert">{phase.message}</p>
+            <button type="button" class="primary" onClick={() => void check(tokenStore.get(), REFUSED)}>Try again</button>
+          </div>
+        </main>
+      );
+    case 'prompt':
+      return (
+        <TokenPrompt
+          message={phase.message}
+          onSubmit={(token) => check(token, 'That token was not accepted (401 Unauthorized). Check the value of SERVICE_API_TOKEN and try again.')}
+        />
+      );
+    case 'ready':
+      return (
+        <Shell
+          token={phase.token}
+          onUnauthorized={unauthorized}
+          onSignOut={() => {
+            tokenStore.clear();
+            setPhase({ kind: 'prompt', message: 'Signed out. The token was removed from this tab.' });
+          }}
+        />
+      );
+  }
+}
+
+const NAME_KEY = 'expertq.decided_by';
+const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
+function Shell(props: { token: string | null; onUnauthorized: () => void; onSignOut: () => void }) {
+  const { onUnauthorized } = props;
+  const api = useMemo(() => apiClient(props.token), [props.token]);
+  const route = useRoute();
+  const now = useNow();
+  const queue = useLiveQueue(api, onUnauthorized);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
+  const [askName, setAskName] = useState(false);
+  const nameWaiter = useRef<((name: string | null) => void) | null>(null);
+  const [flash, setFlash] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
+
+  const announce = useCallback((text: string, tone: 'info' | 'error' = 'info') => setFlash({ text, tone }), []);
+  useEffect(() => {
+    if (!flash) return;
+    const timer = setTimeout(() => setFlash(null), 8_000);
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  const pending = queue.items?.length ?? 0;
+  useEffect(() => {
+    document.title = pending ? `(${pending}) Review queue · expertq` : 'Review queue · expertq';
+  }, [pending]);
+
+  /** The reviewer's name for `decided_by`: remembered, else asked for once. */
+  const reviewer = (): Promise<string | null> => {
+    if (name) return Promise.resolve(name);
+    setAskName(true);
+    return new Promise((resolve) => (nameWaiter.current = resolve));
+  };
+
+  const nameDone = (value: string | null) => {
+    setAskName(false);
+    if (value) {
+      localStorage.setItem(NAME_KEY, value);
+      setName(value);
+    }
+    nameWaiter.current?.(value);
+    nameWaiter.current = null;
+  };
+
+  const decide = async (item: QueueItem, decision: Decision): Promise<boolean> => {
+    const decidedBy = await reviewer();
+    if (!decidedBy) return false;
+    const id = item.proposal.id;
+    const wanted = decision.kind === 'accept' ? 'accepted' : 'rejected';
+    queue.hide(id);
+    try {
+      const result =
+        decision.kind === 'accept'
+          ? await api.accept(id, decision.note ? { decided_by: decidedBy, note: decision.note } : { decided_by: decidedBy })
+          : await api.reject(id, { decided_by: decidedBy, reason: decision.reason });
+      announce(
+        result.status === wanted
+          ? `${wanted === 'accepted' ? 'Accepted' : 'Rejected'}: ${short(item.request.question)}`
+          : `Already ${result.status} by ${result.decision?.decided_by ?? 'another reviewer'}: ${short(item.request.question)}`,
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof Unauthorized) {
+        onUnauthorized();
+        return false;
+      }
+      queue.unhide(id);
+      setSelected(id);
+      announce(`Could not ${decision.kind} “${short(item.request.question)}”: ${error instanceof Error ? error.message : String(error)}`, 'error');
+      return false;
+    }
+  };
+
+  // Keys every view shares: ? for the shortcuts, Escape back to the queue from the other views.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const command = commandFor({
+        key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey,
+        target: keyTarget(event.target), dialogOpen: dialogOpen(),
+      });
+      if (command === 'help') {
+        event.preventDefault();
+        setHelp(true);
+      } else if (command === 'escape' && route.view !== 'queue' && keyTarget(event.target) !== 'field') {
+        location.hash = '#/';
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [route.view]);
+
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>Skip to content</a>
+      <header class="top">
+        <div class="top-inner">
+          <a class="brand" href="#/">expertq</a>
+          <nav aria-label="Views">
+            <a href="#/" aria-current={route.view === 'queue' ? 'page' : undefined}>
+              Queue <span class="count" aria-label={`${pending} pending`}>{pending}</span>
+            </a>
+            <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
+          </nav>
+          <div class="top-tools">
+            {name ? (
+              <button type="button" class="link reviewer" onClick={() => setAskName(true)} title="Change the name recorded with decisions">
+                <span class="muted">Reviewing as</span> {name}
+              </button>
+            ) : null}
+            <button type="button" class="icon" onClick={() => setHelp(true)} aria-keyshortcuts="?" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
+            {props.token ? <button type="button" class="link" onClick={props.onSignOut}>Sign out</button> : null}
+          </div>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <div class={`flash${flash ? ` flash-${flash.tone}` : ''}`} role={flash?.tone === 'error' ? 'alert' : 'status'} aria-live={flash?.tone === 'error' ? 'assertive' : 'polite'}>
+          {flash?.text ?? ''}
+        </div>
+        {route.view === 'request' ? (
+          <RequestView api={api} id={route.id} onUnauthorized={onUnauthorized} />
+        ) : route.view === 'experts' ? (
+          <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} />
+        ) : (
+          <QueueView items={queue.items} connection={queue.connection} now={now} selected={selected} onSelect={setSelected} decide={decide} />
+        )}
+      </main>
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
+      <NameDialog open={askName} initial={name} onDone={nameDone} />
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Unauthorized, type Api } from './api.js';
+import type { Expert } from './wire.js';
+
+/** The expert registry with live state, re-read every 5 s while shown; muted experts can be unmuted. */
+export function ExpertsView(props: { api: Api; onUnauthorized: () => void; announce: (text: string, tone?: 'error') => void }) {
+  const { api, onUnauthorized, announce } = props;
+  const [experts, setExperts] = useState<Expert[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const failed = (e: unknown) => {
+    if (e instanceof Unauthorized) return onUnauthorized();
+    setError(e instanceof Error ? e.message : String(e));
+  };
+
+  useEffect(() => {
+    const load = () => api.experts().then((list) => {
+      setExperts(list);
+      setError(null);
+    }, failed);
+    load();
+    const timer = setInterval(load, 5_000);
+    return () => clearInterval(timer);
+  }, [api]);
+
+  const unmute = async (expert: Expert) => {
+    setBusy(expert.id);
+    try {
+      const updated = await api.unmute(expert.id);
+      setExperts((list) => list && list.map((e) => (e.id === updated.id ? updated : e)));
+      announce(`${expert.name} is unmuted and can be asked again.`);
+    } catch (e) {
+      if (e instanceof Unauthorized) return onUnauthorized();
+      announce(`Could not unmute ${expert.name}: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="experts-title">
+      <div class="view-head">
+        <h1 id="experts-title">Experts</h1>
+        <p class="view-sub">Live state, refreshed every 5 seconds</p>
+      </div>
+      {error ? <p class="alert" role="alert">{error}</p> : null}
+      {experts === null ? <p class="muted">Loading…</p> : experts.length === 0 ? (
+        <div class="empty card"><h2>No experts configured</h2><p class="muted">Add them to the <code>experts:</code> section of the config file.</p></div>
+      ) : (
+        <div class="card table-card">
+          <table class="experts" role="table">
+            <caption class="sr-only">Experts with their topics and live state</caption>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th role="columnheader" scope="col">Expert</th>
+                <th role="columnheader" scope="col">Topics</th>
+                <th role="columnheader" scope="col">Escalates to</th>
+                <th role="columnheader" scope="col" class="num">Open asks</th>
+                <th role="columnheader" scope="col" class="num">Asks today</th>
+                <th role="columnheader" scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {experts.map((e) => (
+                <tr key={e.id} role="row">
+                  <th role="rowheader" scope="row" data-label="Expert">{e.name} <code class="id">{e.id}</code></th>
+                  <td role="cell" data-label="Topics">{e.topics.join(', ')}</td>
+                  <td role="cell" data-label="Escalates to">{e.escalation_to ?? '—'}</td>
+                  <td role="cell" data-label="Open asks" class="num">{e.open_asks}</td>
+                  <td role="cell" data-label="Asks today" class="num">{e.asks_today}</td>
+                  <td role="cell" data-label="State">
+                    {e.muted ? (
+                      <span class="state-cell">
+                        <span class="status status-muted">muted</span>
+                        <button type="button" class="small" disabled={busy === e.id} onClick={() => unmute(e)} aria-label={`Unmute ${e.name}`}>
+                          Unmute
+                        </button>
+                      </span>
+                    ) : (
+                      <span class="status status-available">available</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

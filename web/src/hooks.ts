@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Unauthorized, type Api } from './api.js';
+import type { QueueItem } from './wire.js';
+
+export type Route = { view: 'queue' } | { view: 'experts' } | { view: 'request'; id: string };
+
+/** Hash routes (`#/`, `#/experts`, `#/requests/<id>`): the static server only ever serves index.html. */
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '');
+  const request = /^\/requests\/([^/]+)$/.exec(path);
+  if (request) return { view: 'request', id: decodeURIComponent(request[1]!) };
+  if (path === '/experts') return { view: 'experts' };
+  return { view: 'queue' };
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(location.hash));
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}
+
+/** The current time, refreshed every `everyMs`, so "5 min ago" stays true on an idle page. */
+export function useNow(everyMs = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+export type Connection = 'connecting' | 'live' | 'reconnecting';
+
+export interface LiveQueue {
+  items: QueueItem[] | null;
+  connection: Connection;
+  /** Takes a proposal off the screen now; the server's next queue will agree once the decision lands. */
+  hide(id: string): void;
+  /** Puts it back (the decision failed) and re-reads the queue. */
+  unhide(id: string): void;
+}
+
+/**
+ * The pending queue, kept current by the server's event stream; while the stream is down it re-reads
+ * `GET /queue` at most 5 s apart and reconnects. A 401 anywhere calls `onUnauthorized`.
+ */
+export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
+  const [items, setItems] = useState<QueueItem[] | null>(null);
+  const [connection, setConnection] = useState<Connection>('connecting');
+  const hidden = useRef(new Set<string>());
+  const latest = useRef<QueueItem[]>([]);
+
+  const show = (list: QueueItem[]) => {
+    latest.current = list;
+    setItems(list.filter((item) => !hidden.current.has(item.proposal.id)));
+  };
+
+  useEffect(() => {
+    const stop = new AbortController();
+    const run = async () => {
+      for (let failures = 0; !stop.signal.aborted; ) {
+        try {
+          await api.streamQueue((list) => {
+            failures = 0;
+            setConnection('live');
+            show(list);
+          }, stop.signal);
+        } catch (error) {
+          if (error instanceof Unauthorized) return onUnauthorized();
+        }
+        if (stop.signal.aborted) return;
+        setConnection('reconnecting');
+        failures++;
+        await pause(Math.min(5_000, 1_000 * failures), stop.signal);
+        if (stop.signal.aborted) return;
+        try {
+          show(await api.queue());
+        } catch (error) {
+          if (error instanceof Unauthorized) return onUnauthorized();
+        }
+      }
+    };
+    void run();
+    return () => stop.abort();
+  }, [api, onUnauthorized]);
+
+  return {
+    items,
+    connection,
+    hide(id) {
+      hidden.current.add(id);
+      setItems((current) => current && current.filter((item) => item.proposal.id !== id));
+    },
+    unhide(id) {
+      hidden.current.delete(id);
+      show(latest.current);
+      api.queue().then(show, (error: unknown) => {
+        if (error instanceof Unauthorized) onUnauthorized();
+      });
+    },
+  };
+}

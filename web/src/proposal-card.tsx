@@ -1,0 +1,156 @@
+import { confidenceText, structuredIsVerbatim, structuredText } from './format.js';
+import type { QueueItem } from './wire.js';
+
+export interface ProposalCardProps {
+  item: QueueItem;
+  position: string;
+  arrived: string;
+  arrivedTitle: string;
+  selected: boolean;
+  cardRef: (el: HTMLElement | null) => void;
+  onSelect: () => void;
+  note: string;
+  onNote: (text: string) => void;
+  onAccept: () => void;
+  rejecting: boolean;
+  reason: string;
+  onReason: (text: string) => void;
+  reasonMissing: boolean;
+  onStartReject: () => void;
+  onReject: () => void;
+  onCancelReject: () => void;
+}
+
+/**
+ * One pending proposal: what was asked, by whom and why; the expert's answer verbatim; its structured
+ * form and confidence; and the decision controls. The card is the keyboard's unit of selection
+ * (roving tabindex: only the selected card is in the Tab order, j/k move between them).
+ */
+export function ProposalCard(props: ProposalCardProps) {
+  const { proposal, request } = props.item;
+  const id = proposal.id;
+  const questionId = `question-${id}`;
+  const verbatim = structuredIsVerbatim(proposal.structured, proposal.answer);
+  return (
+    <li class="card-slot">
+      <article
+        ref={props.cardRef}
+        class={`card proposal${props.selected ? ' selected' : ''}`}
+        tabIndex={props.selected ? 0 : -1}
+        aria-labelledby={questionId}
+        aria-current={props.selected ? 'true' : undefined}
+        data-proposal-id={id}
+        onFocusIn={props.onSelect}
+        onClick={props.onSelect}
+      >
+        <header class="proposal-head">
+          <span class="chip" title="Topic">{request.topic}</span>
+          <span class="asker">
+            <span class="sr-only">Requested by </span>
+            <span aria-hidden="true">from </span>
+            <strong>{request.consumer_id}</strong>
+          </span>
+          <time dateTime={proposal.created_at} title={props.arrivedTitle}>
+            <span class="sr-only">arrived </span>
+            {props.arrived}
+          </time>
+          <span class="position">{props.position}</span>
+        </header>
+
+        <h2 id={questionId} class="question">{request.question}</h2>
+        <p class="because">
+          <span class="label">Asked because</span> {request.asked_because ?? '(no reason given)'}
+        </p>
+
+        <section class="answer" aria-label={`Answer from ${proposal.provenance.expert_name}`}>
+          <p class="answer-by">
+            Answer from <strong>{proposal.provenance.expert_name}</strong>
+            {proposal.provenance.escalated ? <span class="tag">after escalation</span> : null}
+          </p>
+          <blockquote class="answer-text">{proposal.answer}</blockquote>
+        </section>
+
+        <dl class="facts">
+          <div class="fact structured">
+            <dt>Structured</dt>
+            <dd>
+              {verbatim ? (
+                <span>
+                  <code>{'{"text": …}'}</code> the answer verbatim
+                </span>
+              ) : (
+                <pre>{structuredText(proposal.structured)}</pre>
+              )}
+            </dd>
+          </div>
+          <div class="fact">
+            <dt>Confidence</dt>
+            <dd>{confidenceText(proposal.confidence)}</dd>
+          </div>
+          <div class="fact">
+            <dt>Request</dt>
+            <dd>
+              <a href={`#/requests/${encodeURIComponent(request.id)}`} aria-label={`Request and audit trail for: ${request.question}`}>
+                Trail and status
+              </a>
+            </dd>
+          </div>
+        </dl>
+
+        {props.rejecting ? (
+          <form
+            class="actions"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              props.onReject();
+            }}
+          >
+            <div class="field">
+              <label for={`reason-${id}`}>Reason for rejecting <span class="muted">(required, sent to the consumer)</span></label>
+              <input
+                id={`reason-${id}`}
+                value={props.reason}
+                onInput={(e) => props.onReason(e.currentTarget.value)}
+                aria-required="true"
+                aria-invalid={props.reasonMissing ? 'true' : undefined}
+                aria-describedby={props.reasonMissing ? `reason-error-${id}` : undefined}
+                autoComplete="off"
+                maxLength={4000}
+              />
+              {props.reasonMissing ? (
+                <p id={`reason-error-${id}`} class="field-error" role="alert">
+                  A reason is required to reject: it is sent to the consumer.
+                </p>
+              ) : null}
+            </div>
+            <div class="buttons">
+              <button type="submit" class="danger">Reject</button>
+              <button type="button" onClick={props.onCancelReject}>Cancel <kbd aria-hidden="true">Esc</kbd></button>
+            </div>
+          </form>
+        ) : (
+          <form
+            class="actions"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              props.onAccept();
+            }}
+          >
+            <div class="field">
+              <label for={`note-${id}`}>Note <span class="muted">(optional, kept with the decision)</span></label>
+              <input id={`note-${id}`} value={props.note} onInput={(e) => props.onNote(e.currentTarget.value)} autoComplete="off" maxLength={4000} />
+            </div>
+            <div class="buttons">
+              <button type="submit" class="success" aria-keyshortcuts="a">Accept <kbd aria-hidden="true">a</kbd></button>
+              <button type="button" class="danger-outline" aria-keyshortcuts="r" onClick={props.onStartReject}>
+                Reject… <kbd aria-hidden="true">r</kbd>
+              </button>
+            </div>
+          </form>
+        )}
+      </article>
+    </li>
+  );
+}

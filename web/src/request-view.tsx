@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Unauthorized, type Api } from './api.js';
+import { dateTime, humanize } from './format.js';
+import type { AuditEntry, Expert, Proposal, RequestRecord } from './wire.js';
+
+interface Loaded {
+  request: RequestRecord;
+  audit: AuditEntry[];
+  proposal: Proposal | null;
+  names: Map<string, string>;
+}
+
+/** One request: its state, asks, proposal and decision, and its audit trail in order. */
+export function RequestView(props: { api: Api; id: string; onUnauthorized: () => void }) {
+  const { api, id, onUnauthorized } = props;
+  const [data, setData] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    (async () => {
+      const [request, audit, experts] = await Promise.all([api.request(id), api.audit(id), api.experts().catch((): Expert[] => [])]);
+      const proposal = request.proposal_id ? await api.proposal(request.proposal_id) : null;
+      if (live) setData({ request, audit, proposal, names: new Map(experts.map((e) => [e.id, e.name])) });
+    })().catch((e: unknown) => {
+      if (e instanceof Unauthorized) return onUnauthorized();
+      if (live) setError(e instanceof Error ? e.message : String(e));
+    });
+    return () => {
+      live = false;
+    };
+  }, [api, id, version]);
+
+  useEffect(() => {
+    document.getElementById('request-title')?.focus();
+  }, [data?.request.id]);
+
+  const back = <a class="back" href="#/">← Back to the queue</a>;
+  if (error) {
+    return (
+      <section aria-labelledby="request-title">
+        {back}
+        <h1 id="request-title" tabIndex={-1}>Request {id}</h1>
+        <p class="alert" role="alert">{error}</p>
+      </section>
+    );
+  }
+  if (!data) return <section aria-busy="true">{back}<p class="muted">Loading request…</p></section>;
+
+  const { request, audit, proposal, names } = data;
+  const name = (expertId: string) => names.get(expertId) ?? expertId;
+  return (
+    <section class="request-view" aria-labelledby="request-title">
+      <div class="crumbs">
+        {back}
+        <button type="button" class="small" onClick={() => setVersion((v) => v + 1)}>Refresh</button>
+      </div>
+      <div class="card">
+        <p class="request-status">
+          <span class={`status status-${request.status}`}>{request.status}</span>
+          <span class="chip">{request.topic}</span>
+          <code class="id">{request.id}</code>
+        </p>
+        <h1 id="request-title" class="question" tabIndex={-1}>{request.question}</h1>
+        <dl class="details">
+          <dt>Asked because</dt>
+          <dd>{String(request.context.asked_because ?? '—')}</dd>
+          <dt>Consumer</dt>
+          <dd>{request.consumer_id}</dd>
+          <dt>Kind</dt>
+          <dd>{request.kind}</dd>
+          <dt>Submitted</dt>
+          <dd><time dateTime={request.created_at}>{dateTime(request.created_at)}</time></dd>
+          <dt>Last change</dt>
+          <dd><time dateTime={request.updated_at}>{dateTime(request.updated_at)}</time></dd>
+          {request.reason ? (
+            <>
+              <dt>Failure</dt>
+              <dd>{request.reason.code}: {request.reason.message}</dd>
+            </>
+          ) : null}
+          <dt>Subscribers</dt>
+          <dd>{request.subscribers.length ? request.subscribers.join(', ') : 'none registered'}</dd>
+          <dt>Asks</dt>
+          <dd>
+            {request.asks.length === 0 ? 'none yet' : (
+              <ul class="plain">
+                {request.asks.map((ask) => (
+                  <li key={ask.id}>
+                    {name(ask.expert_id)}: <span class="state">{ask.state}</span>
+                    {ask.sent_at ? <> · sent <time dateTime={ask.sent_at}>{dateTime(ask.sent_at)}</time></> : ' · not sent yet'}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </dl>
+      </div>
+
+      {proposal ? (
+        <div class="card">
+          <h2>Proposal <span class={`status status-${proposal.status}`}>{proposal.status}</span></h2>
+          <p class="answer-by">Answer from <strong>{proposal.provenance.expert_name}</strong></p>
+          <blockquote class="answer-text">{proposal.answer}</blockquote>
+          {proposal.decision ? (
+            <p class="decision">
+              {proposal.status === 'accepted' ? 'Accepted' : 'Rejected'} by <strong>{proposal.decision.decided_by}</strong>{' '}
+              <time dateTime={proposal.decision.decided_at}>{dateTime(proposal.decision.decided_at)}</time>
+              {proposal.decision.reason ? <> · reason: {proposal.decision.reason}</> : null}
+              {proposal.decision.note ? <> · note: {proposal.decision.note}</> : null}
+            </p>
+          ) : (
+            <p class="muted">Waiting for review: decide it from the <a href="#/">queue</a>.</p>
+          )}
+        </div>
+      ) : null}
+
+      <div class="card">
+        <h2 id="trail-title">Audit trail</h2>
+        <ol class="timeline" aria-labelledby="trail-title">
+          {audit.map((entry, index) => (
+            <li key={index} class={`event event-${entry.type}`}>
+              <time dateTime={entry.at}>{dateTime(entry.at)}</time>
+              <div>
+                <strong>{humanize(entry.type)}</strong> <span class="actor">by {entry.actor}</span>
+                {Object.keys(entry.data).length ? (
+                  <dl class="event-data">
+                    {Object.entries(entry.data).map(([key, value]) => (
+                      <div key={key}>
+                        <dt>{key}</dt>
+                        <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
