@@ -1,25 +1,13 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, cleanEnv, cliFor, freePort, makeWorkspace, runCli, serveWorkspace, TEST_TOKEN, type ServerProcess, type Workspace } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import {cleanEnv, CLI_TEST_TIMEOUT_MS, cliFor, freePort, runCli, TEST_TOKEN, useServedWorkspace } from '../support/cli.js';
 
 /** Exit codes and messages a user sees when something goes wrong: 1 = operation failed, 2 = usage. */
 
-let ws: Workspace;
-let server: ServerProcess;
-let cli: ReturnType<typeof cliFor>;
-
-beforeAll(async () => {
-  ws = await makeWorkspace();
-  server = await serveWorkspace(ws);
-  cli = cliFor(ws);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  ws?.remove();
-});
+const served = useServedWorkspace();
+const { cli } = served;
 
 describe('operation failures exit 1 with the reason on stderr', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('accepting an unknown proposal reports 404 not_found', async () => {
@@ -31,9 +19,9 @@ describe('operation failures exit 1 with the reason on stderr', { timeout: CLI_T
   });
 
   it('a mistyped --config is an error, not a silent fall-back to the default port', async () => {
-    const result = await runCli(['queue', '--config', join(ws.dir, 'servce.yaml')], { env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), cwd: ws.dir });
+    const result = await runCli(['queue', '--config', join(served.ws.dir, 'servce.yaml')], { env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), cwd: served.ws.dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`expertq: Configuration file not found: ${join(ws.dir, 'servce.yaml')}\n`);
+    expect(result.stderr).toBe(`expertq: Configuration file not found: ${join(served.ws.dir, 'servce.yaml')}\n`);
   });
 
   it('showing an unknown request reports 404 not_found', async () => {
@@ -101,7 +89,7 @@ describe('authentication', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   });
 
   it('a wrong token exits 1 with the 401 unauthorized message', async () => {
-    const wrong = cliFor(ws, cleanEnv({ SERVICE_API_TOKEN: 'not-the-token' }));
+    const wrong = cliFor(served.ws, cleanEnv({ SERVICE_API_TOKEN: 'not-the-token' }));
     const result = await wrong('queue');
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -111,7 +99,7 @@ describe('authentication', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   });
 
   it('no token at all exits 1 with 401, and the server keeps no state from the attempt', async () => {
-    const none = cliFor(ws, cleanEnv());
+    const none = cliFor(served.ws, cleanEnv());
     const result = await none('ask', 'Sneaky?', '--topic', 'billing', '--because', 'testing auth');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/401 unauthorized/);
@@ -122,7 +110,7 @@ describe('authentication', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('the token is read from a .env file beside the config', async () => {
     const reviewer = mkdtempSync(join(tmpdir(), 'expertq-cli-dotenv-'));
     try {
-      copyFileSync(ws.configFile, join(reviewer, 'service.yaml'));
+      copyFileSync(served.ws.configFile, join(reviewer, 'service.yaml'));
       writeFileSync(join(reviewer, '.env'), `SERVICE_API_TOKEN=${TEST_TOKEN}\n`);
       const result = await runCli(['--config', join(reviewer, 'service.yaml'), 'experts'], { env: cleanEnv(), cwd: reviewer });
       expect(result.stderr).toBe('');
@@ -137,7 +125,7 @@ describe('authentication', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     const reviewer = mkdtempSync(join(tmpdir(), 'expertq-cli-tokenenv-'));
     try {
       // Same server (same port), but this copy names another variable: the CLI must read that one.
-      const yaml = readFileSync(ws.configFile, 'utf8').replace('api_token_env: SERVICE_API_TOKEN', 'api_token_env: MY_EXPERTQ_TOKEN');
+      const yaml = readFileSync(served.ws.configFile, 'utf8').replace('api_token_env: SERVICE_API_TOKEN', 'api_token_env: MY_EXPERTQ_TOKEN');
       expect(yaml).toContain('MY_EXPERTQ_TOKEN');
       writeFileSync(join(reviewer, 'service.yaml'), yaml);
       const env = cleanEnv({ MY_EXPERTQ_TOKEN: TEST_TOKEN });

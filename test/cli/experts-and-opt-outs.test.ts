@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, cliFor, jsonOf, loggedErrors, makeWorkspace, serveWorkspace, type ServerProcess, type Workspace } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, useServedWorkspace } from '../support/cli.js';
 
 /** `expertq experts` with live counts, and the experts' `skip`, `mute` and `unmute` replies. */
 
-let ws: Workspace;
-let server: ServerProcess;
-let cli: ReturnType<typeof cliFor>;
-
-beforeAll(async () => {
-  ws = await makeWorkspace();
-  server = await serveWorkspace(ws);
-  cli = cliFor(ws);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  ws?.remove();
-});
+const served = useServedWorkspace();
+const { cli } = served;
 
 /** The `expertq experts` line for one expert. */
 async function expertLine(id: string): Promise<string> {
@@ -54,7 +42,7 @@ describe('expertq experts', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('counts an open ask against the expert who got it, and releases it on the answer', async () => {
     const request = await ask('Which invoice template do refunds use?', 'refunds');
     expect(request.status).toBe('queued');
-    await server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && m.includes(request.id));
+    await served.server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && m.includes(request.id));
     expect(await expertLine('dana')).toMatch(/open 1\s+today 1/);
     expect(await expertLine('lee')).toMatch(/open 0\s+today 0/);
 
@@ -73,14 +61,14 @@ describe('expertq experts', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('`skip` passes the question to the escalation target; the skipper stays available', async () => {
     const request = await ask('Can refunds go to a different card?', 'refunds');
-    await server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && m.includes(request.id));
+    await served.server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && m.includes(request.id));
 
     const skip = await cli('reply', 'dana', 'skip', '--request', request.id);
     expect(skip.code, skip.stderr).toBe(0);
     expect(skip.stdout).toMatch(/^skipped/);
 
     // Lee (Dana's escalation_to) gets the same six-element ask for the same request.
-    const toLee = await server.waitForMessage((m) => m.startsWith('── message to Lee Chen (lee)') && m.includes(request.id));
+    const toLee = await served.server.waitForMessage((m) => m.startsWith('── message to Lee Chen (lee)') && m.includes(request.id));
     expect(toLee).toMatch(/automated assistant[\s\S]*asking because: the runbook is silent[\s\S]*Question: Can refunds go to a different card\?/);
     expect(toLee).toMatch(/recorded with your name \(Lee Chen\)/);
     expect((await status(request.id)).status).toBe('escalated');
@@ -94,7 +82,7 @@ describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () 
 
   it('`mute` stops asks to the expert until `expertq unmute`', async () => {
     const first = await ask('How do we roll back a failed deployment?', 'deployments');
-    await server.waitForMessage((m) => m.startsWith('── message to Sam Okafor (sam)') && m.includes(first.id));
+    await served.server.waitForMessage((m) => m.startsWith('── message to Sam Okafor (sam)') && m.includes(first.id));
 
     const mute = await cli('reply', 'sam', 'MUTE', '--request', first.id); // case-insensitive
     expect(mute.code, mute.stderr).toBe(0);
@@ -107,7 +95,7 @@ describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () 
     const second = await ask('Who approves a kubernetes upgrade?', 'kubernetes');
     expect(second.status).toBe('failed');
     expect(second.line).toMatch(/no_expert_found/);
-    expect(server.messages().filter((m) => m.includes(second.id))).toEqual([]);
+    expect(served.server.messages().filter((m) => m.includes(second.id))).toEqual([]);
 
     const unmute = await cli('unmute', 'sam');
     expect(unmute.code, unmute.stderr).toBe(0);
@@ -116,13 +104,13 @@ describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () 
 
     const third = await ask('Who approves a kubernetes upgrade?', 'kubernetes');
     expect(third.status).toBe('queued');
-    await server.waitForMessage((m) => m.startsWith('── message to Sam Okafor (sam)') && m.includes(third.id));
+    await served.server.waitForMessage((m) => m.startsWith('── message to Sam Okafor (sam)') && m.includes(third.id));
     expect((await cli('reply', 'sam', 'The platform lead.', '--request', third.id)).stdout).toMatch(/^proposed/);
   });
 
   it('an `unmute` reply needs no open ask', async () => {
     const current = await ask('Is on-call paged for staging?', 'on-call');
-    await server.waitForMessage((m) => m.includes(current.id));
+    await served.server.waitForMessage((m) => m.includes(current.id));
     expect((await cli('reply', 'sam', 'mute', '--request', current.id)).stdout).toMatch(/^muted/);
     expect(await expertLine('sam')).toMatch(/open 0\s+today \d+\s+MUTED/);
 
@@ -141,7 +129,7 @@ describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () 
 
 describe('the server after these sessions', () => {
   it('logged no errors and wrote nothing to stderr', () => {
-    expect(loggedErrors(server.stdout())).toEqual([]);
-    expect(server.stderr()).toBe('');
+    expect(loggedErrors(served.server.stdout())).toEqual([]);
+    expect(served.server.stderr()).toBe('');
   });
 });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, cliFor, jsonOf, loggedErrors, makeWorkspace, osUser, serveWorkspace, type ServerProcess, type Workspace } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, osUser, useServedWorkspace } from '../support/cli.js';
 
 /**
  * A new user's first session: a consumer asks, the expert is messaged on the console, the expert
@@ -9,20 +9,8 @@ import { CLI_TEST_TIMEOUT_MS, cliFor, jsonOf, loggedErrors, makeWorkspace, osUse
 const QUESTION = 'What is the grace period for disputed invoices?';
 const BECAUSE = 'the invoice total does not match the ledger';
 
-let ws: Workspace;
-let server: ServerProcess;
-let cli: ReturnType<typeof cliFor>;
-
-beforeAll(async () => {
-  ws = await makeWorkspace();
-  server = await serveWorkspace(ws);
-  cli = cliFor(ws);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  ws?.remove();
-});
+const served = useServedWorkspace();
+const { cli } = served;
 
 /** `expertq ask` for the billing question; returns the printed request id. */
 async function ask(question = QUESTION): Promise<string> {
@@ -39,7 +27,7 @@ async function ask(question = QUESTION): Promise<string> {
  * shared by Dana and Lee; routing balances between them); returns the proposal id.
  */
 async function dueProposal(requestId: string, answer: string): Promise<string> {
-  const message = await server.waitForMessage((m) => m.includes(requestId));
+  const message = await served.server.waitForMessage((m) => m.includes(requestId));
   const expertId = message.match(/^── message to .+? \((\w+)\)/)![1]!;
   const reply = await cli('reply', expertId, answer, '--request', requestId);
   expect(reply.code, reply.stderr).toBe(0);
@@ -50,14 +38,14 @@ async function dueProposal(requestId: string, answer: string): Promise<string> {
 
 describe('expertq: ask → reply → queue → accept', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('the server is serving at the configured port', () => {
-    expect(server.url).toBe(ws.url);
+    expect(served.server.url).toBe(served.ws.url);
   });
 
   it('runs the whole loop from the command line', async () => {
     const requestId = await ask();
 
     // The expert's message: addressed to Dana Smith, the six elements in the fixed order.
-    const message = await server.waitForMessage((m) => m.includes(requestId));
+    const message = await served.server.waitForMessage((m) => m.includes(requestId));
     expect(message).toMatch(/^── message to Dana Smith \(dana\)/);
     const elements = [
       /automated assistant for Acme/,
@@ -106,7 +94,7 @@ describe('expertq: ask → reply → queue → accept', { timeout: CLI_TEST_TIME
     expect(audit.stdout).toContain('alice');
 
     // Dana is told her answer was accepted and attributed to her.
-    const notice = await server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && /accepted/i.test(m));
+    const notice = await served.server.waitForMessage((m) => m.startsWith('── message to Dana Smith') && /accepted/i.test(m));
     expect(notice).toContain('Dana Smith');
     expect(notice).toContain(QUESTION);
   });
@@ -125,7 +113,7 @@ describe('expertq ask --wait', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   /** Starts `ask --wait` in the background and returns it with the request id the server printed. */
   async function askAndWait(question: string) {
     const waiting = cli('ask', question, '--topic', 'billing', '--because', BECAUSE, '--consumer', 'billing-bot', '--wait');
-    const message = await server.waitForMessage((m) => m.includes(`Question: ${question}`));
+    const message = await served.server.waitForMessage((m) => m.includes(`Question: ${question}`));
     return { waiting, requestId: message.match(/--request (req_\S+)/)![1]! };
   }
 
@@ -217,7 +205,7 @@ describe('expertq reject', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
 describe('the server after these sessions', () => {
   it('logged no errors and wrote nothing to stderr', () => {
-    expect(loggedErrors(server.stdout())).toEqual([]);
-    expect(server.stderr()).toBe('');
+    expect(loggedErrors(served.server.stdout())).toEqual([]);
+    expect(served.server.stderr()).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -147,6 +148,32 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
 /** `expertq --config <file> <args>`: a client command against a workspace's server. */
 export function cliFor(ws: Workspace, env?: NodeJS.ProcessEnv) {
   return (...args: string[]) => runCli(['--config', ws.configFile, ...args], { env, cwd: ws.dir });
+}
+
+/**
+ * One workspace and one running `expertq serve` for a whole test file: registers the beforeAll that
+ * starts it and the afterAll that stops it and removes the workspace.
+ */
+export function useServedWorkspace(): { readonly ws: Workspace; readonly server: ServerProcess; cli: (...args: string[]) => Promise<CliResult> } {
+  let ws: Workspace | undefined;
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    ws = await makeWorkspace();
+    server = await serveWorkspace(ws);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    ws?.remove();
+  });
+  return {
+    get ws() {
+      return ws!;
+    },
+    get server() {
+      return server!;
+    },
+    cli: (...args) => cliFor(ws!)(...args),
+  };
 }
 
 /** Parses a command's `--json` output, failing with the command's stderr when it did not succeed. */
