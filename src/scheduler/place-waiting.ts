@@ -3,10 +3,10 @@ import { chooseExperts, findCandidates, isCapped } from '../core/route-request.j
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
 import type { AskRecord, RequestRecord } from '../store/records.js';
 import type { HeldRequest, WaitingAsk } from '../store/store.js';
-import { audit, liveStates, type Engine } from '../service/engine.js';
+import { liveStates, type Engine } from '../service/engine.js';
 import { passOn } from '../service/pass-on.js';
-import { planAsk, trySendAsk } from '../service/place-asks.js';
-import { failRequest } from '../service/submit-request.js';
+import { trySendAsk } from '../service/place-asks.js';
+import { askAsRouted, failRequest } from '../service/submit-request.js';
 
 /** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */
 export type WakeScope = ReadonlySet<string> | 'all';
@@ -138,14 +138,7 @@ function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<
   }
   request.held = false;
   engine.store.updateRequest(request.id, { held: false, updated_at: now });
-  audit(engine, {
-    request_id: request.id,
-    at: now,
-    type: 'routed',
-    actor: 'system',
-    data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor, after: 'held' },
-  });
-  for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
+  askAsRouted(engine, request, decision, now, { after: 'held' });
   result.placed++;
 }
 

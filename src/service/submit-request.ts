@@ -114,11 +114,8 @@ function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: strin
   return { request_id: existing.id, status, proposal };
 }
 
-/**
- * Routes a queued request and plans its asks (seed: Routing). Also used to place a held request once
- * capacity frees up. Returns what happened to the request.
- */
-export function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'asked' | 'held' | 'failed' {
+/** Routes a new request and plans its asks (seed: Routing). Returns what happened to the request. */
+function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'asked' | 'held' | 'failed' {
   const decision = decideRoute(engine, request, now);
 
   if (decision.outcome === 'failed') {
@@ -138,19 +135,33 @@ export function routeAndAsk(engine: Engine, request: RequestRecord, now: number)
     for (const id of decision.waitFor) planAsk(engine, request, id, 'target', now);
     return 'held';
   }
+  askAsRouted(engine, request, decision, now);
+  return 'asked';
+}
+
+/**
+ * Records a routing decision and plans its asks: the chosen experts now, capped targets once they
+ * free up. Used for new requests and for held ones placed later (`extra` says which).
+ */
+export function askAsRouted(
+  engine: Engine,
+  request: RequestRecord,
+  decision: Extract<RouteDecision, { outcome: 'ask' }>,
+  now: number,
+  extra: Record<string, unknown> = {},
+): void {
   audit(engine, {
     request_id: request.id,
     at: now,
     type: 'routed',
     actor: 'system',
-    data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor },
+    data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor, ...extra },
   });
   for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
-  return 'asked';
 }
 
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
-export function decideRoute(engine: Engine, request: RequestRecord, now: number): RouteDecision {
+function decideRoute(engine: Engine, request: RequestRecord, now: number): RouteDecision {
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);
   if (first.length > 0) {
