@@ -110,9 +110,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     clock: options.clock ?? systemClock,
     allowPrivateWebhooks: config.server.allow_private_webhooks,
   });
-  await transport.start(async (reply) => {
-    await service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
-  });
+  await transport.start((reply) => service.receiveInbound(reply));
 
   // Anything committed but not delivered before a stop goes out now; due work every tick.
   service.kick();

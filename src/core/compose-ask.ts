@@ -18,6 +18,11 @@ function greetingName(name: string): string {
  * escalation, held, quiet hours, targets, with or without LLM) goes through here, so none can skip one.
  */
 export function composeAsk(parts: AskParts): string {
+  return askElements(parts).join('\n');
+}
+
+/** The six elements of an ask, one string each, in the fixed order (chat transports show one block each). */
+export function askElements(parts: AskParts): string[] {
   return [
     `Hi ${greetingName(parts.expertName)}, I'm an automated assistant for ${parts.orgName} (not a person).`,
     `The ${parts.consumerId} service is asking because: ${parts.askedBecause.trim()}`,
@@ -25,7 +30,7 @@ export function composeAsk(parts: AskParts): string {
     'A one- or two-sentence reply is all that is needed.',
     `Your answer will be recorded with your name (${parts.expertName}) as the source, after human review.`,
     'Reply `mute` to stop receiving questions, or `skip` to pass this one along.',
-  ].join('\n');
+  ];
 }
 
 /** The note sent to an expert when a reviewer accepts their answer (seed: Expert notifications). */

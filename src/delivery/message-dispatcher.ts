@@ -2,7 +2,10 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { MessageRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import type { Transport } from '../transport/transport.js';
+import { TransportError, type OutboundMessage, type SentMessage, type Transport } from '../transport/transport.js';
+
+/** Called inside the outcome commit when an ask could not be delivered for good (the service passes it on). */
+export type OnUndeliverable = (message: MessageRecord, code: string, now: number) => void;
 
 /** Retry schedule for direct messages, after which a message is `dead` (and logged). */
 export const MESSAGE_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000] as const;
@@ -25,6 +28,7 @@ export class MessageDispatcher {
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly onUndeliverable: OnUndeliverable = () => {},
   ) {}
 
   /** Takes no new work; `idle()` then waits only for the batch in flight (graceful shutdown). */
@@ -58,21 +62,47 @@ export class MessageDispatcher {
 
   private async drain(): Promise<void> {
     while (!this.stopping) {
-      const batch = this.store.dueMessages(this.clock.now(), BATCH);
-      if (batch.length === 0) return;
-      const results = await Promise.allSettled(batch.map((m) => this.send(m)));
+      const due = this.store.dueMessages(this.clock.now(), BATCH);
+      if (due.length === 0) return;
+      // What no longer applies is dropped, not sent: an ask that closed before it went out (no stale
+      // question, no stale buttons), or an edit of an ask message that was never posted.
+      const dropped: Array<{ id: string; why: string }> = [];
+      const batch: Array<{ message: MessageRecord; outbound: OutboundMessage }> = [];
+      for (const message of due) {
+        const prepared = this.prepare(message);
+        if (typeof prepared === 'string') dropped.push({ id: message.id, why: prepared });
+        else batch.push({ message, outbound: prepared });
+      }
+      const results = await Promise.allSettled(batch.map((b) => this.transport.send(b.outbound)));
       const now = this.clock.now();
-      const sent = batch.filter((_, i) => results[i]!.status === 'fulfilled').map((m) => m.id);
-      const failed = batch.flatMap((message, i) => {
+      const sent: Array<{ message: MessageRecord; value: SentMessage | void }> = [];
+      const failed: Array<{ message: MessageRecord; error: string; next: number | null; permanentCode: string | null }> = [];
+      batch.forEach(({ message }, i) => {
         const result = results[i]!;
-        if (result.status === 'fulfilled') return [];
-        const error = result.reason instanceof Error ? result.reason.message : String(result.reason);
-        const delay = MESSAGE_BACKOFF_MS[message.attempts];
-        return [{ message, error, next: delay === undefined ? null : now + delay }];
+        if (result.status === 'fulfilled') {
+          sent.push({ message, value: result.value });
+          return;
+        }
+        const reason: unknown = result.reason;
+        const coded = reason instanceof TransportError ? reason : null;
+        const delay = coded?.permanent ? undefined : MESSAGE_BACKOFF_MS[message.attempts];
+        failed.push({
+          message,
+          error: reason instanceof Error ? reason.message : String(reason),
+          next: delay === undefined ? null : now + Math.max(delay, coded?.retryAfterMs ?? 0),
+          permanentCode: coded?.permanent ? coded.code : null,
+        });
       });
       await this.store.commit(() => {
-        this.store.markMessagesSent(sent, now);
-        for (const f of failed) this.store.rescheduleMessage(f.message.id, f.error, f.next);
+        for (const d of dropped) this.store.dropMessage(d.id, d.why);
+        this.store.markMessagesSent(sent.map((s) => s.message.id), now);
+        for (const { message, value } of sent) {
+          if (value?.chat && message.purpose === 'ask' && message.ask_id) this.store.setChatRef(message.ask_id, value.chat);
+        }
+        for (const f of failed) {
+          this.store.rescheduleMessage(f.message.id, f.error, f.next);
+          if (f.permanentCode !== null && f.message.purpose === 'ask') this.onUndeliverable(f.message, f.permanentCode, now);
+        }
       });
       for (const { message, error, next } of failed) {
         this.log[next === null ? 'error' : 'warn'](
@@ -83,7 +113,17 @@ export class MessageDispatcher {
     }
   }
 
-  private send(m: MessageRecord): Promise<void> {
-    return this.transport.send({ id: m.id, expertId: m.expert_id, requestId: m.request_id, purpose: m.purpose, text: m.text });
+  /** The message as the transport takes it, or why it is dropped. */
+  private prepare(m: MessageRecord): OutboundMessage | string {
+    const thread = m.ask_id ? (this.store.chatRef(m.ask_id) ?? null) : null;
+    let elements = m.elements;
+    if (m.purpose === 'ask' && m.ask_id && this.store.getAsk(m.ask_id)?.state !== 'open') {
+      return 'the ask closed before it was sent';
+    }
+    if (m.purpose === 'ask_update') {
+      if (!thread || !m.ask_id) return 'the ask message was never posted';
+      elements = this.store.askElements(m.ask_id);
+    }
+    return { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, text: m.text, elements, thread };
   }
 }

@@ -1,6 +1,7 @@
 import { iso } from '../clock.js';
 import { formatDuration } from '../config/durations.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
+import { closeAsk, expertName } from '../service/close-ask.js';
 import { audit, type Engine } from '../service/engine.js';
 import { nextInChain } from '../service/pass-on.js';
 import { planAsk } from '../service/place-asks.js';
@@ -48,7 +49,8 @@ export function escalateAsk(engine: Engine, ask: AskRecord, now: number, freed: 
     engine.log.debug({ request_id: ask.request_id, ask_id: ask.id, expert_id: ask.expert_id }, 'escalation due, nobody to escalate to; the ask keeps waiting');
     return false;
   }
-  engine.store.updateAsk(ask.id, { state: 'escalated', closed_at: now });
+  const waitedFor = ask.sent_at;
+  closeAsk(engine, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatDuration(request.routing_policy.escalation_after) }, now);
   freed.add(ask.expert_id);
   request.status = 'escalated';
   engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
@@ -63,7 +65,7 @@ export function escalateAsk(engine: Engine, ask: AskRecord, now: number, freed: 
       to: target,
       because: 'no_reply',
       due_at: iso(ask.escalate_at),
-      waited: ask.sent_at === null ? null : formatDuration(Math.max(1, Math.round((now - ask.sent_at) / 1000)) * 1000),
+      waited: waitedFor === null ? null : formatDuration(Math.max(1, Math.round((now - waitedFor) / 1000)) * 1000),
     },
   });
   planAsk(engine, request, target, 'escalation', now);

@@ -22,6 +22,11 @@ export interface Engine {
   experts: ExpertRegistry;
   /** Name recorded in provenance (`console`, `chat`). */
   readonly transportName: string;
+  /**
+   * The transport has threads and can edit what it posted (chat): experts then get a thread reply
+   * after each reply and the ask message is updated when the ask closes.
+   */
+  readonly threadedTransport: boolean;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */
@@ -89,11 +94,12 @@ export function subscribersOf(store: Store, request: Pick<RequestRecord, 'id' | 
 /** Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit. */
 export function queueMessage(
   engine: Engine,
-  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'>,
+  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[] },
   now: number,
 ): void {
   engine.store.enqueueMessage({
     ...message,
+    elements: message.elements ?? null,
     id: newId('msg'),
     state: 'pending',
     attempts: 0,

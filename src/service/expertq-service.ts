@@ -9,7 +9,8 @@ import { notFound } from '../errors.js';
 import { Scheduler, type SchedulerOptions, type TickResult } from '../scheduler/scheduler.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
-import type { Transport } from '../transport/transport.js';
+import type { InboundOutcome, InboundReply, Transport } from '../transport/transport.js';
+import { askUndeliverable } from './ask-undeliverable.js';
 import { cancelRequest } from './cancel-request.js';
 import {
   consumerView, deleteConsumer, deliveryView, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
@@ -17,6 +18,7 @@ import {
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import type { Engine } from './engine.js';
 import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
+import { receiveInbound } from './receive-inbound.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
 import { requestView, type RequestView } from './views.js';
@@ -47,6 +49,7 @@ export class ExpertqService implements Engine {
   readonly log: Logger;
   readonly config: Engine['config'];
   readonly transportName: string;
+  readonly threadedTransport: boolean;
   readonly messages: MessageDispatcher;
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
@@ -60,7 +63,11 @@ export class ExpertqService implements Engine {
     this.config = { org: options.config.org, defaults: options.config.defaults, topics: options.config.topics, file: options.config.file ?? null };
     this.experts = new ExpertRegistry(options.config.experts);
     this.transportName = options.transport.name;
-    this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log);
+    this.threadedTransport = options.transport.threaded;
+    this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log, (message, code, now) => {
+      askUndeliverable(this, message.ask_id!, code, now);
+      this.onEventsQueued();
+    });
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
     this.scheduler = new Scheduler(this, options.scheduler);
@@ -113,6 +120,13 @@ export class ExpertqService implements Engine {
   async receiveReply(input: ReplyInput): Promise<ReplyResult> {
     const result = await this.store.commit(() => receiveReply(this, input));
     this.log.info({ expert_id: input.expert_id, request_id: result.request_id, outcome: result.outcome, proposal_id: result.proposal_id }, 'reply received');
+    return this.committed(result);
+  }
+
+  /** A message, button or modal from a chat platform; committed (once per event id) before it resolves. */
+  async receiveInbound(input: InboundReply): Promise<InboundOutcome> {
+    const result = await this.store.commit(() => receiveInbound(this, input));
+    this.log.info({ expert_id: input.expertId, request_id: result.request_id, outcome: result.outcome, event_id: input.eventId }, 'chat reply received');
     return this.committed(result);
   }
 

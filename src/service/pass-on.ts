@@ -1,19 +1,30 @@
 import type { AskRecord, RequestRecord } from '../store/records.js';
 import { OPEN_STATUSES } from '../store/records.js';
+import { closeAsk, expertName } from './close-ask.js';
 import { audit, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
 import { failRequest } from './submit-request.js';
 
 /**
- * `skip` (and `mute` on a live ask): the ask is passed to the expert's escalation chain, passing over
- * muted experts and experts already asked on this request. With nobody left and nothing else
- * outstanding, the request fails with `expert_declined`.
+ * `skip` (and `mute` on a live ask, and an ask the transport could not deliver): the ask is passed to
+ * the expert's escalation chain, passing over muted experts and experts already asked on this request.
+ * With nobody left and nothing else outstanding, the request fails with `expert_declined`. Returns the
+ * expert it was passed to, or null.
  */
-export function passOn(engine: Engine, request: RequestRecord, ask: AskRecord, why: 'skip' | 'mute', now: number): void {
-  engine.store.updateAsk(ask.id, { state: 'skipped', closed_at: now });
-  audit(engine, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
-
+export function passOn(
+  engine: Engine,
+  request: RequestRecord,
+  ask: AskRecord,
+  why: 'skip' | 'mute' | 'undeliverable',
+  now: number,
+): string | null {
   const target = nextInChain(engine, request, ask.expert_id);
+  const closure = why === 'mute' ? { why: 'muted' as const } : { why: 'skipped' as const, passedTo: target && expertName(engine, target) };
+  closeAsk(engine, ask, 'skipped', closure, now);
+  if (why !== 'undeliverable') {
+    audit(engine, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
+  }
+
   if (target) {
     engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
     request.status = 'escalated';
@@ -25,12 +36,17 @@ export function passOn(engine: Engine, request: RequestRecord, ask: AskRecord, w
       data: { from: ask.expert_id, to: target, because: why },
     });
     planAsk(engine, request, target, 'escalation', now);
-    return;
+    return target;
   }
   const outstanding = engine.store.listAsks(request.id).some((a) => a.state === 'open' || a.state === 'queued');
   if (!outstanding && OPEN_STATUSES.includes(request.status) && request.status !== 'proposed') {
-    failRequest(engine, request, 'expert_declined', 'The expert passed on the question and nobody else in the escalation chain could take it.', now);
+    const message =
+      why === 'undeliverable'
+        ? 'The expert could not be reached and nobody else in the escalation chain could take the question.'
+        : 'The expert passed on the question and nobody else in the escalation chain could take it.';
+    failRequest(engine, request, 'expert_declined', message, now);
   }
+  return null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { composeAsk } from '../core/compose-ask.js';
+import { askElements } from '../core/compose-ask.js';
 import { iso } from '../clock.js';
 import { isQuietAt, quietHoursEnd } from '../core/local-time.js';
 import { isCapped } from '../core/route-request.js';
@@ -84,7 +84,7 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
     return 'quiet_hours';
   }
 
-  const text = composeAsk({
+  const elements = askElements({
     orgName: engine.config.org.name,
     expertName: expert.name,
     consumerId: request.consumer_id,
@@ -93,7 +93,7 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
   });
   const wasDeferred = ask.send_after !== null;
   save({ state: 'open', sent_at: now, escalate_at: now + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });
-  queueMessage(engine, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text }, now);
+  queueMessage(engine, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text: elements.join('\n'), elements }, now);
   audit(engine, {
     request_id: request.id,
     at: now,

@@ -1,8 +1,10 @@
+import { composeReplyFeedback, type ReplyFeedback } from '../core/compose-feedback.js';
 import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
 import type { AskRecord, ProposalRecord, RequestRecord } from '../store/records.js';
+import { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
 import { audit, emitEvent, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 import { proposalBody } from './views.js';
@@ -34,7 +36,7 @@ export function receiveReply(engine: Engine, input: ReplyInput): ReplyResult {
     if (result.outcome === 'unmuted') {
       placeWaiting(engine, new Set([input.expert_id]), now);
     } else if (result.outcome === 'proposed' || result.outcome === 'skipped' || result.outcome === 'muted') {
-      const involved = engine.store.listAsks(result.request_id!).map((a) => a.expert_id);
+      const involved = result.request_id ? engine.store.listAsks(result.request_id).map((a) => a.expert_id) : [];
       placeWaiting(engine, new Set([input.expert_id, ...involved]), now);
     }
     return result;
@@ -49,7 +51,14 @@ function handleReply(engine: Engine, input: ReplyInput, now: number): ReplyResul
     if (!ask && !engine.experts.has(input.expert_id)) throw notFound('Expert', input.expert_id);
     engine.store.setMuted(input.expert_id, false, now);
     if (ask) audit(engine, { request_id: ask.request_id, at: now, type: 'unmuted', actor, data: {} });
+    tellExpert(engine, input.expert_id, composeReplyFeedback({ outcome: 'unmuted' }), now);
     return { request_id: ask?.request_id ?? null, ask_id: ask?.id ?? null, outcome: 'unmuted' };
+  }
+  if (!ask && kind === 'mute' && input.request_id === undefined && engine.experts.has(input.expert_id)) {
+    // A standing preference: it needs no open ask (SPEC §4).
+    engine.store.setMuted(input.expert_id, true, now);
+    tellExpert(engine, input.expert_id, composeReplyFeedback({ outcome: 'muted', passedTo: null, hadAsk: false }), now);
+    return { request_id: null, ask_id: null, outcome: 'muted' };
   }
   if (!ask) {
     if (!engine.experts.has(input.expert_id) && input.request_id === undefined) throw notFound('Expert', input.expert_id);
@@ -60,25 +69,33 @@ function handleReply(engine: Engine, input: ReplyInput, now: number): ReplyResul
   const request = engine.store.getRequest(ask.request_id)!;
   const base = { request_id: request.id, ask_id: ask.id };
   const decided = request.status === 'accepted' || request.status === 'rejected';
+  const reply = (result: Omit<ReplyResult, 'request_id' | 'ask_id'>, feedback: ReplyFeedback): ReplyResult => {
+    tellInThread(engine, ask, composeReplyFeedback(feedback), now);
+    return { ...base, ...result };
+  };
 
-  if (kind === 'answer') return { ...base, ...takeAnswer(engine, request, ask, input.text, now) };
+  if (kind === 'answer') {
+    const result = takeAnswer(engine, request, ask, input.text, now);
+    return reply(result, { outcome: result.outcome === 'proposed' ? 'proposed' : 'late_reply' });
+  }
 
   if (decided) {
     audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind } });
-    return { ...base, outcome: 'ignored' };
+    return reply({ outcome: 'ignored' }, { outcome: 'ignored' });
   }
   if (kind === 'mute') {
     engine.store.setMuted(ask.expert_id, true, now);
     audit(engine, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
-    if (ask.state === 'open' || ask.state === 'queued') passOn(engine, request, ask, 'mute', now);
-    return { ...base, outcome: 'muted' };
+    const live = ask.state === 'open' || ask.state === 'queued';
+    const passedTo = live ? passOn(engine, request, ask, 'mute', now) : null;
+    return reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine, passedTo), hadAsk: live });
   }
   if (ask.state !== 'open' && ask.state !== 'queued') {
     audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
-    return { ...base, outcome: 'ignored' };
+    return reply({ outcome: 'ignored' }, { outcome: 'ignored' });
   }
-  passOn(engine, request, ask, 'skip', now);
-  return { ...base, outcome: 'skipped' };
+  const passedTo = passOn(engine, request, ask, 'skip', now);
+  return reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine, passedTo) });
 }
 
 function takeAnswer(
@@ -97,15 +114,15 @@ function takeAnswer(
     return { outcome: 'late_reply' };
   }
 
-  engine.store.updateAsk(ask.id, { state: 'answered', closed_at: now });
+  const escalated = ask.via === 'escalation' || ask.state === 'escalated';
+  closeAsk(engine, ask, 'answered', { why: 'answered' }, now);
+  const name = expertName(engine, ask.expert_id);
   // Whoever else is still being asked on this request is released: the first reply wins.
   for (const other of engine.store.listAsks(request.id)) {
     if (other.id !== ask.id && (other.state === 'open' || other.state === 'queued')) {
-      engine.store.updateAsk(other.id, { state: 'released', closed_at: now });
+      closeAsk(engine, other, 'released', { why: 'answered_elsewhere', by: name }, now);
     }
   }
-  const expert = engine.experts.get(ask.expert_id);
-  const expertName = expert?.name ?? ask.expert_id;
   const proposal: ProposalRecord = {
     id: newId('prop'),
     request_id: request.id,
@@ -115,12 +132,12 @@ function takeAnswer(
     confidence: null,
     provenance: {
       expert_id: ask.expert_id,
-      expert_name: expertName,
-      source: expertName,
+      expert_name: name,
+      source: name,
       transport: engine.transportName,
       answered_at: new Date(now).toISOString(),
       ask_id: ask.id,
-      escalated: ask.via === 'escalation' || ask.state === 'escalated',
+      escalated,
     },
     decision: null,
     created_at: now,

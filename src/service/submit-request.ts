@@ -5,6 +5,7 @@ import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { FailureCode, Reason, RequestRecord } from '../store/records.js';
 import { OPEN_STATUSES } from '../store/records.js';
+import { closeAsk } from './close-ask.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
 import { proposalBody, type ProposalBody } from './views.js';
@@ -178,9 +179,7 @@ function decideRoute(engine: Engine, request: RequestRecord, now: number): Route
  */
 export function failRequest(engine: Engine, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): void {
   for (const ask of engine.store.listAsks(request.id)) {
-    if (ask.state === 'open' || ask.state === 'queued') {
-      engine.store.updateAsk(ask.id, { state: 'released', closed_at: now });
-    }
+    if (ask.state === 'open' || ask.state === 'queued') closeAsk(engine, ask, 'released', { why: 'failed', code }, now);
   }
   request.status = 'failed';
   request.reason = { code, message };

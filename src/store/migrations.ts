@@ -157,4 +157,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE asks ADD COLUMN send_after INTEGER;
   CREATE INDEX asks_send_after ON asks (send_after) WHERE state = 'queued';
   `,
+  // 4: chat transport (Slack). Where each ask was posted (its thread and the message to update when it
+  // closes), the six elements of an ask message (Block Kit shows them one block each), and the chat
+  // event ids already processed, so a retried or redelivered event never makes a second reply.
+  `
+  ALTER TABLE messages ADD COLUMN elements TEXT;
+  CREATE TABLE chat_asks (
+    ask_id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL,
+    ts TEXT NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE UNIQUE INDEX chat_asks_message ON chat_asks (channel, ts);
+  CREATE TABLE chat_events (
+    id TEXT PRIMARY KEY,
+    at INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

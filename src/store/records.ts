@@ -82,7 +82,7 @@ export interface ProposalRecord {
 export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
-  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled';
+  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable';
 
 export interface AuditEntry {
   request_id: string;
@@ -104,7 +104,12 @@ export interface EventRecord {
   created_at: number;
 }
 
-export type MessagePurpose = 'ask' | 'accepted';
+/**
+ * `ask` and `accepted` go through every transport. The chat transport, which has threads and can edit
+ * what it posted, also gets `feedback` (a reply in the ask's thread after each reply), `ask_update`
+ * (the ask message edited: buttons gone, a status line) and `notice` (a top-level DM, no ask).
+ */
+export type MessagePurpose = 'ask' | 'accepted' | 'feedback' | 'ask_update' | 'notice';
 
 /** A direct message to an expert, queued in the same transaction as the state change that causes it. */
 export interface MessageRecord {
@@ -114,12 +119,21 @@ export interface MessageRecord {
   ask_id: string | null;
   purpose: MessagePurpose;
   text: string;
-  state: 'pending' | 'sent' | 'dead';
+  /** An ask's six elements in order (`text` is them joined by newlines); null for other messages. */
+  elements: string[] | null;
+  /** `dropped`: not sent because it no longer applied (an ask closed before it went out). */
+  state: 'pending' | 'sent' | 'dead' | 'dropped';
   attempts: number;
   next_attempt_at: number;
   created_at: number;
   sent_at: number | null;
   last_error: string | null;
+}
+
+/** Where the chat transport posted an ask: its DM channel and message timestamp (the thread). */
+export interface ChatRef {
+  channel: string;
+  ts: string;
 }
 
 export interface ExpertLiveState {

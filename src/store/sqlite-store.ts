@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type {
-  AskRecord, AuditEntry, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
+  AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
   MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
@@ -37,6 +37,7 @@ export function migrate(db: Database.Database): void {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+const parseJson = (text: unknown): unknown => (text === null || text === undefined ? null : JSON.parse(text as string));
 
 /** `WHERE a = ? AND b = ?` from the filters whose value is given (list endpoints' optional filters). */
 function whereClause(filters: Array<[clause: string, value: unknown]>): { where: string; values: unknown[] } {
@@ -166,14 +167,22 @@ export class SqliteStore implements Store {
       appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
       listAudit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
       insertEvent: p('INSERT INTO events (id, request_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
-      enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, purpose, text, state, attempts,
-        next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @purpose, @text, @state, @attempts,
-        @next_attempt_at, @created_at)`),
+      enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, purpose, text, elements, state, attempts,
+        next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @purpose, @text, @elements, @state,
+        @attempts, @next_attempt_at, @created_at)`),
       dueMessages: p(`SELECT * FROM messages WHERE state = 'pending' AND next_attempt_at <= ?
         ORDER BY next_attempt_at, id LIMIT ?`),
       markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?`),
       rescheduleMessage: p(`UPDATE messages SET state = CASE WHEN ? IS NULL THEN 'dead' ELSE 'pending' END,
         next_attempt_at = COALESCE(?, next_attempt_at), last_error = ?, attempts = attempts + 1 WHERE id = ?`),
+      dropMessage: p(`UPDATE messages SET state = 'dropped', last_error = ? WHERE id = ? AND state = 'pending'`),
+      getAsk: p('SELECT * FROM asks WHERE id = ?'),
+      openAsksOf: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id`),
+      askElements: p(`SELECT elements FROM messages WHERE ask_id = ? AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`),
+      setChatRef: p('INSERT OR REPLACE INTO chat_asks (ask_id, channel, ts) VALUES (?, ?, ?)'),
+      chatRef: p('SELECT channel, ts FROM chat_asks WHERE ask_id = ?'),
+      askByChatRef: p('SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id WHERE chat_asks.channel = ? AND chat_asks.ts = ?'),
+      markChatEvent: p('INSERT OR IGNORE INTO chat_events (id, at) VALUES (?, ?)'),
       upsertConsumer: p(`INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
         dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
         VALUES (@id, @handles_kinds, @delivery_type, @delivery, @secret, @dedup_window, @dedup_window_ms, @auto_accept,
@@ -413,11 +422,11 @@ export class SqliteStore implements Store {
   }
 
   enqueueMessage(m: MessageRecord): void {
-    this.stmts.enqueueMessage.run(m);
+    this.stmts.enqueueMessage.run({ ...m, elements: m.elements === null ? null : json(m.elements) });
   }
 
   dueMessages(now: number, limit: number): MessageRecord[] {
-    return this.stmts.dueMessages.all(now, limit) as MessageRecord[];
+    return (this.stmts.dueMessages.all(now, limit) as Row[]).map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
   }
 
   markMessagesSent(ids: readonly string[], at: number): void {
@@ -426,6 +435,39 @@ export class SqliteStore implements Store {
 
   rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void {
     this.stmts.rescheduleMessage.run(nextAttemptAt, nextAttemptAt, error, id);
+  }
+
+  dropMessage(id: string, why: string): void {
+    this.stmts.dropMessage.run(why, id);
+  }
+
+  getAsk(id: string): AskRecord | undefined {
+    return this.stmts.getAsk.get(id) as AskRecord | undefined;
+  }
+
+  openAsksOf(expertId: string): AskRecord[] {
+    return this.stmts.openAsksOf.all(expertId) as AskRecord[];
+  }
+
+  askElements(askId: string): string[] | null {
+    const row = this.stmts.askElements.get(askId) as Row | undefined;
+    return row ? (parseJson(row.elements) as string[] | null) : null;
+  }
+
+  setChatRef(askId: string, ref: ChatRef): void {
+    this.stmts.setChatRef.run(askId, ref.channel, ref.ts);
+  }
+
+  chatRef(askId: string): ChatRef | undefined {
+    return this.stmts.chatRef.get(askId) as ChatRef | undefined;
+  }
+
+  askByChatRef(ref: ChatRef): AskRecord | undefined {
+    return this.stmts.askByChatRef.get(ref.channel, ref.ts) as AskRecord | undefined;
+  }
+
+  markChatEvent(id: string, at: number): boolean {
+    return this.stmts.markChatEvent.run(id, at).changes === 1;
   }
 
   // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs

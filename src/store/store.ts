@@ -1,5 +1,5 @@
 import type {
-  AskRecord, AskState, AuditEntry, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
+  AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
   ExpertLiveState, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
 } from './records.js';
 
@@ -58,6 +58,20 @@ export interface Store {
   dueMessages(now: number, limit: number): MessageRecord[];
   markMessagesSent(ids: readonly string[], at: number): void;
   rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void;
+  /** Marks a pending message `dropped` (it no longer applies), with why. */
+  dropMessage(id: string, why: string): void;
+
+  // Chat transport (SPEC §12).
+  getAsk(id: string): AskRecord | undefined;
+  /** An expert's open asks, oldest sent first. */
+  openAsksOf(expertId: string): AskRecord[];
+  /** The six elements of the ask message sent for an ask (null when none was queued). */
+  askElements(askId: string): string[] | null;
+  setChatRef(askId: string, ref: ChatRef): void;
+  chatRef(askId: string): ChatRef | undefined;
+  askByChatRef(ref: ChatRef): AskRecord | undefined;
+  /** Records a chat event id as processed; false when it already was (a retry or a redelivery). */
+  markChatEvent(id: string, at: number): boolean;
 
   // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.
   /**
