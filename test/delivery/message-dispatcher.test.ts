@@ -12,6 +12,7 @@ import { FakeClock } from '../support/fake-clock.js';
 /** A chat platform that is down for the first `failures` calls (what a Slack outage looks like to us). */
 class FlakyPlatform implements Transport {
   readonly name = 'chat' as const;
+  readonly threaded = false;
   delivered: OutboundMessage[] = [];
   calls = 0;
   constructor(private failures: number) {}
