@@ -9,7 +9,7 @@ import {
 import type { Logger } from 'pino';
 import { bearerAuth } from './http/auth.js';
 import { installErrorHandler } from './http/error-handler.js';
-import { chatRoutes } from './http/routes/chat.js';
+import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
 import { proposalRoutes } from './http/routes/proposals.js';
@@ -24,7 +24,8 @@ export interface AppOptions {
   apiToken: string | undefined;
   logger: Logger;
   bodyLimit?: number;
-  chatEnabled?: boolean;
+  /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
+  chat?: ChatEvents | null;
 }
 
 /** Where the approval UI's built files are: `web/` at the package root, from `src/` or `dist/`. */
@@ -57,7 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await api.register(chatRoutes, { enabled: options.chatEnabled ?? false });
+      await api.register(chatRoutes, { chat: options.chat ?? null });
       await api.register(async (secured) => {
         secured.addHook('onRequest', bearerAuth(options.apiToken));
         await secured.register(requestRoutes, routeOptions);

@@ -8,6 +8,7 @@ import { runTick } from './scheduler/run-tick.js';
 import { ExpertqService } from './service/expertq-service.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
+import { createSlackTransport, slackCode } from './transport/slack/create-slack-transport.js';
 import type { Transport } from './transport/transport.js';
 
 export interface CreateServiceOptions {
@@ -44,7 +45,7 @@ export class Expertq {
     readonly service: ExpertqService,
     readonly config: Config,
     readonly secrets: Secrets,
-    private readonly transport: Transport,
+    readonly transport: Transport,
     private readonly store: SqliteStore,
     private readonly timer: NodeJS.Timeout | null,
   ) {}
@@ -93,24 +94,28 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   const config = typeof options.config === 'string' ? loadConfig(options.config) : options.config;
   const secrets = readSecrets(config, readEnv(config.file, options.env));
   const log = options.logger ?? createLogger();
-  if (options.transport === 'chat') {
-    if (!config.chat) throw new ConfigError(`--transport chat needs a "chat" section in ${config.file}.`);
-    throw new ConfigError('The chat (Slack) transport is not part of this build yet; use --transport console.');
-  }
+  const clock = options.clock ?? systemClock;
+  // The chat transport is checked with Slack before the database opens: nothing half-starts.
+  const slack = options.transport === 'chat' ? await createSlackTransport(config, secrets, log, clock) : null;
 
   const store = new SqliteStore(openDatabase(config.storagePath));
   const expertName = (id: string) => service.experts.get(id)?.name ?? id;
   const transport: Transport =
-    options.transport && options.transport !== 'console' ? options.transport : new ConsoleTransport(log, options.out ?? process.stdout, expertName);
+    slack ?? (typeof options.transport === 'object' ? options.transport : new ConsoleTransport(log, options.out ?? process.stdout, expertName));
   const service: ExpertqService = new ExpertqService({
     config,
     store,
     transport,
     log,
-    clock: options.clock ?? systemClock,
+    clock,
     allowPrivateWebhooks: config.server.allow_private_webhooks,
   });
-  await transport.start((reply) => service.receiveInbound(reply));
+  try {
+    await transport.start((reply) => service.receiveInbound(reply));
+  } catch (error) {
+    store.close();
+    throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);
+  }
 
   // Anything committed but not delivered before a stop goes out now; due work every tick.
   service.kick();

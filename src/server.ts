@@ -7,6 +7,7 @@ import { ConfigError, type Config } from './config/load-config.js';
 import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
+import { SlackTransport } from './transport/slack/slack-transport.js';
 
 export interface ServeOptions {
   configPath: string;
@@ -40,7 +41,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       `authentication is DISABLED: ${config.server.api_token_env} is not set, so every API call is accepted`,
     );
   }
-  const app = await buildApp({ service, apiToken: secrets.apiToken, logger: log, bodyLimit: config.server.body_limit });
+  const chat = expertq.transport instanceof SlackTransport ? expertq.transport : null;
+  const app = await buildApp({ service, apiToken: secrets.apiToken, logger: log, bodyLimit: config.server.body_limit, chat });
   const port = options.port ?? config.server.port;
   let address: string;
   try {

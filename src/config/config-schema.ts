@@ -61,6 +61,7 @@ export const configSchema = z
         bot_token_env: envName.optional(),
         signing_secret_env: envName.optional(),
         app_token_env: envName.optional(),
+        api_url: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
       })
       .strict()
       .nullable()

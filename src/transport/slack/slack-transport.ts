@@ -1,0 +1,192 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import { ErrorCode, type WebClientOptions } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
+import { TransportError, type InboundOutcome, type InboundReply, type OutboundMessage, type SentMessage, type Transport } from '../transport.js';
+import { ACTION, ANSWER_INPUT, ANSWER_MODAL, answerModal, askBlocks, closedAskBlocks } from './ask-blocks.js';
+import { ExpertqReceiver, type ChatHttpAnswer } from './expertq-receiver.js';
+import { readMessageEvent, type SlackMessageEvent } from './read-message-event.js';
+import { escapeMrkdwn } from './slack-text.js';
+
+export interface SlackTransportOptions {
+  botToken: string;
+  appToken?: string | undefined;
+  signingSecret?: string | undefined;
+  /** Web API base URL (`chat.api_url`): Slack's, GovSlack's, or a local fake in tests. */
+  apiUrl: string;
+  log: Logger;
+  clock: Clock;
+}
+
+/** Slack errors that mean this expert cannot be reached at all: the ask is passed on (SPEC §12). */
+const UNREACHABLE = new Set(['user_not_found', 'users_not_found', 'account_inactive', 'cannot_dm_bot', 'user_disabled']);
+
+/**
+ * The chat transport on Slack (SPEC §12), built on Bolt's App and WebClient. An ask is one DM: the
+ * six elements as `text` (the notification, and what screen readers read) and as blocks, then Answer /
+ * Skip / Mute. Replies come from the DM (thread or top level), the buttons and the Answer modal, over
+ * Socket Mode or HTTP; each is committed by the service before Slack is acknowledged.
+ */
+export class SlackTransport implements Transport {
+  readonly name = 'chat' as const;
+  readonly threaded = true;
+  readonly app: App;
+  private readonly receiver: ExpertqReceiver;
+  private readonly dmChannels = new Map<string, string>();
+  private onReply: ((reply: InboundReply) => Promise<InboundOutcome>) | null = null;
+
+  constructor(private readonly options: SlackTransportOptions) {
+    const slackLogger = toSlackLogger(options.log.child({ component: 'slack' }));
+    // The message outbox retries (with Retry-After): the client itself must not wait or retry.
+    const clientOptions: WebClientOptions = {
+      slackApiUrl: options.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: 10_000,
+      logger: slackLogger,
+    };
+    this.receiver = new ExpertqReceiver({
+      appToken: options.appToken,
+      signingSecret: options.signingSecret,
+      clientOptions,
+      clock: options.clock,
+      log: options.log,
+      slackLogger,
+    });
+    this.app = new App({ token: options.botToken, receiver: this.receiver, clientOptions, logger: slackLogger, deferInitialization: true });
+    this.app.error(async (error) => {
+      throw error;
+    });
+    this.listen();
+  }
+
+  /** Checks the bot token with `auth.test`; rejects with Slack's error code when it is refused. */
+  async init(): Promise<void> {
+    await this.app.init();
+  }
+
+  get socketMode(): boolean {
+    return this.receiver.socketMode;
+  }
+
+  async start(onReply: (reply: InboundReply) => Promise<InboundOutcome>): Promise<void> {
+    this.onReply = onReply;
+    await this.receiver.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.receiver.stop();
+  }
+
+  /** `POST /api/v1/chat/events` in HTTP mode. */
+  handleHttp(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<ChatHttpAnswer> {
+    return this.receiver.handleHttp(rawBody, headers);
+  }
+
+  async send(message: OutboundMessage): Promise<SentMessage | void> {
+    try {
+      return await this.post(message);
+    } catch (error) {
+      throw toTransportError(error);
+    }
+  }
+
+  private async post(m: OutboundMessage): Promise<SentMessage | void> {
+    const chat = this.app.client.chat;
+    if (m.purpose === 'ask') {
+      const channel = await this.dm(m.expertId);
+      const elements = m.elements ?? [m.text];
+      const res = await chat.postMessage({ channel, text: escapeMrkdwn(m.text), blocks: askBlocks(elements, m.askId ?? '') });
+      return { chat: { channel: res.channel ?? channel, ts: res.ts! } };
+    }
+    if (m.purpose === 'ask_update' && m.thread) {
+      const elements = m.elements ?? [];
+      await chat.update({ channel: m.thread.channel, ts: m.thread.ts, text: escapeMrkdwn([...elements, m.text].join('\n')), blocks: closedAskBlocks(elements, m.text) });
+      return;
+    }
+    // Feedback and the acceptance notice go in the ask's thread; notices (and anything whose ask was never posted) top level.
+    const channel = m.thread?.channel ?? (await this.dm(m.expertId));
+    await chat.postMessage({ channel, text: escapeMrkdwn(m.text), ...(m.thread ? { thread_ts: m.thread.ts } : {}) });
+  }
+
+  private async dm(expertId: string): Promise<string> {
+    const known = this.dmChannels.get(expertId);
+    if (known) return known;
+    const res = await this.app.client.conversations.open({ users: expertId });
+    const channel = res.channel?.id;
+    if (!channel) throw new TransportError('Slack opened no DM channel', 'no_channel', false);
+    this.dmChannels.set(expertId, channel);
+    return channel;
+  }
+
+  private reply(input: InboundReply): Promise<InboundOutcome> {
+    if (!this.onReply) throw new Error('the Slack transport was not started');
+    return this.onReply(input);
+  }
+
+  private listen(): void {
+    this.app.event('message', async ({ event, body }) => {
+      const reply = readMessageEvent(event as SlackMessageEvent, (body as { event_id?: string }).event_id);
+      if (reply) await this.reply(reply);
+    });
+    for (const [action, text] of [[ACTION.skip, 'skip'], [ACTION.mute, 'mute']] as const) {
+      this.app.action({ type: 'block_actions', action_id: action }, async ({ ack, body, action: button }) => {
+        const askId = 'value' in button ? button.value : undefined;
+        if (askId) await this.reply({ expertId: body.user.id, text, askId, eventId: `action:${body.trigger_id}` });
+        await ack();
+      });
+    }
+    this.app.action({ type: 'block_actions', action_id: ACTION.answer }, async ({ ack, body, action: button, client }) => {
+      await ack();
+      const askId = 'value' in button ? button.value : undefined;
+      if (!askId) return;
+      const question = body.message?.blocks?.[2]?.text?.text ?? '';
+      // Not awaited: opening the modal is a call to Slack, and the click must be acknowledged within 3 s.
+      client.views.open({ trigger_id: body.trigger_id, view: answerModal(askId, question) }).catch((error: unknown) => {
+        this.options.log.warn({ err: error, ask_id: askId }, 'could not open the Answer modal');
+      });
+    });
+    this.app.view(ANSWER_MODAL, async ({ ack, body, view }) => {
+      const text = view.state.values[ANSWER_INPUT.block]?.[ANSWER_INPUT.action]?.value?.trim() ?? '';
+      if (text === '') {
+        await ack({ response_action: 'errors', errors: { [ANSWER_INPUT.block]: 'Write an answer, or close this and use Skip.' } });
+        return;
+      }
+      await this.reply({ expertId: body.user.id, text, askId: view.private_metadata, eventId: `view:${view.id}` });
+      await ack();
+    });
+  }
+}
+
+/** Maps a Web API failure to a retryable or permanent TransportError (the outbox decides what follows). */
+export function toTransportError(error: unknown): TransportError {
+  if (error instanceof TransportError) return error;
+  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number; message?: string };
+  if (e.code === ErrorCode.PlatformError) {
+    const code = e.data?.error ?? 'unknown_error';
+    return new TransportError(`Slack refused the call: ${code}`, code, UNREACHABLE.has(code));
+  }
+  if (e.code === ErrorCode.RateLimitedError) {
+    return new TransportError(`Slack rate limit: retry after ${e.retryAfter ?? 1} s`, 'ratelimited', false, (e.retryAfter ?? 1) * 1000);
+  }
+  if (e.code === ErrorCode.HTTPError) return new TransportError(`Slack answered HTTP ${e.statusCode}`, `http_${e.statusCode}`, false);
+  return new TransportError(`Slack could not be reached: ${e.message ?? String(error)}`, 'request_error', false);
+}
+
+/** Bolt and the Slack clients log through pino, as one component. */
+function toSlackLogger(log: Logger): SlackLogger {
+  let level = LogLevel.INFO;
+  const line = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ');
+  return {
+    debug: (...msg: unknown[]) => log.debug(line(msg)),
+    info: (...msg: unknown[]) => log.info(line(msg)),
+    warn: (...msg: unknown[]) => log.warn(line(msg)),
+    error: (...msg: unknown[]) => log.error(line(msg)),
+    setLevel: (l: LogLevel) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}

@@ -1,0 +1,236 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export const BOT_TOKEN = 'xoxb-fake-bot-token';
+export const APP_TOKEN = 'xapp-fake-app-token';
+export const SIGNING_SECRET = 'fake-signing-secret';
+export const BOT_USER = 'UBOT';
+
+/** One Web API call as the fake received it (form fields decoded, JSON fields parsed). */
+export interface SlackCall {
+  method: string;
+  token: string | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Slack arguments are loosely shaped
+  args: Record<string, any>;
+}
+
+/** A scripted answer for the next call of a method: an HTTP status, headers and a JSON body. */
+export interface Scripted {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * Slack at the network boundary, for tests: the Web API methods expertq calls (over HTTP, as the real
+ * `@slack/web-api` client sends them) and a Socket Mode WebSocket that `apps.connections.open` points
+ * the real Socket Mode client at. It records every call, can be told to fail the next calls of a
+ * method, and can push envelopes (events, button clicks, modal submissions) and wait for their acks.
+ */
+export class FakeSlack {
+  readonly calls: SlackCall[] = [];
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly scripts = new Map<string, Scripted[]>();
+  private readonly acks = new Map<string, (payload: unknown) => void>();
+  private readonly sockets = new Set<WebSocket>();
+  private connectedWaiters: Array<() => void> = [];
+  private nextTs = 1;
+  private nextEnvelope = 1;
+  private base = '';
+
+  constructor() {
+    this.http = createServer((req, res) => void this.onRequest(req, res));
+    this.wss = new WebSocketServer({ server: this.http, path: '/socket' });
+    this.wss.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { envelope_id?: string; payload?: unknown };
+        if (message.envelope_id) this.acks.get(message.envelope_id)?.(message.payload ?? {});
+      });
+      socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A1' } }));
+      const waiters = this.connectedWaiters;
+      this.connectedWaiters = [];
+      for (const w of waiters) w();
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.http.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** The Web API base URL to put in `chat.api_url`. */
+  get apiUrl(): string {
+    return `${this.base}/api/`;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.terminate();
+    this.wss.close();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  /** The next `times` calls of `method` get this answer instead of the normal one. */
+  script(method: string, answer: Scripted, times = 1): void {
+    const list = this.scripts.get(method) ?? [];
+    for (let i = 0; i < times; i++) list.push(answer);
+    this.scripts.set(method, list);
+  }
+
+  callsOf(method: string): SlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** `chat.postMessage` calls to a channel (`D<user>` is the DM with that user). */
+  posts(channel?: string): SlackCall[] {
+    return this.callsOf('chat.postMessage').filter((c) => channel === undefined || c.args.channel === channel);
+  }
+
+  /** Resolves once a Socket Mode client is connected (at once when one already is). */
+  connected(): Promise<void> {
+    if (this.sockets.size > 0) return Promise.resolve();
+    return new Promise((resolve) => this.connectedWaiters.push(resolve));
+  }
+
+  /** Pushes an envelope over Socket Mode and resolves with the client's acknowledgement payload. */
+  envelope(type: 'events_api' | 'interactive', payload: Record<string, unknown>, options: { envelopeId?: string; retryAttempt?: number } = {}): Promise<unknown> {
+    const socket = [...this.sockets][0];
+    if (!socket) throw new Error('no Socket Mode client is connected');
+    const envelopeId = options.envelopeId ?? `env-${this.nextEnvelope++}`;
+    const acked = new Promise<unknown>((resolve) => this.acks.set(envelopeId, resolve));
+    socket.send(
+      JSON.stringify({
+        envelope_id: envelopeId,
+        type,
+        payload,
+        accepts_response_payload: type === 'interactive',
+        retry_attempt: options.retryAttempt ?? 0,
+        retry_reason: options.retryAttempt ? 'timeout' : '',
+      }),
+    );
+    return acked;
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0]!;
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const args: Record<string, unknown> = {};
+    if ((req.headers['content-type'] ?? '').includes('application/json')) Object.assign(args, raw ? JSON.parse(raw) : {});
+    else for (const [key, value] of new URLSearchParams(raw)) args[key] = parseField(value);
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || (args.token as string | undefined);
+    this.calls.push({ method, token, args });
+
+    const scripted = this.scripts.get(method)?.shift();
+    const answer = scripted ?? { body: this.answer(method, token, args) };
+    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+    res.end(JSON.stringify(answer.body ?? { ok: false, error: 'fake_error' }));
+  }
+
+  private answer(method: string, token: string | undefined, args: Record<string, unknown>): Record<string, unknown> {
+    switch (method) {
+      case 'auth.test':
+        return token === BOT_TOKEN ? { ok: true, user_id: BOT_USER, bot_id: 'BBOT', team_id: 'T1', team: 'Acme' } : { ok: false, error: 'invalid_auth' };
+      case 'apps.connections.open':
+        return token === APP_TOKEN ? { ok: true, url: `${this.base.replace('http', 'ws')}/socket` } : { ok: false, error: 'invalid_auth' };
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(args.users)}` } };
+      case 'chat.postMessage':
+        return { ok: true, channel: args.channel, ts: `1700000000.${String(this.nextTs++).padStart(6, '0')}`, message: { text: args.text } };
+      case 'chat.update':
+        return { ok: true, channel: args.channel, ts: args.ts };
+      case 'views.open':
+        return { ok: true, view: { id: `V${this.nextTs++}` } };
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: `1700000000.${String(this.nextTs++).padStart(6, '0')}` };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+}
+
+/** Form fields that carry JSON (blocks, view) are parsed; the rest stay strings. */
+function parseField(value: string): unknown {
+  if (/^[[{]/.test(value)) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+let nextEvent = 1;
+
+/** An Events API callback for a message in the DM between the bot and `user`. */
+export function dmMessage(user: string, text: string, options: { threadTs?: string; eventId?: string; subtype?: string; botId?: string } = {}): Record<string, unknown> {
+  const ts = `1700000100.${String(nextEvent).padStart(6, '0')}`;
+  return {
+    type: 'event_callback',
+    team_id: 'T1',
+    api_app_id: 'A1',
+    event_id: options.eventId ?? `Ev${nextEvent++}`,
+    event_time: 1700000100,
+    event: {
+      type: 'message',
+      channel_type: 'im',
+      channel: `D${user}`,
+      user,
+      text,
+      ts,
+      ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+      ...(options.subtype ? { subtype: options.subtype } : {}),
+      ...(options.botId ? { bot_id: options.botId } : {}),
+    },
+  };
+}
+
+/** An interactivity payload for a click on one of an ask's buttons. */
+export function buttonClick(user: string, actionId: string, askId: string, triggerId = `trig-${nextEvent++}`): Record<string, unknown> {
+  return {
+    type: 'block_actions',
+    team: { id: 'T1', domain: 'acme' },
+    user: { id: user, team_id: 'T1' },
+    api_app_id: 'A1',
+    token: 'legacy',
+    trigger_id: triggerId,
+    container: { type: 'message', channel_id: `D${user}` },
+    channel: { id: `D${user}` },
+    message: { type: 'message', ts: '1700000000.000001', blocks: [] },
+    actions: [{ type: 'button', action_id: actionId, block_id: 'expertq_ask', value: askId, action_ts: '1700000200.000001' }],
+  };
+}
+
+/** An interactivity payload for the Answer modal being submitted. */
+export function modalSubmission(user: string, askId: string, text: string, viewId = `V-sub-${nextEvent++}`): Record<string, unknown> {
+  return {
+    type: 'view_submission',
+    team: { id: 'T1', domain: 'acme' },
+    user: { id: user, team_id: 'T1' },
+    api_app_id: 'A1',
+    token: 'legacy',
+    trigger_id: `trig-${nextEvent++}`,
+    view: {
+      id: viewId,
+      type: 'modal',
+      callback_id: 'expertq_answer_modal',
+      private_metadata: askId,
+      state: { values: { answer: { text: { type: 'plain_text_input', value: text } } } },
+      hash: 'h1',
+    },
+  };
+}
+
+/** Headers Slack signs an HTTP event with (`v0` HMAC-SHA256 of `v0:<ts>:<body>`). */
+export function slackSignature(body: string, timestampSeconds: number, secret = SIGNING_SECRET): Record<string, string> {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestampSeconds}:${body}`).digest('hex')}`;
+  return { 'x-slack-signature': signature, 'x-slack-request-timestamp': String(timestampSeconds) };
+}
