@@ -14,6 +14,9 @@ export interface SlackCall {
   token: string | undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Slack arguments are loosely shaped
   args: Record<string, any>;
+  /** What the fake answered. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Slack answers are loosely shaped
+  response?: Record<string, any>;
 }
 
 /** A scripted answer for the next call of a method: an HTTP status, headers and a JSON body. */
@@ -126,10 +129,12 @@ export class FakeSlack {
     if ((req.headers['content-type'] ?? '').includes('application/json')) Object.assign(args, raw ? JSON.parse(raw) : {});
     else for (const [key, value] of new URLSearchParams(raw)) args[key] = parseField(value);
     const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || (args.token as string | undefined);
-    this.calls.push({ method, token, args });
+    const call: SlackCall = { method, token, args };
+    this.calls.push(call);
 
     const scripted = this.scripts.get(method)?.shift();
     const answer = scripted ?? { body: this.answer(method, token, args) };
+    call.response = answer.body;
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
     res.end(JSON.stringify(answer.body ?? { ok: false, error: 'fake_error' }));
   }

@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, EXAMPLE_EXPERTS } from '../support/build-test-app.js';
+import { dmMessage, type FakeSlack } from '../support/fake-slack.js';
+import { SLACK_EXPERTS, startSlackKit } from '../support/slack-kit.js';
+
+/**
+ * One suite, every transport: where the console and Slack behave the same (the seed's six elements
+ * on every ask path, replies, opt-outs, the acceptance notice), both must pass it. Each harness asks
+ * and replies the way its transport does: the console prints and takes `POST /replies`; Slack posts a
+ * DM and takes a reply in the ask's thread over Socket Mode.
+ */
+interface Harness {
+  /** Expert ids for Dana (escalates to Lee), Lee and Sam. */
+  ids: { dana: string; lee: string; sam: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Every ask an expert received so far, each as its six elements. */
+  asksTo(expertId: string): string[][];
+  /** Other messages to an expert (notices such as the acceptance). */
+  noticesTo(expertId: string): string[];
+  reply(expertId: string, text: string, requestId: string): Promise<void>;
+  advance(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function consoleHarness(config: Record<string, unknown> = {}): Promise<Harness> {
+  const t = await buildTestApp({ config });
+  const blocks = () => t.messages().map((m) => m.split('\n'));
+  const to = (id: string) => blocks().filter((lines) => lines[0]!.includes(`(${id})`));
+  return {
+    ids: { dana: 'dana', lee: 'lee', sam: 'sam' },
+    call: (method, path, body) => t.call(method, path, body),
+    asksTo: (id) => to(id).filter((l) => l.some((x) => x.includes('reply with: expertq reply'))).map((l) => l.slice(1, 7).map((x) => x.trim())),
+    noticesTo: (id) => to(id).filter((l) => !l.some((x) => x.includes('reply with:'))).map((l) => l.slice(1).map((x) => x.trim()).join('\n')),
+    async reply(expertId, text, requestId) {
+      const res = await t.call('POST', '/api/v1/replies', { expert_id: expertId, text, request_id: requestId });
+      expect(res.status).toBe(200);
+    },
+    async advance(ms) {
+      t.clock.advance(ms);
+      t.service.tick();
+      await t.service.idle();
+    },
+    close: () => t.close(),
+  };
+}
+
+async function slackHarness(config: Record<string, unknown> = {}): Promise<Harness> {
+  const kit = await startSlackKit({ mode: 'socket', config });
+  const slack: FakeSlack = kit.slack;
+  const askPosts = (id: string) => slack.posts(`D${id}`).filter((c) => Array.isArray(c.args.blocks) && c.args.blocks.some((b: { type: string }) => b.type === 'actions'));
+  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return {
+    ids: { dana: 'UDANA', lee: 'ULEE', sam: 'USAM' },
+    call: (method, path, body) => kit.call(method, path, body),
+    asksTo: (id) =>
+      askPosts(id).map((c) => {
+        const sections = (c.args.blocks as Array<{ type: string; text?: { text: string } }>).filter((b) => b.type === 'section');
+        // The notification text carries the same six elements, in the same order.
+        expect(unescape(c.args.text as string)).toBe(sections.map((b) => unescape(b.text!.text)).join('\n'));
+        return sections.map((b) => unescape(b.text!.text));
+      }),
+    noticesTo: (id) => slack.posts(`D${id}`).filter((c) => !Array.isArray(c.args.blocks)).map((c) => unescape(c.args.text as string)),
+    async reply(expertId, text, requestId) {
+      const request = await kit.call('GET', `/api/v1/requests/${requestId}`);
+      const ask = (request.body.asks as Array<{ id: string; expert_id: string }>).findLast((a) => a.expert_id === expertId)!;
+      const post = askPosts(expertId).find((c) => c.args.blocks.at(-1).elements[0].value === ask.id);
+      expect(post).toBeDefined();
+      await kit.deliver(dmMessage(expertId, text, { threadTs: post!.response!.ts }));
+    },
+    advance: (ms) => kit.advance(ms),
+    close: () => kit.close(),
+  };
+}
+
+function expectSixElements(ask: string[] | undefined, expert: { name: string }, parts: { consumer: string; because: string; question: string }): void {
+  expect(ask).toHaveLength(6);
+  const [who, why, question, effort, attribution, optOut] = ask!;
+  expect(who).toMatch(new RegExp(`^Hi ${expert.name.split(' ')[0]}, I'm an automated assistant for Acme \\(not a person\\)`));
+  expect(why).toContain(parts.consumer);
+  expect(why).toContain(parts.because);
+  expect(question).toBe(`Question: ${parts.question}`);
+  expect(effort).toMatch(/one- or two-sentence reply/);
+  expect(attribution).toContain(`(${expert.name}) as the source, after human review`);
+  expect(optOut).toMatch(/`mute`.*`skip`/);
+}
+
+const submit = (overrides: Record<string, unknown> = {}) => ({
+  consumer_id: 'billing-bot',
+  topic: 'billing',
+  question: 'What is the grace period for disputed invoices?',
+  context: { asked_because: 'the invoice total does not match the ledger' },
+  ...overrides,
+});
+const parts = { consumer: 'billing-bot', because: 'the invoice total does not match the ledger', question: 'What is the grace period for disputed invoices?' };
+const [DANA, LEE, SAM] = [EXAMPLE_EXPERTS[0]!, EXAMPLE_EXPERTS[1]!, SLACK_EXPERTS[2]!];
+
+describe.each([
+  ['console', consoleHarness],
+  ['slack', slackHarness],
+] as const)('the %s transport', (_name, make) => {
+  let h: Harness;
+  afterEach(async () => h?.close());
+
+  it('sends the first ask with the six elements in order, and an answer becomes a proposal', async () => {
+    h = await make();
+    const { body } = await h.call('POST', '/api/v1/requests', submit());
+    expectSixElements(h.asksTo(h.ids.dana)[0], DANA, parts);
+    await h.reply(h.ids.dana, 'Thirty days from the invoice date.', body.request_id);
+    const request = (await h.call('GET', `/api/v1/requests/${body.request_id}`)).body;
+    expect(request.status).toBe('proposed');
+    const proposal = (await h.call('GET', `/api/v1/proposals/${request.proposal_id}`)).body;
+    expect(proposal.answer).toBe('Thirty days from the invoice date.');
+  });
+
+  it('asks every target expert directly, each with the six elements', async () => {
+    h = await make();
+    await h.call('POST', '/api/v1/requests', submit({ target_experts: [h.ids.lee, h.ids.sam] }));
+    expectSixElements(h.asksTo(h.ids.lee)[0], LEE, parts);
+    expectSixElements(h.asksTo(h.ids.sam)[0], SAM, parts);
+    expect(h.asksTo(h.ids.dana)).toHaveLength(0);
+  });
+
+  it('escalates after escalation_after with the six elements', async () => {
+    h = await make();
+    await h.call('POST', '/api/v1/requests', submit({ routing_policy: { escalation_after: 'PT1H' } }));
+    expect(h.asksTo(h.ids.lee)).toHaveLength(0);
+    await h.advance(3_600_000 + 1_000);
+    expectSixElements(h.asksTo(h.ids.lee)[0], LEE, parts);
+  });
+
+  it('holds an ask through quiet hours and sends it, whole, when they end', async () => {
+    h = await make();
+    // The fake clock stands at 10:00 UTC: inside a 09:00–11:00 window.
+    await h.call('POST', '/api/v1/requests', submit({ routing_policy: { quiet_hours: ['09:00', '11:00'] } }));
+    expect(h.asksTo(h.ids.dana)).toHaveLength(0);
+    await h.advance(3_600_000 + 1_000);
+    expectSixElements(h.asksTo(h.ids.dana)[0], DANA, parts);
+  });
+
+  it('sends a held request, whole, once its expert frees up', async () => {
+    h = await make({ defaults: { max_open_asks_per_expert: 1 } });
+    const first = (await h.call('POST', '/api/v1/requests', submit({ target_experts: [h.ids.sam] }))).body;
+    const second = (await h.call('POST', '/api/v1/requests', submit({ target_experts: [h.ids.sam], question: 'And for credit notes?' }))).body;
+    expect(h.asksTo(h.ids.sam)).toHaveLength(1);
+    await h.reply(h.ids.sam, 'Thirty days.', first.request_id);
+    expectSixElements(h.asksTo(h.ids.sam)[1], SAM, { ...parts, question: 'And for credit notes?' });
+    expect((await h.call('GET', `/api/v1/requests/${second.request_id}`)).body.status).toBe('asked');
+  });
+
+  it('passes a skipped ask on with the six elements, and mute does the same and mutes', async () => {
+    h = await make();
+    const { body } = await h.call('POST', '/api/v1/requests', submit());
+    await h.reply(h.ids.dana, 'skip', body.request_id);
+    expectSixElements(h.asksTo(h.ids.lee)[0], LEE, parts);
+
+    const other = (await h.call('POST', '/api/v1/requests', submit({ target_experts: [h.ids.sam], topic: 'deployments' }))).body;
+    await h.reply(h.ids.sam, 'mute', other.request_id);
+    const experts = (await h.call('GET', '/api/v1/experts')).body as Array<{ id: string; muted: boolean }>;
+    expect(experts.find((e) => e.id === h.ids.sam)!.muted).toBe(true);
+    expect((await h.call('GET', `/api/v1/requests/${other.request_id}`)).body.reason.code).toBe('expert_declined');
+  });
+
+  it('tells the expert, by name, when a reviewer accepts their answer', async () => {
+    h = await make();
+    const { body } = await h.call('POST', '/api/v1/requests', submit());
+    await h.reply(h.ids.dana, 'Thirty days.', body.request_id);
+    const request = (await h.call('GET', `/api/v1/requests/${body.request_id}`)).body;
+    await h.call('POST', `/api/v1/proposals/${request.proposal_id}/accept`, { decided_by: 'rev' });
+    const accepted = h.noticesTo(h.ids.dana).filter((n) => /was accepted after human review/.test(n));
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]).toContain('(Dana Smith) as the source');
+  });
+});
