@@ -47,3 +47,15 @@ export function formatDuration(ms: number): string {
   const seconds = (ms % MINUTE) / SECOND;
   return serializeIso({ hours, minutes, seconds });
 }
+
+/** Formats milliseconds in the short YAML form people write (`1d`, `2h`, `1h30m`, `90s`), for messages. */
+export function formatShortDuration(ms: number): string {
+  const parts: Array<[number, string]> = [
+    [Math.floor(ms / DAY), 'd'],
+    [Math.floor((ms % DAY) / HOUR), 'h'],
+    [Math.floor((ms % HOUR) / MINUTE), 'm'],
+    [Math.round((ms % MINUTE) / SECOND), 's'],
+  ];
+  const text = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n}${unit}`).join('');
+  return text === '' ? '0s' : text;
+}

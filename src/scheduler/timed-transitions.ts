@@ -1,5 +1,5 @@
 import { iso } from '../clock.js';
-import { formatDuration } from '../config/durations.js';
+import { formatDuration, formatShortDuration } from '../config/durations.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
 import { closeAsk, expertName } from '../service/close-ask.js';
 import { audit, type Engine } from '../service/engine.js';
@@ -50,7 +50,7 @@ export function escalateAsk(engine: Engine, ask: AskRecord, now: number, freed: 
     return false;
   }
   const waitedFor = ask.sent_at;
-  closeAsk(engine, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatDuration(request.routing_policy.escalation_after) }, now);
+  closeAsk(engine, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
   freed.add(ask.expert_id);
   request.status = 'escalated';
   engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });

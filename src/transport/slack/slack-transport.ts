@@ -142,8 +142,9 @@ export class SlackTransport implements Transport {
       const askId = 'value' in button ? button.value : undefined;
       if (!askId) return;
       const question = body.message?.blocks?.[2]?.text?.text ?? '';
-      // Not awaited: opening the modal is a call to Slack, and the click must be acknowledged within 3 s.
-      client.views.open({ trigger_id: body.trigger_id, view: answerModal(askId, question) }).catch((error: unknown) => {
+      // A failure to open the modal is logged, not thrown: a throw would withhold the ack and Slack would
+      // send the click again with a trigger that has expired by then.
+      await client.views.open({ trigger_id: body.trigger_id, view: answerModal(askId, question) }).catch((error: unknown) => {
         this.options.log.warn({ err: error, ask_id: askId }, 'could not open the Answer modal');
       });
     });
