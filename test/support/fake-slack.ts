@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -38,6 +39,9 @@ export class FakeSlack {
   private readonly wss: WebSocketServer;
   private readonly scripts = new Map<string, Scripted[]>();
   private readonly acks = new Map<string, (payload: unknown) => void>();
+  /** Envelopes sent and not acknowledged yet: what Slack would deliver again. */
+  private readonly unacked = new Map<string, { type: string; payload: Record<string, unknown>; attempt: number }>();
+  private readonly changes = new EventEmitter();
   private readonly sockets = new Set<WebSocket>();
   private connectedWaiters: Array<() => void> = [];
   private nextTs = 1;
@@ -52,12 +56,16 @@ export class FakeSlack {
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('message', (data) => {
         const message = JSON.parse(String(data)) as { envelope_id?: string; payload?: unknown };
-        if (message.envelope_id) this.acks.get(message.envelope_id)?.(message.payload ?? {});
+        if (message.envelope_id) {
+          this.unacked.delete(message.envelope_id);
+          this.acks.get(message.envelope_id)?.(message.payload ?? {});
+        }
       });
       socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A1' } }));
       const waiters = this.connectedWaiters;
       this.connectedWaiters = [];
       for (const w of waiters) w();
+      this.changes.emit('connection');
     });
   }
 
@@ -101,12 +109,41 @@ export class FakeSlack {
     return new Promise((resolve) => this.connectedWaiters.push(resolve));
   }
 
+  /** Resolves on the next Socket Mode connection (a client that reconnects after a restart). */
+  nextConnection(): Promise<void> {
+    return new Promise((resolve) => this.changes.once('connection', () => resolve()));
+  }
+
+  /** Resolves once a Web API call matching `predicate` has arrived (at once if one already has). */
+  waitForCall(predicate: (call: SlackCall) => boolean): Promise<SlackCall> {
+    const found = this.calls.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const check = (call: SlackCall) => {
+        if (!predicate(call)) return;
+        this.changes.off('call', check);
+        resolve(call);
+      };
+      this.changes.on('call', check);
+    });
+  }
+
+  /** Sends every unacknowledged envelope again, as Slack does when a client reconnects; resolves with their acks. */
+  redeliverUnacked(): Promise<unknown[]> {
+    return Promise.all(
+      [...this.unacked].map(([envelopeId, e]) =>
+        this.envelope(e.type as 'events_api' | 'interactive', e.payload, { envelopeId, retryAttempt: e.attempt + 1 }),
+      ),
+    );
+  }
+
   /** Pushes an envelope over Socket Mode and resolves with the client's acknowledgement payload. */
   envelope(type: 'events_api' | 'interactive', payload: Record<string, unknown>, options: { envelopeId?: string; retryAttempt?: number } = {}): Promise<unknown> {
     const socket = [...this.sockets][0];
     if (!socket) throw new Error('no Socket Mode client is connected');
     const envelopeId = options.envelopeId ?? `env-${this.nextEnvelope++}`;
     const acked = new Promise<unknown>((resolve) => this.acks.set(envelopeId, resolve));
+    this.unacked.set(envelopeId, { type, payload, attempt: options.retryAttempt ?? 0 });
     socket.send(
       JSON.stringify({
         envelope_id: envelopeId,
@@ -135,6 +172,7 @@ export class FakeSlack {
     const scripted = this.scripts.get(method)?.shift();
     const answer = scripted ?? { body: this.answer(method, token, args) };
     call.response = answer.body;
+    this.changes.emit('call', call);
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
     res.end(JSON.stringify(answer.body ?? { ok: false, error: 'fake_error' }));
   }

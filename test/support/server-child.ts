@@ -26,6 +26,8 @@ export class ServerChild {
   constructor(
     readonly configFile: string,
     private readonly env: NodeJS.ProcessEnv = cleanEnv(),
+    /** More `serve` arguments, e.g. `['--transport', 'chat']`. */
+    private readonly args: readonly string[] = [],
   ) {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first.`);
   }
@@ -40,7 +42,7 @@ export class ServerChild {
     this.starts++;
     this.tail = [];
     this.stderr = '';
-    const child = spawn(process.execPath, [BIN, 'serve', '--config', this.configFile], {
+    const child = spawn(process.execPath, [BIN, 'serve', '--config', this.configFile, ...this.args], {
       cwd: dirname(this.configFile),
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],

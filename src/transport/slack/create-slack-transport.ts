@@ -29,7 +29,12 @@ export async function createSlackTransport(config: Config, secrets: Secrets, log
   try {
     await transport.init();
   } catch (error) {
-    throw new ConfigError(`Slack refused the bot token in ${chat.bot_token_env} (auth.test: ${slackCode(error)}).`);
+    const refused = (error as { data?: { error?: string } }).data?.error;
+    throw new ConfigError(
+      refused
+        ? `Slack refused the bot token in ${chat.bot_token_env} (auth.test: ${refused}).`
+        : `Slack could not be reached at ${chat.api_url} to check the bot token in ${chat.bot_token_env} (${slackCode(error)}).`,
+    );
   }
   log.info({ mode: appToken ? 'socket' : 'http', api_url: chat.api_url }, 'Slack bot token accepted');
   return transport;
