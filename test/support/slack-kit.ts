@@ -124,13 +124,5 @@ export async function startSlackKit(options: SlackKitOptions): Promise<SlackKit>
   return kit;
 }
 
-/** A valid submit body for the Slack experts; override any field. */
-export function slackSubmit(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    consumer_id: 'billing-bot',
-    topic: 'billing',
-    question: 'What is the grace period for disputed invoices?',
-    context: { asked_because: 'the invoice total does not match the ledger' },
-    ...overrides,
-  };
-}
+/** The same valid submit body as the console tests use (topic billing, a reason); override any field. */
+export { submitBody as slackSubmit } from './build-test-app.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, EXAMPLE_EXPERTS } from '../support/build-test-app.js';
+import { buildTestApp, EXAMPLE_EXPERTS, submitBody } from '../support/build-test-app.js';
 import { dmMessage, type FakeSlack } from '../support/fake-slack.js';
 import { SLACK_EXPERTS, startSlackKit } from '../support/slack-kit.js';
 
@@ -85,13 +85,7 @@ function expectSixElements(ask: string[] | undefined, expert: { name: string }, 
   expect(optOut).toMatch(/`mute`.*`skip`/);
 }
 
-const submit = (overrides: Record<string, unknown> = {}) => ({
-  consumer_id: 'billing-bot',
-  topic: 'billing',
-  question: 'What is the grace period for disputed invoices?',
-  context: { asked_because: 'the invoice total does not match the ledger' },
-  ...overrides,
-});
+const submit = submitBody;
 const parts = { consumer: 'billing-bot', because: 'the invoice total does not match the ledger', question: 'What is the grace period for disputed invoices?' };
 const [DANA, LEE, SAM] = [EXAMPLE_EXPERTS[0]!, EXAMPLE_EXPERTS[1]!, SLACK_EXPERTS[2]!];
 
