@@ -7,7 +7,8 @@ import {
   jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { bearerAuth } from './http/auth.js';
+import { bearerAuth, type Credential } from './http/auth.js';
+import { meRoutes } from './http/routes/me.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
@@ -20,8 +21,8 @@ import type { ExpertqService } from './service/expertq-service.js';
 
 export interface AppOptions {
   service: ExpertqService;
-  /** The static bearer token; undefined disables authentication. */
-  apiToken: string | undefined;
+  /** The tokens the API accepts (the seed's admin token and `server.tokens`); none disables authentication. */
+  credentials: readonly Credential[];
   logger: Logger;
   bodyLimit?: number;
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
@@ -42,6 +43,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  app.decorateRequest('caller', null as never);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -60,7 +62,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(chatRoutes, { chat: options.chat ?? null });
       await api.register(async (secured) => {
-        secured.addHook('onRequest', bearerAuth(options.apiToken));
+        secured.addHook('onRequest', bearerAuth(options.credentials));
+        await secured.register(meRoutes);
         await secured.register(requestRoutes, routeOptions);
         await secured.register(proposalRoutes, routeOptions);
         await secured.register(expertRoutes, routeOptions);

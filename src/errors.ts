@@ -2,6 +2,7 @@
 export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
@@ -32,4 +33,5 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string, id: string) => new AppError('not_found', `${what} "${id}" does not exist.`);
+export const forbidden = (message: string) => new AppError('forbidden', message);
 export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError('bad_request', message, details);

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Clock } from './clock.js';
-import { ConfigError, type Config } from './config/load-config.js';
+import { ConfigError, type Config, type Secrets } from './config/load-config.js';
+import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
@@ -30,19 +31,34 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The tokens the API accepts: the seed's `server.api_token_env` token (admin, no name) and each
+ * `server.tokens` entry. A scoped token whose variable is unset stops start-up: silently dropping it
+ * would lock its holder out, or, were it the only token, turn authentication off.
+ */
+export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
+  const credentials: Credential[] = secrets.apiToken ? [{ name: null, role: 'admin', token: secrets.apiToken }] : [];
+  for (const t of secrets.scopedTokens) {
+    if (!t.token) throw new ConfigError(`The environment variable ${t.env} (server.tokens, token "${t.name}") is not set.`);
+    credentials.push({ name: t.name, role: t.role, token: t.token });
+  }
+  return credentials;
+}
+
 /** Wiring only: the embedded service (config → store → transport → timers), then HTTP, then listen. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.logger ?? createLogger();
   const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
   const { config, secrets, service } = expertq;
-  if (!secrets.apiToken) {
+  const credentials = apiCredentials(config, secrets);
+  if (credentials.length === 0) {
     log.warn(
       { env: config.server.api_token_env },
       `authentication is DISABLED: ${config.server.api_token_env} is not set, so every API call is accepted`,
     );
   }
   const chat = expertq.transport instanceof SlackTransport ? expertq.transport : null;
-  const app = await buildApp({ service, apiToken: secrets.apiToken, logger: log, bodyLimit: config.server.body_limit, chat });
+  const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, chat });
   const port = options.port ?? config.server.port;
   let address: string;
   try {

@@ -15,7 +15,8 @@ export interface ClientOptions {
 
 /**
  * The CLI's HTTP client: the running server's URL and token come from the same config file and
- * environment variable the server uses, so `--config` is all a reviewer needs.
+ * environment variable the server uses, so `--config` is all a reviewer needs. `EXPERTQ_TOKEN`, when
+ * set, is sent instead (a scoped token of `server.tokens`).
  */
 export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = process.env) {
   const file = resolve(options.config);
@@ -26,7 +27,9 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     port = config.server.port;
     tokenEnv = config.server.api_token_env;
   }
-  const token = readEnv(file, env)[tokenEnv] || undefined;
+  // EXPERTQ_TOKEN lets one person use a scoped token (server.tokens) without touching the admin variable.
+  const vars = readEnv(file, env);
+  const token = vars.EXPERTQ_TOKEN || vars[tokenEnv] || undefined;
   const base = (options.url ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {

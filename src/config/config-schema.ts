@@ -74,6 +74,26 @@ export const configSchema = z
         body_limit: z.number().int().min(1024).default(1_048_576),
         tick_ms: z.number().int().min(10).default(1000),
         allow_private_webhooks: z.boolean().default(false),
+        tokens: z
+          .array(
+            z
+              .object({
+                name: z.string().trim().min(1).max(100),
+                token_env: envName,
+                role: z.enum(['consumer', 'reviewer', 'admin']),
+              })
+              .strict(),
+          )
+          .default([])
+          .superRefine((tokens, ctx) => {
+            const seen = { name: new Set<string>(), token_env: new Set<string>() };
+            tokens.forEach((t, i) => {
+              for (const key of ['name', 'token_env'] as const) {
+                if (seen[key].has(t[key])) ctx.addIssue({ code: 'custom', path: [i, key], message: `"${t[key]}" is used by another token` });
+                seen[key].add(t[key]);
+              }
+            });
+          }),
       })
       .strict()
       .prefault({}),

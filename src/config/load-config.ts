@@ -71,6 +71,8 @@ export function readEnv(configFile: string, env: NodeJS.ProcessEnv = process.env
 /** Secrets named by `*_env` keys, resolved against an environment. Empty values count as unset. */
 export interface Secrets {
   apiToken: string | undefined;
+  /** `server.tokens`: each scoped token with its value (undefined when its variable is unset). */
+  scopedTokens: Array<{ name: string; role: 'consumer' | 'reviewer' | 'admin'; env: string; token: string | undefined }>;
   llmApiKey: string | undefined;
   chatBotToken: string | undefined;
   chatSigningSecret: string | undefined;
@@ -81,6 +83,7 @@ export function readSecrets(config: Config, env: Record<string, string | undefin
   const get = (name: string | undefined) => (name && env[name] ? env[name] : undefined);
   return {
     apiToken: get(config.server.api_token_env),
+    scopedTokens: config.server.tokens.map((t) => ({ name: t.name, role: t.role, env: t.token_env, token: get(t.token_env) })),
     llmApiKey: get(config.llm?.api_key_env),
     chatBotToken: get(config.chat?.bot_token_env),
     chatSigningSecret: get(config.chat?.signing_secret_env),

@@ -1,21 +1,55 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, forbidden } from '../errors.js';
+import { mayCall, type Role } from './permissions.js';
+
+export type { Role };
+
+/** Who is calling: a token's name and role. The seed's single token is `admin` with no name. */
+export interface Caller {
+  name: string | null;
+  role: Role;
+}
+
+/** A token the server accepts. */
+export interface Credential {
+  name: string | null;
+  role: Role;
+  token: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `bearerAuth` on every `/api/v1` route (admin with no name when authentication is off). */
+    caller: Caller;
+  }
+}
+
+/** With no token configured every request is accepted (seed: Authentication) and acts as admin. */
+export const OPEN_CALLER: Caller = Object.freeze({ name: null, role: 'admin' });
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * Bearer-token check (seed: Authentication). Both sides are hashed first so the comparison is
- * constant-time whatever the lengths. With no token configured, every request is accepted.
+ * Bearer-token check (seed: Authentication) with scoped tokens (extends the seed): the token names the
+ * caller and its role, and the role decides which routes it may call (`permissions.ts`; 403 otherwise).
+ * Both sides are hashed first so every comparison is constant-time whatever the lengths, and every
+ * credential is compared, so the time does not tell which one matched.
  */
-export function bearerAuth(token: string | undefined) {
-  const expected = token === undefined ? null : digest(token);
+export function bearerAuth(credentials: readonly Credential[]) {
+  const table = credentials.map((c) => ({ caller: { name: c.name, role: c.role } satisfies Caller, digest: digest(c.token) }));
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (expected === null) return;
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match || !timingSafeEqual(digest(match[1]!.trim()), expected)) {
-      throw new AppError('unauthorized', 'A valid bearer token is required: send Authorization: Bearer <token>.');
+    let caller: Caller | null = table.length === 0 ? OPEN_CALLER : null;
+    if (caller === null) {
+      const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
+      const presented = digest(match ? match[1]!.trim() : '');
+      for (const entry of table) if (timingSafeEqual(presented, entry.digest) && match) caller ??= entry.caller;
+    }
+    if (caller === null) throw new AppError('unauthorized', 'A valid bearer token is required: send Authorization: Bearer <token>.');
+    request.caller = caller;
+    const route = request.routeOptions.url;
+    if (route !== undefined && !mayCall(caller.role, request.method, route)) {
+      throw forbidden(`This token${caller.name ? ` (${caller.name})` : ''} has the ${caller.role} role, which may not call ${request.method} ${route.replace(/^\/api\/v1/, '')}.`);
     }
   };
 }

@@ -14,6 +14,7 @@ function dotted(instancePath: string): string {
 const statusCodes: Record<number, ErrorCode> = {
   400: 'bad_request',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   409: 'conflict',
   413: 'payload_too_large',

@@ -8,6 +8,8 @@ export interface DecisionInput {
   decided_by: string;
   note?: string | undefined;
   reason?: string | undefined;
+  /** Who typed the decision when a named token decided (its name is `decided_by`). */
+  typed_by?: string | undefined;
 }
 
 /**
@@ -36,7 +38,7 @@ export function decideProposal(
       at: now,
       type: 'decided',
       actor: `reviewer:${input.decided_by}`,
-      data: { proposal_id: proposalId, status, note: decision.note, reason: decision.reason },
+      data: { proposal_id: proposalId, status, note: decision.note, reason: decision.reason, ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}) },
     });
     if (status === 'accepted') {
       emitEvent(engine, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);

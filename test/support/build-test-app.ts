@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { stringify } from 'yaml';
 import { buildApp } from '../../src/app.js';
+import type { Credential } from '../../src/http/auth.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
@@ -21,6 +22,8 @@ export interface TestAppOptions {
   /** Extra or replacement top-level config sections. */
   config?: Record<string, unknown>;
   token?: string;
+  /** Scoped tokens (`server.tokens`) the app accepts besides `token`. */
+  credentials?: Credential[];
   /** Raw YAML instead of the generated config. */
   yaml?: string;
   /** Reopen the app of an earlier `stop()` in this directory: same config file, same database (a restart). */
@@ -40,6 +43,9 @@ export interface TestApp {
   /** `app.inject` with JSON parsing and the bearer token. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   call(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** `call` with another bearer token (null: none). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+  callAs(token: string | null, method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Messages the console transport printed, one per block. */
   messages(): string[];
   /** Closes the app and the database but keeps the directory, for `buildTestApp({ dir })` (a restart). */
@@ -70,7 +76,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     delivery: { timeoutMs: 2_000 },
   });
-  const app = await buildApp({ service, apiToken: options.token, logger: log, bodyLimit: config.server.body_limit });
+  const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
+  const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit });
   let stopped = false;
   async function stop(): Promise<void> {
     if (stopped) return;
@@ -79,6 +86,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     await service.idle();
     store.close();
   }
+
+  const callAs: TestApp['callAs'] = async (token, method, url, body) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
+    await service.idle();
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+  };
 
   return {
     app,
@@ -89,13 +104,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     dir,
     configFile,
     store,
-    async call(method, url, body) {
-      const headers: Record<string, string> = {};
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
-      await service.idle();
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+    call(method, url, body) {
+      return callAs(options.token ?? null, method, url, body);
     },
+    callAs,
     messages() {
       return out.text.split(/\n(?=── message to )/).map((m) => m.trim()).filter((m) => m.startsWith('── message to'));
     },

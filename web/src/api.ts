@@ -50,9 +50,17 @@ async function call<T>(token: string | null, method: 'GET' | 'POST', path: strin
   return (await res.json()) as T;
 }
 
+/** `GET /me`: who the token is, and what it may call. */
+export interface Me {
+  name: string | null;
+  role: 'consumer' | 'reviewer' | 'admin';
+  routes: '*' | string[];
+}
+
 /** The API calls the UI makes, all with the reviewer's token (none when authentication is off). */
 export function apiClient(token: string | null) {
   return {
+    me: () => call<Me>(token, 'GET', '/me'),
     queue: () => call<QueueItem[]>(token, 'GET', '/queue'),
     accept: (id: string, body: { decided_by: string; note?: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
     reject: (id: string, body: { decided_by: string; reason: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/reject`, body),
@@ -99,11 +107,13 @@ export function apiClient(token: string | null) {
 
 export type Api = ReturnType<typeof apiClient>;
 
-/** Asks the server whether the UI needs a token at all: a 200 without one means authentication is off. */
-export async function probe(token: string | null): Promise<'ok' | 'unauthorized'> {
+/**
+ * Asks the server who this token is (a 200 without one means authentication is off), so the UI can
+ * show what the token may not do.
+ */
+export async function probe(token: string | null): Promise<Me | 'unauthorized'> {
   try {
-    await apiClient(token).queue();
-    return 'ok';
+    return await apiClient(token).me();
   } catch (error) {
     if (error instanceof Unauthorized) return 'unauthorized';
     throw error;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { apiClient, probe, tokenStore, Unauthorized } from './api.js';
+import { apiClient, probe, tokenStore, Unauthorized, type Me } from './api.js';
 import { NameDialog, ShortcutsDialog } from './dialogs.js';
 import { ExpertsView } from './experts-view.js';
 import { useLiveQueue, useNow, useRoute } from './hooks.js';
@@ -12,7 +12,7 @@ import type { QueueItem } from './wire.js';
 type Phase =
   | { kind: 'checking' }
   | { kind: 'prompt'; message: string | null }
-  | { kind: 'ready'; token: string | null }
+  | { kind: 'ready'; token: string | null; me: Me }
   | { kind: 'offline'; message: string };
 
 const REFUSED = 'The server refused the token (401 Unauthorized). Enter the current API token to continue.';
@@ -26,9 +26,10 @@ export function App() {
 
   const check = useCallback(async (token: string | null, onRefused: string | null) => {
     try {
-      if ((await probe(token)) === 'ok') {
+      const me = await probe(token);
+      if (me !== 'unauthorized') {
         if (token) tokenStore.set(token);
-        setPhase({ kind: 'ready', token });
+        setPhase({ kind: 'ready', token, me });
       } else {
         tokenStore.clear();
         setPhase({ kind: 'prompt', message: token ? onRefused : null });
@@ -67,24 +68,37 @@ export function App() {
           onSubmit={(token) => check(token, 'That token was not accepted (401 Unauthorized). Check the value of SERVICE_API_TOKEN and try again.')}
         />
       );
-    case 'ready':
-      return (
-        <Shell
-          token={phase.token}
-          onUnauthorized={unauthorized}
-          onSignOut={() => {
-            tokenStore.clear();
-            setPhase({ kind: 'prompt', message: 'Signed out. The token was removed from this tab.' });
-          }}
-        />
-      );
+    case 'ready': {
+      const signOut = () => {
+        tokenStore.clear();
+        setPhase({ kind: 'prompt', message: 'Signed out. The token was removed from this tab.' });
+      };
+      if (phase.me.role === 'consumer') return <ConsumerToken me={phase.me} onSignOut={signOut} />;
+      return <Shell token={phase.token} me={phase.me} onUnauthorized={unauthorized} onSignOut={signOut} />;
+    }
   }
 }
 
 const NAME_KEY = 'expertq.decided_by';
 const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
 
-function Shell(props: { token: string | null; onUnauthorized: () => void; onSignOut: () => void }) {
+/** A consumer token may submit and read its own requests, not review: say so instead of an empty queue. */
+function ConsumerToken(props: { me: Me; onSignOut: () => void }) {
+  return (
+    <main id="main" class="center">
+      <div class="card signin-card">
+        <h1>This token cannot review</h1>
+        <p class="alert" role="alert">
+          It is the consumer token of <strong>{props.me.name}</strong>: it may submit and read its own requests, but not
+          see the review queue or decide. Sign in with a reviewer or admin token.
+        </p>
+        <button type="button" class="primary" onClick={props.onSignOut}>Sign out</button>
+      </div>
+    </main>
+  );
+}
+
+function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void; onSignOut: () => void }) {
   const { onUnauthorized } = props;
   const api = useMemo(() => apiClient(props.token), [props.token]);
   const route = useRoute();
@@ -92,7 +106,9 @@ function Shell(props: { token: string | null; onUnauthorized: () => void; onSign
   const queue = useLiveQueue(api, onUnauthorized);
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
-  const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
+  // A named token decides as itself (the server records its name); only the unnamed admin token asks.
+  const tokenName = props.me.name;
+  const [name, setName] = useState(() => tokenName ?? localStorage.getItem(NAME_KEY) ?? '');
   const [askName, setAskName] = useState(false);
   const nameWaiter = useRef<((name: string | null) => void) | null>(null);
   const [flash, setFlash] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
@@ -189,7 +205,11 @@ function Shell(props: { token: string | null; onUnauthorized: () => void; onSign
             <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
           </nav>
           <div class="top-tools">
-            {name ? (
+            {tokenName ? (
+              <span class="reviewer" title={`Decisions are recorded as ${tokenName}: the name of this ${props.me.role} token`}>
+                <span class="muted">Reviewing as</span> {tokenName} <span class="muted">({props.me.role} token)</span>
+              </span>
+            ) : name ? (
               <button type="button" class="link reviewer" onClick={() => setAskName(true)} title="Change the name recorded with decisions">
                 <span class="muted">Reviewing as</span> {name}
               </button>
@@ -206,7 +226,7 @@ function Shell(props: { token: string | null; onUnauthorized: () => void; onSign
         {route.view === 'request' ? (
           <RequestView api={api} id={route.id} onUnauthorized={onUnauthorized} />
         ) : route.view === 'experts' ? (
-          <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} />
+          <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} canUnmute={props.me.role === 'admin'} />
         ) : (
           <QueueView items={queue.items} connection={queue.connection} now={now} selected={selected} onSelect={setSelected} decide={decide} />
         )}

@@ -3,7 +3,7 @@ import { Unauthorized, type Api } from './api.js';
 import type { Expert } from './wire.js';
 
 /** The expert registry with live state, re-read every 5 s while shown; muted experts can be unmuted. */
-export function ExpertsView(props: { api: Api; onUnauthorized: () => void; announce: (text: string, tone?: 'error') => void }) {
+export function ExpertsView(props: { api: Api; onUnauthorized: () => void; announce: (text: string, tone?: 'error') => void; canUnmute: boolean }) {
   const { api, onUnauthorized, announce } = props;
   const [experts, setExperts] = useState<Expert[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -73,9 +73,13 @@ export function ExpertsView(props: { api: Api; onUnauthorized: () => void; annou
                     {e.muted ? (
                       <span class="state-cell">
                         <span class="status status-muted">muted</span>
-                        <button type="button" class="small" disabled={busy === e.id} onClick={() => unmute(e)} aria-label={`Unmute ${e.name}`}>
-                          Unmute
-                        </button>
+                        {props.canUnmute ? (
+                          <button type="button" class="small" disabled={busy === e.id} onClick={() => unmute(e)} aria-label={`Unmute ${e.name}`}>
+                            Unmute
+                          </button>
+                        ) : (
+                          <span class="muted small-note">an admin token can unmute</span>
+                        )}
                       </span>
                     ) : (
                       <span class="status status-available">available</span>

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consumerView, deliveryView, errorBody, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
+import { actAsOwnConsumer } from '../scope.js';
 import type { RouteOptions } from './requests.js';
 
 export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
@@ -12,6 +13,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       response: { 201: z.object({ id: z.string(), signing_secret: z.string() }), 400: errorBody },
     },
     handler: async (req, reply) => {
+      actAsOwnConsumer(req.caller, req.body.id, 'register');
       const result = await service.registerConsumer(req.body);
       return reply.code(201).send({ id: result.id, signing_secret: result.signing_secret! });
     },
@@ -25,6 +27,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   app.delete('/consumers/:id', {
     schema: { summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null(), 404: errorBody } },
     handler: async (req, reply) => {
+      actAsOwnConsumer(req.caller, req.params.id, 'unregister');
       service.deleteConsumer(req.params.id);
       return reply.code(204).send(null);
     },

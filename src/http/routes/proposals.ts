@@ -2,7 +2,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { proposalBody } from '../../service/views.js';
 import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody } from '../schemas.js';
+import type { Caller } from '../auth.js';
 import type { RouteOptions } from './requests.js';
+
+/**
+ * A named token decides as itself: `decided_by` is the token's name, and the body's `decided_by` is
+ * kept only as a note of who typed it (`typed_by` in the audit), so a reviewer cannot decide in
+ * someone else's name. The seed's single admin token has no name: the body says who decided.
+ */
+export function decisionBy<T extends { decided_by: string }>(caller: Caller, body: T): T & { typed_by?: string } {
+  return caller.name === null ? body : { ...body, decided_by: caller.name, typed_by: body.decided_by };
+}
 
 export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/proposals', {
@@ -28,7 +38,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       body: acceptBody,
       response: { 200: proposal, 400: errorBody, 404: errorBody },
     },
-    handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', req.body)),
+    handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', decisionBy(req.caller, req.body))),
   });
 
   app.post('/proposals/:id/reject', {
@@ -39,6 +49,6 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       body: rejectBody,
       response: { 200: proposal, 400: errorBody, 404: errorBody },
     },
-    handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', req.body)),
+    handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', decisionBy(req.caller, req.body))),
   });
 };

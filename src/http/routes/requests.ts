@@ -4,6 +4,7 @@ import {
   cancelBody, errorBody, idParams, listRequestsQuery, requestRecord, submitRequestBody, submitResult,
 } from '../schemas.js';
 import { z } from 'zod';
+import { actAsOwnConsumer, ownRequest } from '../scope.js';
 
 export interface RouteOptions {
   service: ExpertqService;
@@ -18,6 +19,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       response: { 200: submitResult, 400: errorBody },
     },
     handler: async (req) => {
+      actAsOwnConsumer(req.caller, req.body.consumer_id, 'submit');
       return service.submitRequest(req.body);
     },
   });
@@ -29,13 +31,17 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       querystring: listRequestsQuery,
       response: { 200: z.object({ items: z.array(requestRecord), next_cursor: z.string().nullable() }) },
     },
-    handler: async (req) =>
-      service.listRequests({ status: req.query.status, consumer_id: req.query.consumer_id, limit: req.query.limit, before: req.query.cursor }),
+    handler: async (req) => {
+      // A consumer token lists its own requests only.
+      const consumerId = req.caller.role === 'consumer' ? req.caller.name! : req.query.consumer_id;
+      if (req.query.consumer_id !== undefined) actAsOwnConsumer(req.caller, req.query.consumer_id, 'list requests');
+      return service.listRequests({ status: req.query.status, consumer_id: consumerId, limit: req.query.limit, before: req.query.cursor });
+    },
   });
 
   app.get('/requests/:id', {
     schema: { summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord, 404: errorBody } },
-    handler: async (req) => service.getRequest(req.params.id),
+    handler: async (req) => ownRequest(req.caller, service.getRequest(req.params.id)),
   });
 
   app.post('/requests/:id/cancel', {
@@ -46,6 +52,10 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       body: cancelBody,
       response: { 200: requestRecord, 404: errorBody },
     },
-    handler: async (req) => service.cancelRequest(req.params.id, `api:${req.body?.cancelled_by ?? 'anonymous'}`),
+    handler: async (req) => {
+      ownRequest(req.caller, service.getRequest(req.params.id));
+      const by = req.caller.name ?? req.body?.cancelled_by ?? 'anonymous';
+      return service.cancelRequest(req.params.id, `api:${by}`);
+    },
   });
 };
