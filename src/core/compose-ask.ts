@@ -5,6 +5,8 @@ export interface AskParts {
   consumerId: string;
   askedBecause: string;
   question: string;
+  /** A reviewer sent the expert's earlier answer back with these instructions (SPEC §14). */
+  sentBack?: { instructions: string; previousAnswer: string | null } | undefined;
 }
 
 /** First name for the greeting; the full name is used in the attribution promise. */
@@ -21,12 +23,20 @@ export function composeAsk(parts: AskParts): string {
   return askElements(parts).join('\n');
 }
 
-/** The six elements of an ask, one string each, in the fixed order (chat transports show one block each). */
+/**
+ * The six elements of an ask, one string each, in the fixed order (chat transports show one block
+ * each). An ask sent back by a reviewer has the reviewer's instructions right after the question;
+ * the six stay in their order around it.
+ */
 export function askElements(parts: AskParts): string[] {
+  const back = parts.sentBack;
   return [
     `Hi ${greetingName(parts.expertName)}, I'm an automated assistant for ${parts.orgName} (not a person).`,
     `The ${parts.consumerId} service is asking because: ${parts.askedBecause.trim()}`,
     `Question: ${parts.question.trim()}`,
+    ...(back
+      ? [`A reviewer sent your answer back${back.previousAnswer ? ` ("${back.previousAnswer.trim()}")` : ''} and asks: ${back.instructions.trim()}`]
+      : []),
     'A one- or two-sentence reply is all that is needed.',
     `Your answer will be recorded with your name (${parts.expertName}) as the source, after human review.`,
     'Reply `mute` to stop receiving questions, or `skip` to pass this one along.',
@@ -34,9 +44,10 @@ export function askElements(parts: AskParts): string[] {
 }
 
 /** The note sent to an expert when a reviewer accepts their answer (seed: Expert notifications). */
-export function composeAcceptedNotice(parts: { orgName: string; expertName: string; question: string }): string {
+export function composeAcceptedNotice(parts: { orgName: string; expertName: string; question: string; edited?: boolean }): string {
+  const edited = parts.edited ? ' (a reviewer edited the wording before accepting it)' : '';
   return [
     `Hi ${greetingName(parts.expertName)}, this is the automated assistant for ${parts.orgName} again.`,
-    `Your answer to "${parts.question.trim()}" was accepted after human review and is recorded with your name (${parts.expertName}) as the source. Thank you!`,
+    `Your answer to "${parts.question.trim()}" was accepted after human review${edited} and is recorded with your name (${parts.expertName}) as the source. Thank you!`,
   ].join('\n');
 }

@@ -115,7 +115,9 @@ export class MessageDispatcher {
 
   /** The message as the transport takes it, or why it is dropped. */
   private prepare(m: MessageRecord): OutboundMessage | string {
-    const thread = m.ask_id ? (this.store.chatRef(m.ask_id) ?? null) : null;
+    let thread = m.ask_id ? (this.store.chatRef(m.ask_id) ?? null) : null;
+    // An expert asked again on the same request (a sent-back answer) is asked in the first ask's thread.
+    if (m.purpose === 'ask' && !thread && m.request_id) thread = this.store.firstChatRef(m.request_id, m.expert_id) ?? null;
     let elements = m.elements;
     if (m.purpose === 'ask' && m.ask_id && this.store.getAsk(m.ask_id)?.state !== 'open') {
       return 'the ask closed before it was sent';

@@ -61,10 +61,12 @@ export const proposal = z
       answered_at: isoTime,
       ask_id: z.string(),
       escalated: z.boolean(),
+      edited_by: z.string().optional().describe('Who edited the answer before accepting it (extends the seed).'),
     }),
     decision: z
       .object({ decided_by: z.string(), note: z.string().nullable(), reason: z.string().nullable(), decided_at: isoTime })
       .nullable(),
+    original_answer: z.string().nullable().describe('The expert\'s own text when a reviewer edited `answer` before accepting; else null.'),
     created_at: isoTime,
   })
   .meta({ id: 'ContextProposal' });
@@ -124,7 +126,17 @@ export const listRequestsQuery = z
 export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
 
 export const decidedBy = z.string().trim().min(1).max(200);
-export const acceptBody = z.object({ decided_by: decidedBy, note: z.string().max(4000).optional() }).strict();
+export const acceptBody = z
+  .object({
+    decided_by: decidedBy,
+    note: z.string().max(4000).optional(),
+    answer: z.string().trim().min(1).max(4000).optional().describe('The reviewer\'s corrected answer; the expert\'s text is kept as original_answer.'),
+    structured: z.unknown().optional().describe('The reviewer\'s structured form; validated against the kind\'s schema.'),
+  })
+  .strict();
+export const returnBody = z
+  .object({ decided_by: decidedBy, instructions: z.string().trim().min(1).max(2000) })
+  .strict();
 export const rejectBody = z
   .object({ decided_by: decidedBy, reason: z.string().trim().min(1).max(4000), note: z.string().max(4000).optional() })
   .strict();
@@ -240,5 +252,8 @@ export const queueItem = z
       status: requestRecord.shape.status,
       created_at: isoTime,
     }),
+    history: z
+      .array(z.object({ proposal_id: z.string(), answer: z.string(), instructions: z.string().nullable(), returned_by: z.string(), returned_at: isoTime }))
+      .describe('Earlier answers on this request that a reviewer sent back, oldest first.'),
   })
   .meta({ id: 'QueueItem' });

@@ -1,7 +1,8 @@
+import { Ajv, type ValidateFunction } from 'ajv';
 import { composeAcceptedNotice } from '../core/compose-ask.js';
-import { notFound } from '../errors.js';
-import type { ProposalRecord } from '../store/records.js';
-import { audit, emitEvent, queueMessage, type Engine } from './engine.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import type { ProposalRecord, RequestRecord } from '../store/records.js';
+import { audit, emitEvent, queueMessage, subscribersOf, type Engine } from './engine.js';
 import { proposalBody } from './views.js';
 
 export interface DecisionInput {
@@ -10,12 +11,18 @@ export interface DecisionInput {
   reason?: string | undefined;
   /** Who typed the decision when a named token decided (its name is `decided_by`). */
   typed_by?: string | undefined;
+  /** Accept only: the reviewer's corrected answer (SPEC §14); the expert's text is kept. */
+  answer?: string | undefined;
+  /** Accept only: the reviewer's structured form, validated against the kind's schema. */
+  structured?: unknown;
 }
 
 /**
  * Accepts or rejects a pending proposal (seed: States and transitions). Atomic: the conditional
  * update lets exactly one of several concurrent decisions win; the others are no-ops that return the
- * decided proposal, and events are written once.
+ * decided proposal, and events are written once. The expert who answered cannot decide their own
+ * proposal (409). An accept may carry the reviewer's edit: consumers get the edited answer, and the
+ * record keeps the expert's text (`original_answer`) and who edited it (`provenance.edited_by`).
  */
 export function decideProposal(
   engine: Engine,
@@ -27,18 +34,32 @@ export function decideProposal(
   return engine.store.transaction(() => {
     const proposal = engine.store.getProposal(proposalId);
     if (!proposal) throw notFound('Proposal', proposalId);
-    const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
-    if (!engine.store.decideProposal(proposalId, status, decision)) return proposal;
-
-    const decided: ProposalRecord = { ...proposal, status, decision };
+    if (proposal.status !== 'pending') return proposal;
+    refuseSelfApproval(proposal, input.decided_by);
     const request = engine.store.getRequest(proposal.request_id)!;
+    const edit = status === 'accepted' ? reviewerEdit(engine, proposal, request, input) : null;
+    const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
+    if (!engine.store.decideProposal(proposalId, status, decision)) return engine.store.getProposal(proposalId)!;
+
+    let decided: ProposalRecord = { ...proposal, status, decision };
+    if (edit) {
+      decided = { ...decided, ...edit };
+      engine.store.reviseProposal(proposalId, edit);
+    }
     engine.store.updateRequest(request.id, { status, updated_at: now });
     audit(engine, {
       request_id: request.id,
       at: now,
       type: 'decided',
       actor: `reviewer:${input.decided_by}`,
-      data: { proposal_id: proposalId, status, note: decision.note, reason: decision.reason, ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}) },
+      data: {
+        proposal_id: proposalId,
+        status,
+        note: decision.note,
+        reason: decision.reason,
+        ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}),
+        ...(edit ? { edited: true, original_answer: edit.original_answer, answer: edit.answer } : {}),
+      },
     });
     if (status === 'accepted') {
       emitEvent(engine, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
@@ -54,14 +75,80 @@ export function decideProposal(
             orgName: engine.config.org.name,
             expertName: expert?.name ?? proposal.provenance.expert_name,
             question: request.question,
+            edited: edit !== null,
           }),
         },
         now,
       );
-
     } else {
       emitEvent(engine, request, 'proposal_rejected', { proposal: proposalBody(decided), reason: input.reason }, now);
     }
     return decided;
   });
+}
+
+/** SPEC §14: nobody approves their own answer, whatever surface they use. */
+export function refuseSelfApproval(proposal: ProposalRecord, decidedBy: string): void {
+  if (decidedBy === proposal.provenance.expert_id) {
+    throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
+  }
+}
+
+/** The accepted proposal's fields after a reviewer's edit, or null when the answer is unchanged. */
+function reviewerEdit(
+  engine: Engine,
+  proposal: ProposalRecord,
+  request: RequestRecord,
+  input: DecisionInput,
+): Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'> | null {
+  const answer = input.answer?.trim();
+  const changed = answer !== undefined && answer !== proposal.answer;
+  if (input.structured !== undefined) checkStructured(engine, request, input.structured);
+  if (!changed && input.structured === undefined) return null;
+  const text = changed ? answer : proposal.answer;
+  return {
+    answer: text,
+    // Without a schema the structured form is the answer itself, so it follows the edit.
+    structured: input.structured ?? (isTextOnly(proposal.structured) ? { text } : proposal.structured),
+    original_answer: proposal.answer,
+    provenance: { ...proposal.provenance, edited_by: input.decided_by },
+  };
+}
+
+const isTextOnly = (structured: unknown) =>
+  typeof structured === 'object' && structured !== null && Object.keys(structured).length === 1 && 'text' in structured;
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+/** Compiled kind schemas by their text: Ajv keeps what it compiles, so compile each schema once. */
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    if (compiled.size >= 200) compiled.clear();
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      throw badRequest(`The schema registered for this kind is not a valid JSON Schema: ${(error as Error).message}`);
+    }
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+/**
+ * A reviewer's `structured` must validate against the schema a consumer registered for the request's
+ * kind (`kind_schemas`); without one there is no structure to correct beyond the text itself.
+ */
+function checkStructured(engine: Engine, request: RequestRecord, structured: unknown): void {
+  const schema = subscribersOf(engine.store, request).map((c) => c.kind_schemas?.[request.kind]).find((s) => s !== undefined && s !== null);
+  if (schema === undefined) {
+    throw badRequest(`No consumer registered a schema for kind "${request.kind}", so there is no structured form to edit; edit the answer instead.`);
+  }
+  const validate = validatorFor(schema as object);
+  if (!validate(structured)) {
+    const details = (validate.errors ?? []).map((e) => ({ path: `structured${e.instancePath.replace(/\//g, '.')}`, message: e.message ?? 'is invalid' }));
+    throw badRequest(`structured does not match the schema of kind "${request.kind}".`, details);
+  }
 }

@@ -19,6 +19,7 @@ import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import type { Engine } from './engine.js';
 import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
+import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
 import { requestView, type RequestView } from './views.js';
@@ -143,6 +144,13 @@ export class ExpertqService implements Engine {
   async decide(id: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<ProposalRecord> {
     const proposal = await this.store.commit(() => decideProposal(this, id, status, input));
     this.log.info({ proposal_id: id, request_id: proposal.request_id, status: proposal.status, decided_by: input.decided_by }, 'proposal decision');
+    return this.committed(proposal);
+  }
+
+  /** Sends a pending proposal back to its expert with instructions (SPEC §14). */
+  async returnProposal(id: string, input: ReturnInput): Promise<ProposalRecord> {
+    const proposal = await this.store.commit(() => returnProposal(this, id, input));
+    this.log.info({ proposal_id: id, request_id: proposal.request_id, decided_by: input.decided_by }, 'proposal sent back to the expert');
     return this.committed(proposal);
   }
 

@@ -12,7 +12,7 @@ import { audit, liveStates, queueMessage, type Engine } from './engine.js';
  * hours, expert not muted and not at a cap. Otherwise the ask stays `queued` and is sent later.
  * The ask is written once, in the state it ends up in. Must run inside a transaction.
  */
-export function planAsk(engine: Engine, request: RequestRecord, expertId: string, via: AskVia, now: number): AskRecord {
+export function planAsk(engine: Engine, request: RequestRecord, expertId: string, via: AskVia, now: number, instructions: string | null = null): AskRecord {
   const ask: AskRecord = {
     id: newId('ask'),
     request_id: request.id,
@@ -24,6 +24,7 @@ export function planAsk(engine: Engine, request: RequestRecord, expertId: string
     escalate_at: null,
     closed_at: null,
     send_after: null,
+    instructions,
   };
   trySendAsk(engine, request, ask, now, true);
   return ask;
@@ -90,6 +91,9 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
     consumerId: request.consumer_id,
     askedBecause: String(request.context.asked_because ?? ''),
     question: request.question,
+    sentBack: ask.instructions
+      ? { instructions: ask.instructions, previousAnswer: engine.store.listProposals(request.id).at(-1)?.answer ?? null }
+      : undefined,
   });
   const wasDeferred = ask.send_after !== null;
   save({ state: 'open', sent_at: now, escalate_at: now + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });

@@ -140,6 +140,7 @@ function takeAnswer(
       escalated,
     },
     decision: null,
+    original_answer: null,
     created_at: now,
   };
   engine.store.insertProposal(proposal);

@@ -50,6 +50,7 @@ export function proposalBody(p: ProposalRecord) {
     confidence: p.confidence,
     provenance: p.provenance,
     decision: p.decision && { ...p.decision, decided_at: new Date(p.decision.decided_at).toISOString() },
+    original_answer: p.original_answer,
     created_at: new Date(p.created_at).toISOString(),
   };
 }

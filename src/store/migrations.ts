@@ -165,12 +165,20 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE chat_asks (
     ask_id TEXT PRIMARY KEY,
     channel TEXT NOT NULL,
-    ts TEXT NOT NULL
+    ts TEXT NOT NULL,
+    thread_ts TEXT
   ) STRICT, WITHOUT ROWID;
+  CREATE INDEX chat_asks_thread ON chat_asks (channel, thread_ts) WHERE thread_ts IS NOT NULL;
   CREATE UNIQUE INDEX chat_asks_message ON chat_asks (channel, ts);
   CREATE TABLE chat_events (
     id TEXT PRIMARY KEY,
     at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
+  `,
+  // 5: review (SPEC §14). A reviewer's edit keeps the expert's own text; an ask made by "send back"
+  // carries the reviewer's instructions until it is sent (it may wait for quiet hours or a cap).
+  `
+  ALTER TABLE proposals ADD COLUMN original_answer TEXT;
+  ALTER TABLE asks ADD COLUMN instructions TEXT;
   `,
 ];

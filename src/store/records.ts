@@ -31,7 +31,7 @@ export interface RequestRecord {
 }
 
 export type AskState = 'queued' | 'open' | 'answered' | 'released' | 'escalated' | 'skipped';
-export type AskVia = 'target' | 'exact' | 'fuzzy' | 'fallback' | 'escalation';
+export type AskVia = 'target' | 'exact' | 'fuzzy' | 'fallback' | 'escalation' | 'return';
 
 export interface AskRecord {
   id: string;
@@ -46,6 +46,8 @@ export interface AskRecord {
   closed_at: number | null;
   /** A queued ask held back by quiet hours: the instant they end. Null otherwise. */
   send_after: number | null;
+  /** An ask made by a reviewer's "send back": the reviewer's instructions (null otherwise). */
+  instructions?: string | null;
 }
 
 export type ProposalStatus = 'pending' | 'accepted' | 'rejected';
@@ -58,6 +60,8 @@ export interface Provenance {
   answered_at: string;
   ask_id: string;
   escalated: boolean;
+  /** Who edited the answer before accepting it (the expert's text is kept as `original_answer`). */
+  edited_by?: string;
 }
 
 export interface Decision {
@@ -76,13 +80,15 @@ export interface ProposalRecord {
   confidence: number | null;
   provenance: Provenance;
   decision: Decision | null;
+  /** The expert's own text when a reviewer edited the answer before accepting; null otherwise. */
+  original_answer: string | null;
   created_at: number;
 }
 
 export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
-  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable';
+  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned';
 
 export interface AuditEntry {
   request_id: string;
@@ -130,10 +136,14 @@ export interface MessageRecord {
   last_error: string | null;
 }
 
-/** Where the chat transport posted an ask: its DM channel and message timestamp (the thread). */
+/**
+ * Where the chat transport posted an ask: its DM channel and message timestamp. An ask posted inside
+ * an earlier ask's thread (a sent-back answer) also names that thread's root (`thread_ts`).
+ */
 export interface ChatRef {
   channel: string;
   ts: string;
+  thread_ts?: string | null;
 }
 
 export interface ExpertLiveState {

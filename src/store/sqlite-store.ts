@@ -84,6 +84,7 @@ function toProposal(r: Row): ProposalRecord {
             reason: r.reason as string | null,
             decided_at: r.decided_at as number,
           },
+    original_answer: (r.original_answer as string | null | undefined) ?? null,
     created_at: r.created_at as number,
   };
 }
@@ -139,8 +140,8 @@ export class SqliteStore implements Store {
       findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
       addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
       listSubscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
-      insertAsk: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after)
-        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at, @send_after)`),
+      insertAsk: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
+        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at, @send_after, @instructions)`),
       listAsks: p('SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id'),
       askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
         ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
@@ -164,6 +165,9 @@ export class SqliteStore implements Store {
       decideProposal: p(`UPDATE proposals SET status = ?, decided_by = ?, note = ?, reason = ?, decided_at = ?
         WHERE id = ? AND status = 'pending'`),
       listPending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id`),
+      listProposals: p('SELECT * FROM proposals WHERE request_id = ? ORDER BY created_at, id'),
+      reviseProposal: p(`UPDATE proposals SET answer = @answer, structured = @structured, original_answer = @original_answer,
+        provenance = @provenance WHERE id = @id`),
       appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
       listAudit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
       insertEvent: p('INSERT INTO events (id, request_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
@@ -179,9 +183,13 @@ export class SqliteStore implements Store {
       getAsk: p('SELECT * FROM asks WHERE id = ?'),
       openAsksOf: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id`),
       askElements: p(`SELECT elements FROM messages WHERE ask_id = ? AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`),
-      setChatRef: p('INSERT OR REPLACE INTO chat_asks (ask_id, channel, ts) VALUES (?, ?, ?)'),
-      chatRef: p('SELECT channel, ts FROM chat_asks WHERE ask_id = ?'),
-      askByChatRef: p('SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id WHERE chat_asks.channel = ? AND chat_asks.ts = ?'),
+      setChatRef: p('INSERT OR REPLACE INTO chat_asks (ask_id, channel, ts, thread_ts) VALUES (?, ?, ?, ?)'),
+      chatRef: p('SELECT channel, ts, thread_ts FROM chat_asks WHERE ask_id = ?'),
+      askByChatRef: p(`SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id
+        WHERE chat_asks.channel = @channel AND (chat_asks.ts = @ts OR chat_asks.thread_ts = @ts)
+        ORDER BY asks.created_at DESC, asks.id DESC LIMIT 1`),
+      firstChatRef: p(`SELECT c.channel, c.ts, c.thread_ts FROM asks a JOIN chat_asks c ON c.ask_id = a.id
+        WHERE a.request_id = ? AND a.expert_id = ? ORDER BY a.created_at, a.id LIMIT 1`),
       markChatEvent: p('INSERT OR IGNORE INTO chat_events (id, at) VALUES (?, ?)'),
       upsertConsumer: p(`INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
         dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
@@ -336,7 +344,7 @@ export class SqliteStore implements Store {
   }
 
   insertAsk(ask: AskRecord): void {
-    this.stmts.insertAsk.run(ask);
+    this.stmts.insertAsk.run({ ...ask, instructions: ask.instructions ?? null });
   }
 
   updateAsk(id: string, patch: AskPatch): void {
@@ -409,6 +417,14 @@ export class SqliteStore implements Store {
     return (this.stmts.listPending.all() as Row[]).map(toProposal);
   }
 
+  listProposals(requestId: string): ProposalRecord[] {
+    return (this.stmts.listProposals.all(requestId) as Row[]).map(toProposal);
+  }
+
+  reviseProposal(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): void {
+    this.stmts.reviseProposal.run({ id, answer: r.answer, structured: json(r.structured), original_answer: r.original_answer, provenance: json(r.provenance) });
+  }
+
   appendAudit(e: AuditEntry): void {
     this.stmts.appendAudit.run(e.request_id, e.at, e.type, e.actor, json(e.data));
   }
@@ -455,7 +471,7 @@ export class SqliteStore implements Store {
   }
 
   setChatRef(askId: string, ref: ChatRef): void {
-    this.stmts.setChatRef.run(askId, ref.channel, ref.ts);
+    this.stmts.setChatRef.run(askId, ref.channel, ref.ts, ref.thread_ts ?? null);
   }
 
   chatRef(askId: string): ChatRef | undefined {
@@ -463,7 +479,11 @@ export class SqliteStore implements Store {
   }
 
   askByChatRef(ref: ChatRef): AskRecord | undefined {
-    return this.stmts.askByChatRef.get(ref.channel, ref.ts) as AskRecord | undefined;
+    return this.stmts.askByChatRef.get({ channel: ref.channel, ts: ref.ts }) as AskRecord | undefined;
+  }
+
+  firstChatRef(requestId: string, expertId: string): ChatRef | undefined {
+    return this.stmts.firstChatRef.get(requestId, expertId) as ChatRef | undefined;
   }
 
   markChatEvent(id: string, at: number): boolean {

@@ -48,6 +48,10 @@ export interface Store {
   /** Decides a pending proposal; false (and no change) when it was already decided. */
   decideProposal(id: string, status: 'accepted' | 'rejected', decision: Decision): boolean;
   listPendingProposals(): ProposalRecord[];
+  /** Every proposal of a request, oldest first (a sent-back answer and the answer that followed it). */
+  listProposals(requestId: string): ProposalRecord[];
+  /** A reviewer's edit of a pending proposal's answer (in the transaction that accepts it). */
+  reviseProposal(id: string, revision: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): void;
 
   appendAudit(entry: AuditEntry): void;
   listAudit(requestId: string): AuditEntry[];
@@ -69,7 +73,10 @@ export interface Store {
   askElements(askId: string): string[] | null;
   setChatRef(askId: string, ref: ChatRef): void;
   chatRef(askId: string): ChatRef | undefined;
+  /** The ask posted as this message, or (a thread reply) the newest ask posted in that thread. */
   askByChatRef(ref: ChatRef): AskRecord | undefined;
+  /** Where the first ask of this expert on this request was posted: a later ask goes in its thread. */
+  firstChatRef(requestId: string, expertId: string): ChatRef | undefined;
   /** Records a chat event id as processed; false when it already was (a retry or a redelivery). */
   markChatEvent(id: string, at: number): boolean;
 

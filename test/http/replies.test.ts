@@ -42,6 +42,7 @@ describe('answers', () => {
           escalated: false,
         },
         decision: null,
+        original_answer: null,
         created_at: '2026-11-23T10:00:00.000Z',
       },
     ]);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { proposalBody } from '../../service/views.js';
-import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody } from '../schemas.js';
+import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../schemas.js';
 import type { Caller } from '../auth.js';
 import type { RouteOptions } from './requests.js';
 
@@ -36,7 +36,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: acceptBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody },
+      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', decisionBy(req.caller, req.body))),
   });
@@ -47,8 +47,20 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: rejectBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody },
+      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', decisionBy(req.caller, req.body))),
+  });
+
+  app.post('/proposals/:id/return', {
+    schema: {
+      summary: 'Send a pending proposal back to its expert with instructions (no-op when already decided)',
+      description: 'The proposal is withdrawn (rejected with reason `returned`; consumers are not told), the request goes back to `asked`, and the same expert is asked again with the instructions. Extends the seed (SPEC §14).',
+      tags: ['proposals'],
+      params: idParams,
+      body: returnBody,
+      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+    },
+    handler: async (req) => proposalBody(await service.returnProposal(req.params.id, decisionBy(req.caller, req.body))),
   });
 };

@@ -33,8 +33,23 @@ export function queueItems(service: ExpertqService): QueueItem[] {
         status: request.status,
         created_at: new Date(request.created_at).toISOString(),
       },
+      history: returnedAnswers(service, request.id),
     }];
   });
+}
+
+/** The answers a reviewer sent back on a request, with their instructions (SPEC §14). */
+function returnedAnswers(service: ExpertqService, requestId: string): QueueItem['history'] {
+  return service.store
+    .listProposals(requestId)
+    .filter((p) => p.status === 'rejected' && p.decision?.reason === 'returned')
+    .map((p) => ({
+      proposal_id: p.id,
+      answer: p.answer,
+      instructions: p.decision!.note,
+      returned_by: p.decision!.decided_by,
+      returned_at: new Date(p.decision!.decided_at).toISOString(),
+    }));
 }
 
 function frame(items: QueueItem[]): string {

@@ -95,10 +95,13 @@ export class SlackTransport implements Transport {
   private async post(m: OutboundMessage): Promise<SentMessage | void> {
     const chat = this.app.client.chat;
     if (m.purpose === 'ask') {
-      const channel = await this.dm(m.expertId);
+      const channel = m.thread?.channel ?? (await this.dm(m.expertId));
       const elements = m.elements ?? [m.text];
-      const res = await chat.postMessage({ channel, text: escapeMrkdwn(m.text), blocks: askBlocks(elements, m.askId ?? '') });
-      return { chat: { channel: res.channel ?? channel, ts: res.ts! } };
+      // Asked again on the same request: in the first ask's thread, and shown in the DM too.
+      const root = m.thread ? (m.thread.thread_ts ?? m.thread.ts) : null;
+      const message = { channel, text: escapeMrkdwn(m.text), blocks: askBlocks(elements, m.askId ?? '') };
+      const res = await chat.postMessage(root ? { ...message, thread_ts: root, reply_broadcast: true } : message);
+      return { chat: { channel: res.channel ?? channel, ts: res.ts!, thread_ts: root } };
     }
     if (m.purpose === 'ask_update' && m.thread) {
       const elements = m.elements ?? [];
@@ -107,7 +110,8 @@ export class SlackTransport implements Transport {
     }
     // Feedback and the acceptance notice go in the ask's thread; notices (and anything whose ask was never posted) top level.
     const channel = m.thread?.channel ?? (await this.dm(m.expertId));
-    await chat.postMessage({ channel, text: escapeMrkdwn(m.text), ...(m.thread ? { thread_ts: m.thread.ts } : {}) });
+    const threadTs = m.thread ? (m.thread.thread_ts ?? m.thread.ts) : null;
+    await chat.postMessage({ channel, text: escapeMrkdwn(m.text), ...(threadTs ? { thread_ts: threadTs } : {}) });
   }
 
   private async dm(expertId: string): Promise<string> {
