@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,14 @@ interface DeliveryRow {
   last_status: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
+}
+
+function readAnswerFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read --answer-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }
 
 function osUser(): string {
@@ -110,11 +118,35 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
 
   program
     .command('accept <proposal_id>')
-    .description('accept a pending proposal')
+    .description('accept a pending proposal, optionally with your corrected answer')
     .option('--decided-by <name>', 'who approves (default: your OS user)', osUser())
     .option('--note <text>', 'note recorded with the decision')
-    .action(async (id: string, opts: { decidedBy: string; note?: string }) => {
-      decided(await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/accept`, { decided_by: opts.decidedBy, note: opts.note }), 'accepted');
+    .option('--answer <text>', 'deliver this corrected answer instead (the expert\'s text is kept as original_answer)')
+    .option('--answer-file <path>', 'read the corrected answer from a file')
+    .action(async (id: string, opts: { decidedBy: string; note?: string; answer?: string; answerFile?: string }) => {
+      if (opts.answer !== undefined && opts.answerFile !== undefined) throw new CliError('Give --answer or --answer-file, not both.', 2);
+      const answer = opts.answerFile !== undefined ? readAnswerFile(opts.answerFile) : opts.answer;
+      const body = { decided_by: opts.decidedBy, note: opts.note, ...(answer !== undefined ? { answer } : {}) };
+      const p = await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/accept`, body);
+      decided(p, 'accepted');
+      if (!json() && p.original_answer !== null && p.decision) say(`  delivered your edit; the expert's text is kept: ${p.original_answer}`);
+    });
+
+  program
+    .command('return <proposal_id>')
+    .alias('send-back')
+    .description('send a pending proposal back to its expert with instructions (the expert is asked again)')
+    .requiredOption('--instructions <text>', 'what the expert should change or add')
+    .option('--decided-by <name>', 'who sends it back (default: your OS user)', osUser())
+    .action(async (id: string, opts: { decidedBy: string; instructions: string }) => {
+      const c = client();
+      // The API answers a decided proposal as it is (a no-op, like accept and reject): look first, to say so.
+      const before = await c.get<ProposalBody>(`/proposals/${encodeURIComponent(id)}`);
+      if (before.status !== 'pending') {
+        throw new CliError(`${before.id} was already ${before.status}${before.decision ? ` by ${before.decision.decided_by}` : ''}; nothing changed.`);
+      }
+      const p = await c.post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/return`, { decided_by: opts.decidedBy, instructions: opts.instructions });
+      print(p, () => say(`${p.id} sent back to ${p.provenance.expert_name} (by ${p.decision!.decided_by}); the request waits for a new answer.`));
     });
 
   program
