@@ -62,7 +62,9 @@ export function apiClient(token: string | null) {
   return {
     me: () => call<Me>(token, 'GET', '/me'),
     queue: () => call<QueueItem[]>(token, 'GET', '/queue'),
-    accept: (id: string, body: { decided_by: string; note?: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
+    returnProposal: (id: string, body: { decided_by: string; instructions: string }) =>
+      call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/return`, body),
+    accept: (id: string, body: { decided_by: string; note?: string; answer?: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
     reject: (id: string, body: { decided_by: string; reason: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/reject`, body),
     proposal: (id: string) => call<Proposal>(token, 'GET', `/proposals/${encodeURIComponent(id)}`),
     request: (id: string) => call<RequestRecord>(token, 'GET', `/requests/${encodeURIComponent(id)}`),

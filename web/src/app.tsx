@@ -151,11 +151,15 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
     try {
       const result =
         decision.kind === 'accept'
-          ? await api.accept(id, decision.note ? { decided_by: decidedBy, note: decision.note } : { decided_by: decidedBy })
-          : await api.reject(id, { decided_by: decidedBy, reason: decision.reason });
+          ? await api.accept(id, { decided_by: decidedBy, ...(decision.note ? { note: decision.note } : {}), ...(decision.answer ? { answer: decision.answer } : {}) })
+          : decision.kind === 'reject'
+            ? await api.reject(id, { decided_by: decidedBy, reason: decision.reason })
+            : await api.returnProposal(id, { decided_by: decidedBy, instructions: decision.instructions });
+      const done = decision.kind === 'return' ? result.decision?.reason === 'returned' && result.decision.decided_by === decidedBy : result.status === wanted;
+      const verb = { accept: decision.kind === 'accept' && decision.answer ? 'Accepted (edited)' : 'Accepted', reject: 'Rejected', return: `Sent back to ${item.proposal.provenance.expert_name}` }[decision.kind];
       announce(
-        result.status === wanted
-          ? `${wanted === 'accepted' ? 'Accepted' : 'Rejected'}: ${short(item.request.question)}`
+        done
+          ? `${verb}: ${short(item.request.question)}`
           : `Already ${result.status} by ${result.decision?.decided_by ?? 'another reviewer'}: ${short(item.request.question)}`,
       );
       return true;

@@ -1,4 +1,5 @@
 import { confidenceText, structuredIsVerbatim, structuredText } from './format.js';
+import { editedAnswer } from './queue.js';
 import type { QueueItem } from './wire.js';
 
 export interface ProposalCardProps {
@@ -19,6 +20,17 @@ export interface ProposalCardProps {
   onStartReject: () => void;
   onReject: () => void;
   onCancelReject: () => void;
+  /** The reviewer's edit of the answer (null: not editing). */
+  edit: string | null;
+  onEdit: (text: string) => void;
+  onResetEdit: () => void;
+  returning: boolean;
+  instructions: string;
+  onInstructions: (text: string) => void;
+  instructionsMissing: boolean;
+  onStartReturn: () => void;
+  onReturn: () => void;
+  onCancelReturn: () => void;
 }
 
 /**
@@ -31,6 +43,8 @@ export function ProposalCard(props: ProposalCardProps) {
   const id = proposal.id;
   const questionId = `question-${id}`;
   const verbatim = structuredIsVerbatim(proposal.structured, proposal.answer);
+  const edited = editedAnswer(props.item, props.edit ?? undefined) !== null;
+  const history = props.item.history;
   return (
     <li class="card-slot">
       <article
@@ -68,7 +82,34 @@ export function ProposalCard(props: ProposalCardProps) {
             {proposal.provenance.escalated ? <span class="tag">after escalation</span> : null}
           </p>
           <blockquote class="answer-text">{proposal.answer}</blockquote>
+          {props.edit === null ? (
+            <button type="button" class="link" onClick={() => props.onEdit(proposal.answer)}>
+              Edit the answer before accepting
+            </button>
+          ) : (
+            <div class="field edit-answer">
+              <label for={`edit-${id}`}>
+                Answer to deliver <span class="muted">(your edit; the expert's text above is kept)</span>
+              </label>
+              <textarea id={`edit-${id}`} rows={4} maxLength={4000} value={props.edit} onInput={(e) => props.onEdit(e.currentTarget.value)} />
+              <button type="button" class="link" onClick={props.onResetEdit}>Reset to the expert's answer</button>
+            </div>
+          )}
         </section>
+
+        {history.length > 0 ? (
+          <section class="history" aria-label="Earlier answers sent back">
+            <h3>Earlier answers, sent back</h3>
+            <ol>
+              {history.map((h) => (
+                <li key={h.proposal_id}>
+                  <blockquote class="answer-text">{h.answer}</blockquote>
+                  <p class="muted">Sent back by {h.returned_by}: {h.instructions ?? '(no instructions)'}</p>
+                </li>
+              ))}
+            </ol>
+          </section>
+        ) : null}
 
         <dl class="facts">
           <div class="fact structured">
@@ -97,7 +138,41 @@ export function ProposalCard(props: ProposalCardProps) {
           </div>
         </dl>
 
-        {props.rejecting ? (
+        {props.returning ? (
+          <form
+            class="actions"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              props.onReturn();
+            }}
+          >
+            <div class="field">
+              <label for={`instructions-${id}`}>
+                Instructions for {proposal.provenance.expert_name} <span class="muted">(required; they are asked again with these)</span>
+              </label>
+              <textarea
+                id={`instructions-${id}`}
+                rows={3}
+                value={props.instructions}
+                onInput={(e) => props.onInstructions(e.currentTarget.value)}
+                aria-required="true"
+                aria-invalid={props.instructionsMissing ? 'true' : undefined}
+                aria-describedby={props.instructionsMissing ? `instructions-error-${id}` : undefined}
+                maxLength={2000}
+              />
+              {props.instructionsMissing ? (
+                <p id={`instructions-error-${id}`} class="field-error" role="alert">
+                  Say what the expert should change or add: it is sent to them.
+                </p>
+              ) : null}
+            </div>
+            <div class="buttons">
+              <button type="submit" class="primary">Send back</button>
+              <button type="button" onClick={props.onCancelReturn}>Cancel <kbd aria-hidden="true">Esc</kbd></button>
+            </div>
+          </form>
+        ) : props.rejecting ? (
           <form
             class="actions"
             noValidate
@@ -143,10 +218,13 @@ export function ProposalCard(props: ProposalCardProps) {
               <input id={`note-${id}`} value={props.note} onInput={(e) => props.onNote(e.currentTarget.value)} autoComplete="off" maxLength={4000} />
             </div>
             <div class="buttons">
-              <button type="submit" class="success" aria-keyshortcuts="a">Accept <kbd aria-hidden="true">a</kbd></button>
+              <button type="submit" class="success" aria-keyshortcuts="a">
+                {edited ? 'Accept edited' : 'Accept'} <kbd aria-hidden="true">a</kbd>
+              </button>
               <button type="button" class="danger-outline" aria-keyshortcuts="r" onClick={props.onStartReject}>
                 Reject… <kbd aria-hidden="true">r</kbd>
               </button>
+              <button type="button" onClick={props.onStartReturn}>Send back…</button>
             </div>
           </form>
         )}

@@ -5,7 +5,10 @@ import { commandFor, keepSelection, moveSelection } from './keys.js';
 import { ProposalCard } from './proposal-card.js';
 import type { QueueItem } from './wire.js';
 
-export type Decision = { kind: 'accept'; note?: string } | { kind: 'reject'; reason: string };
+export type Decision =
+  | { kind: 'accept'; note?: string; answer?: string }
+  | { kind: 'reject'; reason: string }
+  | { kind: 'return'; instructions: string };
 
 export interface QueueViewProps {
   items: QueueItem[] | null;
@@ -37,6 +40,11 @@ export function QueueView(props: QueueViewProps) {
   const [rejecting, setRejecting] = useState<string | null>(null);
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const [reasonError, setReasonError] = useState<string | null>(null);
+  // Edits of answers (SPEC §14), and the proposal being sent back with its instructions.
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [returning, setReturning] = useState<string | null>(null);
+  const [instructions, setInstructions] = useState<Record<string, string>>({});
+  const [instructionsError, setInstructionsError] = useState<string | null>(null);
   const seenIds = useRef<string[]>([]);
   const cards = useRef(new Map<string, HTMLElement>());
 
@@ -56,6 +64,9 @@ export function QueueView(props: QueueViewProps) {
   useLayoutEffect(() => {
     if (rejecting) focusById(`reason-${rejecting}`);
   }, [rejecting]);
+  useLayoutEffect(() => {
+    if (returning) focusById(`instructions-${returning}`);
+  }, [returning]);
 
   const select = (id: string | null, focus: boolean) => {
     onSelect(id);
@@ -64,7 +75,33 @@ export function QueueView(props: QueueViewProps) {
 
   const accept = (item: QueueItem) => {
     const note = notes[item.proposal.id]?.trim();
-    void props.decide(item, note ? { kind: 'accept', note } : { kind: 'accept' });
+    const edited = editedAnswer(item, edits[item.proposal.id]);
+    void props.decide(item, { kind: 'accept', ...(note ? { note } : {}), ...(edited ? { answer: edited } : {}) });
+  };
+
+  const startReturn = (id: string) => {
+    onSelect(id);
+    setRejecting(null);
+    setInstructionsError(null);
+    setReturning(id);
+  };
+
+  const cancelReturn = (id: string) => {
+    setReturning(null);
+    setInstructionsError(null);
+    cards.current.get(id)?.focus();
+  };
+
+  const sendBack = (item: QueueItem) => {
+    const text = instructions[item.proposal.id]?.trim() ?? '';
+    if (!text) {
+      setInstructionsError(item.proposal.id);
+      focusById(`instructions-${item.proposal.id}`);
+      return;
+    }
+    setInstructionsError(null);
+    setReturning(null);
+    void props.decide(item, { kind: 'return', instructions: text });
   };
 
   const startReject = (id: string) => {
@@ -106,6 +143,7 @@ export function QueueView(props: QueueViewProps) {
     }
     if (command === 'escape') {
       if (rejecting) return cancelReject(rejecting);
+      if (returning) return cancelReturn(returning);
       if (keyTarget(event.target) === 'field' && selected) cards.current.get(selected)?.focus();
       return;
     }
@@ -166,6 +204,19 @@ export function QueueView(props: QueueViewProps) {
                 onStartReject={() => startReject(id)}
                 onReject={() => reject(item)}
                 onCancelReject={() => cancelReject(id)}
+                edit={edits[id] ?? null}
+                onEdit={(text) => setEdits((e) => ({ ...e, [id]: text }))}
+                onResetEdit={() => setEdits(({ [id]: _dropped, ...rest }) => rest)}
+                returning={returning === id}
+                instructions={instructions[id] ?? ''}
+                onInstructions={(text) => {
+                  setInstructions((r) => ({ ...r, [id]: text }));
+                  if (text.trim()) setInstructionsError(null);
+                }}
+                instructionsMissing={instructionsError === id}
+                onStartReturn={() => startReturn(id)}
+                onReturn={() => sendBack(item)}
+                onCancelReturn={() => cancelReturn(id)}
               />
             );
           })}
@@ -173,6 +224,12 @@ export function QueueView(props: QueueViewProps) {
       )}
     </section>
   );
+}
+
+/** The reviewer's edit when it changes the answer (trimmed), else null: "Accept" then delivers the expert's text. */
+export function editedAnswer(item: QueueItem, edit: string | undefined): string | null {
+  const text = edit?.trim();
+  return text && text !== item.proposal.answer ? text : null;
 }
 
 function LiveBadge({ connection }: { connection: Connection }) {
