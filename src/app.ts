@@ -25,6 +25,8 @@ export interface AppOptions {
   credentials: readonly Credential[];
   logger: Logger;
   bodyLimit?: number;
+  /** How often the queue stream compares the store for changes made by another process (default 1 s). */
+  queuePollMs?: number;
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
   chat?: ChatEvents | null;
 }
@@ -69,7 +71,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(expertRoutes, routeOptions);
         await secured.register(replyRoutes, routeOptions);
         await secured.register(consumerRoutes, routeOptions);
-        await secured.register(queueRoutes, routeOptions);
+        await secured.register(queueRoutes, { ...routeOptions, ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}) });
       });
     },
     { prefix: '/api/v1' },

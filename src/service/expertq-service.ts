@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
@@ -56,6 +57,11 @@ export class ExpertqService implements Engine {
   readonly allowPrivateWebhooks: boolean;
   readonly scheduler: Scheduler;
   experts: ExpertRegistry;
+  /**
+   * Emits `commit` after every operation of this process commits, so live views (the queue stream)
+   * update at once instead of on their next poll.
+   */
+  readonly commits = new EventEmitter();
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
@@ -85,6 +91,7 @@ export class ExpertqService implements Engine {
   private committed<T>(result: T): T {
     this.onMessagesQueued();
     this.onEventsQueued();
+    this.commits.emit('commit');
     return result;
   }
 

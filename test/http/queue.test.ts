@@ -111,4 +111,18 @@ describe('GET /api/v1/queue/events', () => {
     await t.stop();
     expect(await events.next()).toBeNull();
   });
+
+  it('pushes a new proposal and a decision as soon as they commit, without waiting for the poll', async () => {
+    // A poll an hour apart: whatever arrives came from the push on commit.
+    t = await buildTestApp({ token: TOKEN, queuePollMs: 3_600_000 });
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${base}/api/v1/queue/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const events = eventReader(res.body!);
+    expect(await events.next()).toEqual({ event: 'queue', data: '[]' });
+    const { proposalId } = await proposed();
+    expect(JSON.parse((await events.next())!.data).map((i: { proposal: { id: string } }) => i.proposal.id)).toEqual([proposalId]);
+    await t.call('POST', `/api/v1/proposals/${proposalId}/accept`, { decided_by: 'alice' });
+    expect(await events.next()).toEqual({ event: 'queue', data: '[]' });
+    await t.stop();
+  });
 });

@@ -22,6 +22,8 @@ export interface TestAppOptions {
   /** Extra or replacement top-level config sections. */
   config?: Record<string, unknown>;
   token?: string;
+  /** The queue stream's poll for other processes' changes (default 1 s). */
+  queuePollMs?: number;
   /** Scoped tokens (`server.tokens`) the app accepts besides `token`. */
   credentials?: Credential[];
   /** Raw YAML instead of the generated config. */
@@ -77,7 +79,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     delivery: { timeoutMs: 2_000 },
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
-  const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit });
+  const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
   let stopped = false;
   async function stop(): Promise<void> {
     if (stopped) return;

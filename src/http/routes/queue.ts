@@ -57,16 +57,26 @@ function frame(items: QueueItem[]): string {
 }
 
 /**
- * Pushes the queue to every open stream when its set of pending proposals changes. Decisions and new
- * proposals come from the API, the CLI, the scheduler or another process on the same database, so it
- * looks at the store (one indexed query per `pollMs`) rather than at this process's own calls; it runs
- * only while at least one stream is open.
+ * Pushes the queue to every open stream when its set of pending proposals changes. Changes made by
+ * this process are pushed right after they commit (the service's `commit` signal); a comparison every
+ * `pollMs` catches what another process changed in the same database. Both run only while at least
+ * one stream is open.
  */
 class QueueStreams {
   private readonly clients = new Set<ServerResponse>();
   private poll: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private seen = '';
+  private pushScheduled = false;
+  private readonly onCommit = () => {
+    if (this.pushScheduled) return;
+    this.pushScheduled = true;
+    // Commits of one event-loop turn are compared once.
+    setImmediate(() => {
+      this.pushScheduled = false;
+      if (this.clients.size > 0) this.check();
+    });
+  };
 
   constructor(
     private readonly service: ExpertqService,
@@ -80,6 +90,7 @@ class QueueStreams {
     this.clients.add(res);
     res.write(frame(items));
     res.once('close', () => this.remove(res));
+    if (this.poll === null) this.service.commits.on('commit', this.onCommit);
     this.poll ??= setInterval(() => this.check(), this.pollMs);
     this.heartbeat ??= setInterval(() => this.broadcast(': keep-alive\n\n'), this.heartbeatMs);
   }
@@ -107,6 +118,7 @@ class QueueStreams {
   }
 
   private stopTimers(): void {
+    this.service.commits.off('commit', this.onCommit);
     if (this.poll) clearInterval(this.poll);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.poll = null;
