@@ -95,7 +95,7 @@ export async function startExpertq({ experts, defaults }) {
   const store = new SqliteStore(openDatabase(config.storagePath));
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
   const service = new ExpertqService({ config, store, transport, log });
-  const app = await buildApp({ service, apiToken: undefined, logger: log, bodyLimit: config.server.body_limit });
+  const app = await buildApp({ service, credentials: [], logger: log, bodyLimit: config.server.body_limit });
   await transport.start(async (reply) => {
     service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
   });
