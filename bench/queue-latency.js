@@ -3,6 +3,7 @@
 // is pushed on commit (SPEC §14: within 200 ms); the once-a-second comparison is only for other
 // processes. Measured from just before the HTTP call to the arrival of the stream frame.
 import { performance } from 'node:perf_hooks';
+import { TextDecoder } from 'node:util';
 import { num, printHeading, printRows } from './report.js';
 import { startExpertq } from './servers.js';
 
@@ -34,7 +35,11 @@ function queueReader(body) {
         const ids = JSON.parse(data.slice(6)).map((i) => i.proposal.id);
         const at = performance.now();
         for (const id of ids) if (!firstSeen.has(id)) firstSeen.set(id, at);
-        for (const w of [...waiters]) if (w.test(ids)) (waiters.delete(w), w.resolve(at));
+        for (const w of [...waiters]) {
+          if (!w.test(ids)) continue;
+          waiters.delete(w);
+          w.resolve(at);
+        }
       }
     }
   })().catch(() => {});
