@@ -108,10 +108,15 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     transport,
     log,
     clock,
+    review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
   });
   try {
-    await transport.start((reply) => service.receiveInbound(reply));
+    await transport.start({
+      reply: (reply) => service.receiveInbound(reply),
+      review: (action) => service.reviewFromChat(action),
+      answerOf: (id) => service.store.getProposal(id)?.answer ?? null,
+    });
   } catch (error) {
     store.close();
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);

@@ -62,6 +62,8 @@ export const configSchema = z
         signing_secret_env: envName.optional(),
         app_token_env: envName.optional(),
         api_url: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
+        review_channel: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0123ABCD').optional(),
+        reviewers: z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id such as U0123ABCD')).default([]),
       })
       .strict()
       .nullable()
@@ -105,6 +107,10 @@ export const configSchema = z
       max_open_asks_per_expert: d.max_open_asks_per_expert ?? 3,
       max_asks_per_expert_per_day: d.max_asks_per_expert_per_day ?? 5,
     })),
+    review: z
+      .object({ remind_after: durationSchema.default(3_600_000) })
+      .strict()
+      .prefault({}),
     experts: expertListSchema.default([]),
     topics: z
       .record(z.string(), z.object({ fallback: z.string().min(1).nullable().default(null) }).strict())

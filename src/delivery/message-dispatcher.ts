@@ -2,10 +2,14 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { MessageRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { TransportError, type OutboundMessage, type SentMessage, type Transport } from '../transport/transport.js';
+import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
 
-/** Called inside the outcome commit when an ask could not be delivered for good (the service passes it on). */
-export type OnUndeliverable = (message: MessageRecord, code: string, now: number) => void;
+export interface MessageDispatcherHooks {
+  /** Called inside the outcome commit when an ask could not be delivered for good (the service passes it on). */
+  onUndeliverable?: (message: MessageRecord, code: string, now: number) => void;
+  /** A proposal as the review channel shows it now (review-channel messages render it when they go out). */
+  reviewCard?: (proposalId: string, now: number) => ReviewCard | null;
+}
 
 /** Retry schedule for direct messages, after which a message is `dead` (and logged). */
 export const MESSAGE_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000] as const;
@@ -28,7 +32,7 @@ export class MessageDispatcher {
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: Logger,
-    private readonly onUndeliverable: OnUndeliverable = () => {},
+    private readonly hooks: MessageDispatcherHooks = {},
   ) {}
 
   /** Takes no new work; `idle()` then waits only for the batch in flight (graceful shutdown). */
@@ -98,10 +102,11 @@ export class MessageDispatcher {
         this.store.markMessagesSent(sent.map((s) => s.message.id), now);
         for (const { message, value } of sent) {
           if (value?.chat && message.purpose === 'ask' && message.ask_id) this.store.setChatRef(message.ask_id, value.chat);
+          if (value?.reviewCard && message.proposal_id) this.store.setReviewCard(message.proposal_id, value.reviewCard);
         }
         for (const f of failed) {
           this.store.rescheduleMessage(f.message.id, f.error, f.next);
-          if (f.permanentCode !== null && f.message.purpose === 'ask') this.onUndeliverable(f.message, f.permanentCode, now);
+          if (f.permanentCode !== null && f.message.purpose === 'ask') this.hooks.onUndeliverable?.(f.message, f.permanentCode, now);
         }
       });
       for (const { message, error, next } of failed) {
@@ -126,6 +131,15 @@ export class MessageDispatcher {
       if (!thread || !m.ask_id) return 'the ask message was never posted';
       elements = this.store.askElements(m.ask_id);
     }
-    return { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, text: m.text, elements, thread };
+    const base = { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, text: m.text, elements, thread };
+    if (m.purpose === 'review_card' || m.purpose === 'review_update') {
+      const card = m.proposal_id ? (this.hooks.reviewCard?.(m.proposal_id, this.clock.now()) ?? null) : null;
+      if (!card) return 'the proposal is gone';
+      const cardRef = this.store.reviewCard(m.proposal_id!) ?? null;
+      if (m.purpose === 'review_update' && !cardRef) return 'the review card was never posted';
+      // A card whose first post failed and is retried after the decision is simply posted decided.
+      return { ...base, card, cardRef };
+    }
+    return base;
   }
 }

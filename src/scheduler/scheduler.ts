@@ -1,6 +1,7 @@
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
+import { noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
 import type { DueCursor } from '../store/store.js';
 import { guarded, placeWaiting, type WakeScope } from './place-waiting.js';
@@ -36,6 +37,8 @@ export interface TickResult {
   placed: number;
   /** True when due work was left for the next tick (`maxPerTick` reached). */
   more: boolean;
+  /** True when reviewers were reminded of the pending queue (`review.remind_after`). */
+  reminded: boolean;
 }
 
 /**
@@ -64,7 +67,7 @@ export class Scheduler {
   }
 
   tick(now: number): TickResult {
-    const result: TickResult = { timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false };
+    const result: TickResult = { timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false };
     const freed = new Set<string>();
     const store = this.engine.store;
     let budget = this.maxPerTick;
@@ -94,6 +97,11 @@ export class Scheduler {
     const placed = store.transaction(() => placeWaiting(this.engine, this.wakeScope(now, freed), now));
     result.sent = placed.sent;
     result.placed = placed.placed;
+    // Reviewers: one reminder when the queue's oldest proposal waits too long; cards past give-up say so.
+    result.reminded = store.transaction(() => {
+      noteOverdueCards(this.engine, now);
+      return remindReviewers(this.engine, now);
+    });
     if (result.timed_out + result.rate_limited + result.escalated + result.sent + result.placed > 0) {
       this.engine.log.info({ ...result }, 'scheduler tick');
     }

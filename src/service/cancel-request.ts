@@ -3,6 +3,7 @@ import { placeWaiting } from '../scheduler/place-waiting.js';
 import type { RequestRecord } from '../store/records.js';
 import { OPEN_STATUSES } from '../store/records.js';
 import { audit, type Engine } from './engine.js';
+import { updateReviewCard } from './review-channel.js';
 import { failRequest } from './submit-request.js';
 
 /**
@@ -24,6 +25,7 @@ export function cancelRequest(engine: Engine, requestId: string, by: string): Re
         reason: 'request cancelled',
         decided_at: now,
       });
+      updateReviewCard(engine, { id: request.proposal_id, request_id: request.id }, now);
     }
     audit(engine, { request_id: request.id, at: now, type: 'cancelled', actor: by, data: {} });
     failRequest(engine, request, 'cancelled', 'The request was cancelled before it resolved.', now, by);

@@ -3,6 +3,7 @@ import { composeAcceptedNotice } from '../core/compose-ask.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import { audit, emitEvent, queueMessage, subscribersOf, type Engine } from './engine.js';
+import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
 
 export interface DecisionInput {
@@ -47,6 +48,7 @@ export function decideProposal(
       engine.store.reviseProposal(proposalId, edit);
     }
     engine.store.updateRequest(request.id, { status, updated_at: now });
+    updateReviewCard(engine, proposal, now);
     audit(engine, {
       request_id: request.id,
       at: now,

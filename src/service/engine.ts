@@ -27,10 +27,21 @@ export interface Engine {
    * after each reply and the ask message is updated when the ask closes.
    */
   readonly threadedTransport: boolean;
+  /**
+   * Review settings (SPEC §14): the Slack channel where pending proposals are posted (null: none),
+   * who may decide there, and how long the oldest pending proposal may wait before a reminder.
+   */
+  readonly review: ReviewSettings;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */
   onEventsQueued(): void;
+}
+
+export interface ReviewSettings {
+  channel: string | null;
+  reviewers: readonly string[];
+  remindAfterMs: number;
 }
 
 export function audit(engine: Engine, entry: Omit<AuditEntry, 'at'> & { at?: number }): void {
@@ -94,7 +105,7 @@ export function subscribersOf(store: Store, request: Pick<RequestRecord, 'id' | 
 /** Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit. */
 export function queueMessage(
   engine: Engine,
-  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[] },
+  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[]; proposal_id?: string },
   now: number,
 ): void {
   engine.store.enqueueMessage({

@@ -10,14 +10,16 @@ import { notFound } from '../errors.js';
 import { Scheduler, type SchedulerOptions, type TickResult } from '../scheduler/scheduler.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
-import type { InboundOutcome, InboundReply, Transport } from '../transport/transport.js';
+import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
 import { askUndeliverable } from './ask-undeliverable.js';
 import { cancelRequest } from './cancel-request.js';
 import {
   consumerView, deleteConsumer, deliveryView, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
 } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
-import type { Engine } from './engine.js';
+import type { Engine, ReviewSettings } from './engine.js';
+import { reviewCardOf } from './review-channel.js';
+import { reviewFromChat } from './review-from-chat.js';
 import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
@@ -37,6 +39,8 @@ export interface ExpertqServiceOptions {
   delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
   /** Tuning for the scheduler (batch size, work per tick). */
   scheduler?: SchedulerOptions;
+  /** The Slack review channel, its reviewers and the reminder period (SPEC §14). */
+  review?: Partial<ReviewSettings>;
 }
 
 /**
@@ -52,6 +56,7 @@ export class ExpertqService implements Engine {
   readonly config: Engine['config'];
   readonly transportName: string;
   readonly threadedTransport: boolean;
+  readonly review: ReviewSettings;
   readonly messages: MessageDispatcher;
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
@@ -71,9 +76,18 @@ export class ExpertqService implements Engine {
     this.experts = new ExpertRegistry(options.config.experts);
     this.transportName = options.transport.name;
     this.threadedTransport = options.transport.threaded;
-    this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log, (message, code, now) => {
-      askUndeliverable(this, message.ask_id!, code, now);
-      this.onEventsQueued();
+    this.review = {
+      // A review channel needs a transport that can post to one.
+      channel: options.transport.threaded ? (options.review?.channel ?? null) : null,
+      reviewers: options.review?.reviewers ?? [],
+      remindAfterMs: options.review?.remindAfterMs ?? 3_600_000,
+    };
+    this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log, {
+      onUndeliverable: (message, code, now) => {
+        askUndeliverable(this, message.ask_id!, code, now);
+        this.onEventsQueued();
+      },
+      reviewCard: (proposalId, now) => reviewCardOf(this, proposalId, now),
     });
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
@@ -135,6 +149,13 @@ export class ExpertqService implements Engine {
   async receiveInbound(input: InboundReply): Promise<InboundOutcome> {
     const result = await this.store.commit(() => receiveInbound(this, input));
     this.log.info({ expert_id: input.expertId, request_id: result.request_id, outcome: result.outcome, event_id: input.eventId }, 'chat reply received');
+    return this.committed(result);
+  }
+
+  /** A decision from the chat platform's review channel; committed (once per event id) before it resolves. */
+  async reviewFromChat(action: ReviewAction): Promise<ReviewOutcome> {
+    const result = await this.store.commit(() => reviewFromChat(this, action));
+    this.log.info({ proposal_id: action.proposalId, user: action.userId, action: action.action, outcome: result.outcome }, 'review from chat');
     return this.committed(result);
   }
 

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
 import type { AskRecord, ProposalRecord, RequestRecord } from '../store/records.js';
 import { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
+import { postReviewCard } from './review-channel.js';
 import { audit, emitEvent, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 import { proposalBody } from './views.js';
@@ -147,5 +148,6 @@ function takeAnswer(
   engine.store.updateRequest(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   audit(engine, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
   emitEvent(engine, request, 'proposal', { proposal: proposalBody(proposal) }, now);
+  postReviewCard(engine, proposal, now);
   return { outcome: 'proposed', proposal_id: proposal.id };
 }

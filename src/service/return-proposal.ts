@@ -3,6 +3,7 @@ import type { ProposalRecord } from '../store/records.js';
 import { refuseSelfApproval } from './decide-proposal.js';
 import { audit, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
+import { updateReviewCard } from './review-channel.js';
 
 export interface ReturnInput {
   decided_by: string;
@@ -30,6 +31,7 @@ export function returnProposal(engine: Engine, proposalId: string, input: Return
     const request = engine.store.getRequest(proposal.request_id)!;
     request.status = 'asked';
     engine.store.updateRequest(request.id, { status: 'asked', updated_at: now });
+    updateReviewCard(engine, proposal, now);
     audit(engine, {
       request_id: request.id,
       at: now,

@@ -180,5 +180,19 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE proposals ADD COLUMN original_answer TEXT;
   ALTER TABLE asks ADD COLUMN instructions TEXT;
+  -- The Slack review channel: a card per pending proposal, updated by whatever decides it. Channel
+  -- messages have no expert (expert_id ''); they name their proposal.
+  ALTER TABLE messages ADD COLUMN proposal_id TEXT;
+  CREATE TABLE review_cards (
+    proposal_id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL,
+    ts TEXT NOT NULL,
+    overdue INTEGER NOT NULL DEFAULT 0
+  ) STRICT, WITHOUT ROWID;
+  -- Small facts the service keeps across restarts (when reviewers were last reminded).
+  CREATE TABLE service_state (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) STRICT, WITHOUT ROWID;
   `,
 ];

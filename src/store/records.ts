@@ -115,7 +115,10 @@ export interface EventRecord {
  * what it posted, also gets `feedback` (a reply in the ask's thread after each reply), `ask_update`
  * (the ask message edited: buttons gone, a status line) and `notice` (a top-level DM, no ask).
  */
-export type MessagePurpose = 'ask' | 'accepted' | 'feedback' | 'ask_update' | 'notice';
+export type MessagePurpose =
+  | 'ask' | 'accepted' | 'feedback' | 'ask_update' | 'notice'
+  // The Slack review channel (SPEC §14): a card per pending proposal, its update, reminders.
+  | 'review_card' | 'review_update' | 'review_reminder';
 
 /** A direct message to an expert, queued in the same transaction as the state change that causes it. */
 export interface MessageRecord {
@@ -127,6 +130,8 @@ export interface MessageRecord {
   text: string;
   /** An ask's six elements in order (`text` is them joined by newlines); null for other messages. */
   elements: string[] | null;
+  /** Review-channel messages: the proposal they show. */
+  proposal_id?: string | null;
   /** `dropped`: not sent because it no longer applied (an ask closed before it went out). */
   state: 'pending' | 'sent' | 'dead' | 'dropped';
   attempts: number;

@@ -165,15 +165,16 @@ export class SqliteStore implements Store {
       decideProposal: p(`UPDATE proposals SET status = ?, decided_by = ?, note = ?, reason = ?, decided_at = ?
         WHERE id = ? AND status = 'pending'`),
       listPending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id`),
+      oldestPending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id LIMIT 1`),
       listProposals: p('SELECT * FROM proposals WHERE request_id = ? ORDER BY created_at, id'),
       reviseProposal: p(`UPDATE proposals SET answer = @answer, structured = @structured, original_answer = @original_answer,
         provenance = @provenance WHERE id = @id`),
       appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
       listAudit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
       insertEvent: p('INSERT INTO events (id, request_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
-      enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, purpose, text, elements, state, attempts,
-        next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @purpose, @text, @elements, @state,
-        @attempts, @next_attempt_at, @created_at)`),
+      enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
+        attempts, next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @proposal_id, @purpose, @text,
+        @elements, @state, @attempts, @next_attempt_at, @created_at)`),
       dueMessages: p(`SELECT * FROM messages WHERE state = 'pending' AND next_attempt_at <= ?
         ORDER BY next_attempt_at, id LIMIT ?`),
       markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?`),
@@ -191,6 +192,13 @@ export class SqliteStore implements Store {
       firstChatRef: p(`SELECT c.channel, c.ts, c.thread_ts FROM asks a JOIN chat_asks c ON c.ask_id = a.id
         WHERE a.request_id = ? AND a.expert_id = ? ORDER BY a.created_at, a.id LIMIT 1`),
       markChatEvent: p('INSERT OR IGNORE INTO chat_events (id, at) VALUES (?, ?)'),
+      setReviewCard: p('INSERT OR REPLACE INTO review_cards (proposal_id, channel, ts) VALUES (?, ?, ?)'),
+      reviewCard: p('SELECT channel, ts FROM review_cards WHERE proposal_id = ?'),
+      overdueCards: p(`SELECT c.proposal_id FROM review_cards c JOIN proposals p ON p.id = c.proposal_id
+        JOIN requests r ON r.id = p.request_id WHERE c.overdue = 0 AND p.status = 'pending' AND r.give_up_at <= ?`),
+      markOverdue: p('UPDATE review_cards SET overdue = 1 WHERE proposal_id = ?'),
+      getState: p('SELECT value FROM service_state WHERE key = ?'),
+      setState: p('INSERT OR REPLACE INTO service_state (key, value) VALUES (?, ?)'),
       upsertConsumer: p(`INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
         dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
         VALUES (@id, @handles_kinds, @delivery_type, @delivery, @secret, @dedup_window, @dedup_window_ms, @auto_accept,
@@ -417,6 +425,11 @@ export class SqliteStore implements Store {
     return (this.stmts.listPending.all() as Row[]).map(toProposal);
   }
 
+  oldestPendingProposal(): ProposalRecord | undefined {
+    const row = this.stmts.oldestPending.get() as Row | undefined;
+    return row && toProposal(row);
+  }
+
   listProposals(requestId: string): ProposalRecord[] {
     return (this.stmts.listProposals.all(requestId) as Row[]).map(toProposal);
   }
@@ -438,7 +451,7 @@ export class SqliteStore implements Store {
   }
 
   enqueueMessage(m: MessageRecord): void {
-    this.stmts.enqueueMessage.run({ ...m, elements: m.elements === null ? null : json(m.elements) });
+    this.stmts.enqueueMessage.run({ ...m, proposal_id: m.proposal_id ?? null, elements: m.elements === null ? null : json(m.elements) });
   }
 
   dueMessages(now: number, limit: number): MessageRecord[] {
@@ -488,6 +501,28 @@ export class SqliteStore implements Store {
 
   markChatEvent(id: string, at: number): boolean {
     return this.stmts.markChatEvent.run(id, at).changes === 1;
+  }
+
+  setReviewCard(proposalId: string, ref: ChatRef): void {
+    this.stmts.setReviewCard.run(proposalId, ref.channel, ref.ts);
+  }
+
+  reviewCard(proposalId: string): ChatRef | undefined {
+    return this.stmts.reviewCard.get(proposalId) as ChatRef | undefined;
+  }
+
+  takeOverdueReviewCards(now: number): string[] {
+    const ids = (this.stmts.overdueCards.all(now) as Row[]).map((r) => r.proposal_id as string);
+    for (const id of ids) this.stmts.markOverdue.run(id);
+    return ids;
+  }
+
+  getState(key: string): string | undefined {
+    return (this.stmts.getState.get(key) as Row | undefined)?.value as string | undefined;
+  }
+
+  setState(key: string, value: string): void {
+    this.stmts.setState.run(key, value);
   }
 
   // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs

@@ -48,6 +48,8 @@ export interface Store {
   /** Decides a pending proposal; false (and no change) when it was already decided. */
   decideProposal(id: string, status: 'accepted' | 'rejected', decision: Decision): boolean;
   listPendingProposals(): ProposalRecord[];
+  /** The pending proposal that has waited longest, if any (one row of an index). */
+  oldestPendingProposal(): ProposalRecord | undefined;
   /** Every proposal of a request, oldest first (a sent-back answer and the answer that followed it). */
   listProposals(requestId: string): ProposalRecord[];
   /** A reviewer's edit of a pending proposal's answer (in the transaction that accepts it). */
@@ -79,6 +81,13 @@ export interface Store {
   firstChatRef(requestId: string, expertId: string): ChatRef | undefined;
   /** Records a chat event id as processed; false when it already was (a retry or a redelivery). */
   markChatEvent(id: string, at: number): boolean;
+  /** Where a proposal's review card was posted. */
+  setReviewCard(proposalId: string, ref: ChatRef): void;
+  reviewCard(proposalId: string): ChatRef | undefined;
+  /** Pending proposals with a posted card whose request passed its give-up time, not yet marked; marks them. */
+  takeOverdueReviewCards(now: number): string[];
+  getState(key: string): string | undefined;
+  setState(key: string, value: string): void;
 
   // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.
   /**

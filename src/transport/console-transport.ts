@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { InboundOutcome, InboundReply, OutboundMessage, Transport } from './transport.js';
+import type { Inbound, OutboundMessage, Transport } from './transport.js';
 
 /**
  * Prints each message as a pino line plus a readable block, for running expertq with no chat platform.
@@ -29,7 +29,7 @@ export class ConsoleTransport implements Transport {
     this.out.write(`\n${heading} ${'─'.repeat(Math.max(3, 72 - heading.length))}\n${indent(message.text)}${footer}\n\n`);
   }
 
-  async start(_onReply: (reply: InboundReply) => Promise<InboundOutcome>): Promise<void> {}
+  async start(_inbound: Inbound): Promise<void> {}
 
   async stop(): Promise<void> {}
 }

@@ -12,12 +12,33 @@ export interface OutboundMessage {
   elements: string[] | null;
   /** Where the ask this message belongs to was posted (threaded transports), once it was. */
   thread: ChatRef | null;
+  /** `review_card` and `review_update`: the proposal as it stands when the message goes out. */
+  card?: ReviewCard | null;
+  /** `review_update`: where the card was posted. */
+  cardRef?: ChatRef | null;
+}
+
+/** A pending (or just decided) proposal as the review channel shows it (SPEC §14). */
+export interface ReviewCard {
+  proposalId: string;
+  question: string;
+  consumerId: string;
+  askedBecause: string | null;
+  expertId: string;
+  expertName: string;
+  answer: string;
+  /** Null while pending. */
+  decision: { outcome: 'accepted' | 'rejected' | 'returned' | 'withdrawn'; by: string; at: string; detail: string | null } | null;
+  /** Set when the request passed its give-up time while the proposal waited for review: why it still waits. */
+  overdue: string | null;
 }
 
 /** What a transport reports back for a message it posted. */
 export interface SentMessage {
   /** Where an `ask` landed, so replies in its thread and later updates find it. */
   chat?: ChatRef;
+  /** Where a `review_card` landed, so decisions update it. */
+  reviewCard?: ChatRef;
 }
 
 /**
@@ -55,16 +76,43 @@ export interface InboundOutcome {
   request_id?: string | null;
 }
 
+/** A reviewer's decision taken in the chat platform (the review channel's buttons and forms). */
+export interface ReviewAction {
+  proposalId: string;
+  /** The platform's user id (checked against `chat.reviewers` and the answering expert). */
+  userId: string;
+  userName: string;
+  action: 'accept' | 'reject' | 'return';
+  answer?: string | undefined;
+  reason?: string | undefined;
+  instructions?: string | undefined;
+  eventId?: string | undefined;
+}
+
+/** What became of a review action; `refused` and `already_decided` carry a sentence for the user. */
+export interface ReviewOutcome {
+  outcome: 'decided' | 'refused' | 'already_decided' | 'duplicate';
+  message: string;
+}
+
+/** What a transport hands to expertq: experts' replies and, from a review channel, reviewers' decisions. */
+export interface Inbound {
+  reply(reply: InboundReply): Promise<InboundOutcome>;
+  review(action: ReviewAction): Promise<ReviewOutcome>;
+  /** A proposal's current answer (to prefill a reviewer's edit form), or null. */
+  answerOf(proposalId: string): string | null;
+}
+
 /**
  * How expertq talks to experts (Bolt's Receiver shape: start/stop around a long-lived connection).
  * `send` resolves once the platform accepted the message and rejects to have it retried.
- * `onReply` commits the reply before it resolves, so a transport acknowledges its platform only after.
+ * Inbound handlers commit before they resolve, so a transport acknowledges its platform only after.
  */
 export interface Transport {
   readonly name: 'console' | 'chat';
   /** Has threads and can edit its messages (see `Engine.threadedTransport`). */
   readonly threaded: boolean;
   send(message: OutboundMessage): Promise<SentMessage | void>;
-  start(onReply: (reply: InboundReply) => Promise<InboundOutcome>): Promise<void>;
+  start(inbound: Inbound): Promise<void>;
   stop(): Promise<void>;
 }

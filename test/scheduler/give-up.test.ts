@@ -142,7 +142,7 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
     const changes = () => (k.t.store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
     const before = changes();
     const tick = await k.tickAfter(MINUTE);
-    expect(tick).toEqual({ timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false });
+    expect(tick).toEqual({ timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false });
     expect(changes()).toBe(before);
   });
 });

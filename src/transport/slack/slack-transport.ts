@@ -3,10 +3,13 @@ import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import { ErrorCode, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
-import { TransportError, type InboundOutcome, type InboundReply, type OutboundMessage, type SentMessage, type Transport } from '../transport.js';
+import {
+  TransportError, type Inbound, type InboundOutcome, type InboundReply, type OutboundMessage, type ReviewOutcome, type SentMessage, type Transport,
+} from '../transport.js';
 import { ACTION, ANSWER_INPUT, ANSWER_MODAL, answerModal, askBlocks, closedAskBlocks } from './ask-blocks.js';
 import { ExpertqReceiver, type ChatHttpAnswer } from './expertq-receiver.js';
 import { readMessageEvent, type SlackMessageEvent } from './read-message-event.js';
+import { REVIEW_ACTION, REVIEW_INPUT, REVIEW_MODAL, reviewCardBlocks, reviewCardText, reviewModal } from './review-blocks.js';
 import { escapeMrkdwn } from './slack-text.js';
 
 export interface SlackTransportOptions {
@@ -15,6 +18,8 @@ export interface SlackTransportOptions {
   signingSecret?: string | undefined;
   /** Web API base URL (`chat.api_url`): Slack's, GovSlack's, or a local fake in tests. */
   apiUrl: string;
+  /** `chat.review_channel`: where pending proposals are posted for review (SPEC §14). */
+  reviewChannel?: string | undefined;
   log: Logger;
   clock: Clock;
 }
@@ -34,7 +39,7 @@ export class SlackTransport implements Transport {
   readonly app: App;
   private readonly receiver: ExpertqReceiver;
   private readonly dmChannels = new Map<string, string>();
-  private onReply: ((reply: InboundReply) => Promise<InboundOutcome>) | null = null;
+  private inbound: Inbound | null = null;
 
   constructor(private readonly options: SlackTransportOptions) {
     const slackLogger = toSlackLogger(options.log.child({ component: 'slack' }));
@@ -70,8 +75,8 @@ export class SlackTransport implements Transport {
     return this.receiver.socketMode;
   }
 
-  async start(onReply: (reply: InboundReply) => Promise<InboundOutcome>): Promise<void> {
-    this.onReply = onReply;
+  async start(inbound: Inbound): Promise<void> {
+    this.inbound = inbound;
     await this.receiver.start();
   }
 
@@ -94,6 +99,7 @@ export class SlackTransport implements Transport {
 
   private async post(m: OutboundMessage): Promise<SentMessage | void> {
     const chat = this.app.client.chat;
+    if (m.purpose === 'review_card' || m.purpose === 'review_update' || m.purpose === 'review_reminder') return this.postReview(m);
     if (m.purpose === 'ask') {
       const channel = m.thread?.channel ?? (await this.dm(m.expertId));
       const elements = m.elements ?? [m.text];
@@ -114,6 +120,25 @@ export class SlackTransport implements Transport {
     await chat.postMessage({ channel, text: escapeMrkdwn(m.text), ...(threadTs ? { thread_ts: threadTs } : {}) });
   }
 
+  /** The review channel: a card per proposal (re-sent after a crash: updated, not posted twice), its updates, reminders. */
+  private async postReview(m: OutboundMessage): Promise<SentMessage | void> {
+    const channel = this.options.reviewChannel;
+    if (!channel) throw new TransportError('chat.review_channel is not set', 'no_review_channel', true);
+    const chat = this.app.client.chat;
+    if (m.purpose === 'review_reminder') {
+      await chat.postMessage({ channel, text: escapeMrkdwn(`:bell: ${m.text}`) });
+      return;
+    }
+    const card = m.card!;
+    const content = { text: reviewCardText(card), blocks: reviewCardBlocks(card) };
+    if (m.cardRef) {
+      await chat.update({ channel: m.cardRef.channel, ts: m.cardRef.ts, ...content });
+      return;
+    }
+    const res = await chat.postMessage({ channel, ...content });
+    return { reviewCard: { channel: res.channel ?? channel, ts: res.ts! } };
+  }
+
   private async dm(expertId: string): Promise<string> {
     const known = this.dmChannels.get(expertId);
     if (known) return known;
@@ -124,9 +149,64 @@ export class SlackTransport implements Transport {
     return channel;
   }
 
+  private handlers(): Inbound {
+    if (!this.inbound) throw new Error('the Slack transport was not started');
+    return this.inbound;
+  }
+
   private reply(input: InboundReply): Promise<InboundOutcome> {
-    if (!this.onReply) throw new Error('the Slack transport was not started');
-    return this.onReply(input);
+    return this.handlers().reply(input);
+  }
+
+  /**
+   * The review channel's buttons and forms (SPEC §14). Accept decides at once; Edit, Reject and Send
+   * back open a form first. Every decision goes through the service, which checks `chat.reviewers` and
+   * the answering expert; a refusal is shown only to whoever clicked (ephemeral) or in the form.
+   */
+  private listenForReviews(): void {
+    this.app.action({ type: 'block_actions', action_id: REVIEW_ACTION.accept }, async ({ ack, body, action }) => {
+      const proposalId = 'value' in action ? action.value : undefined;
+      if (proposalId) {
+        const outcome = await this.handlers().review({ proposalId, ...slackUser(body.user), action: 'accept', eventId: `action:${body.trigger_id}` });
+        await this.tellClicker(body, outcome);
+      }
+      await ack();
+    });
+    for (const [actionId, kind] of [[REVIEW_ACTION.edit, 'edit'], [REVIEW_ACTION.reject, 'reject'], [REVIEW_ACTION.return, 'return']] as const) {
+      this.app.action({ type: 'block_actions', action_id: actionId }, async ({ ack, body, action, client }) => {
+        await ack();
+        const proposalId = 'value' in action ? action.value : undefined;
+        if (!proposalId) return;
+        const initial = kind === 'edit' ? (this.handlers().answerOf(proposalId) ?? '') : '';
+        await client.views.open({ trigger_id: body.trigger_id, view: reviewModal(kind, proposalId, initial) }).catch((error: unknown) => {
+          this.options.log.warn({ err: error, proposal_id: proposalId }, 'could not open a review form');
+        });
+      });
+    }
+    for (const [callbackId, action] of [[REVIEW_MODAL.edit, 'accept'], [REVIEW_MODAL.reject, 'reject'], [REVIEW_MODAL.return, 'return']] as const) {
+      this.app.view(callbackId, async ({ ack, body, view }) => {
+        const text = view.state.values[REVIEW_INPUT.block]?.[REVIEW_INPUT.action]?.value?.trim() ?? '';
+        if (text === '') {
+          await ack({ response_action: 'errors', errors: { [REVIEW_INPUT.block]: 'This is required.' } });
+          return;
+        }
+        const field = action === 'accept' ? { answer: text } : action === 'reject' ? { reason: text } : { instructions: text };
+        const outcome = await this.handlers().review({ proposalId: view.private_metadata, ...slackUser(body.user), action, ...field, eventId: `view:${view.id}` });
+        if (outcome.outcome === 'refused' || outcome.outcome === 'already_decided') {
+          await ack({ response_action: 'errors', errors: { [REVIEW_INPUT.block]: outcome.message } });
+          return;
+        }
+        await ack();
+      });
+    }
+  }
+
+  /** A refusal, shown only to the person who clicked. */
+  private async tellClicker(body: { user: { id: string }; channel?: { id: string } }, outcome: ReviewOutcome): Promise<void> {
+    if ((outcome.outcome !== 'refused' && outcome.outcome !== 'already_decided') || !body.channel) return;
+    await this.app.client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text: outcome.message }).catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'could not post an ephemeral refusal');
+    });
   }
 
   private listen(): void {
@@ -152,6 +232,7 @@ export class SlackTransport implements Transport {
         this.options.log.warn({ err: error, ask_id: askId }, 'could not open the Answer modal');
       });
     });
+    this.listenForReviews();
     this.app.view(ANSWER_MODAL, async ({ ack, body, view }) => {
       const text = view.state.values[ANSWER_INPUT.block]?.[ANSWER_INPUT.action]?.value?.trim() ?? '';
       if (text === '') {
@@ -162,6 +243,11 @@ export class SlackTransport implements Transport {
       await ack();
     });
   }
+}
+
+/** Who a Slack interaction came from: its user id and a display name for `decided_by`. */
+function slackUser(user: { id: string; name?: string; username?: string }): { userId: string; userName: string } {
+  return { userId: user.id, userName: user.name ?? user.username ?? user.id };
 }
 
 /** Maps a Web API failure to a retryable or permanent TransportError (the outbox decides what follows). */
