@@ -77,6 +77,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     delivery: { timeoutMs: 2_000 },
+    review: { remindAfterMs: config.review.remind_after },
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
   const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });

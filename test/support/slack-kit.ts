@@ -16,7 +16,7 @@ export const SLACK_EXPERTS = [
 
 export interface SlackKitOptions {
   mode: 'socket' | 'http';
-  /** Extra or replacement top-level config sections. */
+  /** Extra or replacement top-level config sections; `chat` keys are merged into the kit's own. */
   config?: Record<string, unknown>;
   env?: Record<string, string>;
   /** Reuse a directory (a restart on the same database). */
@@ -48,13 +48,15 @@ export async function startSlackKit(options: SlackKitOptions): Promise<SlackKit>
   const slack = options.slack ?? (await new FakeSlack().start());
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'expertq-slack-'));
   const configFile = join(dir, 'service.yaml');
+  const { chat: extraChat, ...config } = (options.config ?? {}) as { chat?: Record<string, unknown> } & Record<string, unknown>;
   const chat = {
+    ...extraChat,
     bot_token_env: 'SLACK_BOT_TOKEN',
     ...(options.mode === 'socket' ? { app_token_env: 'SLACK_APP_TOKEN' } : { signing_secret_env: 'SLACK_SIGNING_SECRET' }),
     api_url: slack.apiUrl,
   };
   if (!options.dir) {
-    writeFileSync(configFile, stringify({ org: { name: 'Acme', timezone: 'UTC' }, chat, experts: SLACK_EXPERTS, ...options.config }));
+    writeFileSync(configFile, stringify({ org: { name: 'Acme', timezone: 'UTC' }, chat, experts: SLACK_EXPERTS, ...config }));
   }
   const clock = new FakeClock();
   const { log, logs } = captureLogger();

@@ -42,7 +42,7 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with scoped tokens', { timeout: TIMEO
     const { page } = browser;
     await signIn(page, server.url, REVIEWER);
     await expect.poll(() => page.locator('header').textContent()).toMatch(/Reviewing as Riley Reviewer \(reviewer token\)/);
-    await card(page, proposed.question).getByRole('button', { name: 'Accept' }).click();
+    await card(page, proposed.question).getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(async () => (await api('GET', `/proposals/${proposed.proposalId}`)).body.decision?.decided_by).toBe('Riley Reviewer');
 
     await page.getByRole('link', { name: 'Experts' }).click();
