@@ -33,10 +33,8 @@ export function decideProposal(
 ): ProposalRecord {
   const now = engine.clock.now();
   return engine.store.transaction(() => {
-    const proposal = engine.store.getProposal(proposalId);
-    if (!proposal) throw notFound('Proposal', proposalId);
-    if (proposal.status !== 'pending') return proposal;
-    refuseSelfApproval(proposal, input.decided_by);
+    const { proposal, pending } = proposalToDecide(engine, proposalId, input.decided_by);
+    if (!pending) return proposal;
     const request = engine.store.getRequest(proposal.request_id)!;
     const edit = status === 'accepted' ? reviewerEdit(engine, proposal, request, input) : null;
     const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
@@ -89,11 +87,18 @@ export function decideProposal(
   });
 }
 
-/** SPEC §14: nobody approves their own answer, whatever surface they use. */
-export function refuseSelfApproval(proposal: ProposalRecord, decidedBy: string): void {
+/**
+ * The proposal a decision is about: unknown → 404; already decided → returned as it is (the decision
+ * is a no-op); pending → checked that the decider is not the expert who answered (SPEC §14: 409).
+ */
+export function proposalToDecide(engine: Engine, proposalId: string, decidedBy: string): { proposal: ProposalRecord; pending: boolean } {
+  const proposal = engine.store.getProposal(proposalId);
+  if (!proposal) throw notFound('Proposal', proposalId);
+  if (proposal.status !== 'pending') return { proposal, pending: false };
   if (decidedBy === proposal.provenance.expert_id) {
     throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
   }
+  return { proposal, pending: true };
 }
 
 /** The accepted proposal's fields after a reviewer's edit, or null when the answer is unchanged. */

@@ -1,6 +1,5 @@
-import { notFound } from '../errors.js';
 import type { ProposalRecord } from '../store/records.js';
-import { refuseSelfApproval } from './decide-proposal.js';
+import { proposalToDecide } from './decide-proposal.js';
 import { audit, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
 import { updateReviewCard } from './review-channel.js';
@@ -21,10 +20,8 @@ export interface ReturnInput {
 export function returnProposal(engine: Engine, proposalId: string, input: ReturnInput): ProposalRecord {
   const now = engine.clock.now();
   return engine.store.transaction(() => {
-    const proposal = engine.store.getProposal(proposalId);
-    if (!proposal) throw notFound('Proposal', proposalId);
-    if (proposal.status !== 'pending') return proposal;
-    refuseSelfApproval(proposal, input.decided_by);
+    const { proposal, pending } = proposalToDecide(engine, proposalId, input.decided_by);
+    if (!pending) return proposal;
     const decision = { decided_by: input.decided_by, note: input.instructions, reason: 'returned', decided_at: now };
     if (!engine.store.decideProposal(proposalId, 'rejected', decision)) return engine.store.getProposal(proposalId)!;
 

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { ROOT, TEST_TOKEN, type ServerProcess } from './cli.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorkspace, ROOT, serveWorkspace, TEST_TOKEN, type ServerProcess, type Workspace } from './cli.js';
 
 /**
  * What the browser tests share: Debian's chromium driven by playwright-core (never a downloaded
@@ -105,3 +105,37 @@ export function screenshotPath(name: string): string {
   return join(ARTIFACTS, name);
 }
 
+
+/**
+ * One served workspace per describe block and a fresh browser per test: registers the hooks that
+ * start and stop them. `prepare` may edit the workspace (config, .env) before the server starts.
+ */
+export function useBrowserServer(prepare?: (ws: Workspace) => void) {
+  let ws: Workspace | null = null;
+  let server: ServerProcess | null = null;
+  let browser: Awaited<ReturnType<typeof openBrowser>> | null = null;
+  beforeAll(async () => {
+    ws = await makeWorkspace();
+    prepare?.(ws);
+    server = await serveWorkspace(ws);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    ws?.remove();
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = null;
+  });
+  return {
+    get server(): ServerProcess {
+      return server!;
+    },
+    api: (token?: string | null) => apiFor(server!, token),
+    /** A new browser page (closed after the test). */
+    async page(viewport?: { width: number; height: number }): Promise<Page> {
+      browser = await openBrowser(viewport);
+      return browser.page;
+    },
+  };
+}

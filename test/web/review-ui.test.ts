@@ -1,33 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, card, HAVE_CHROMIUM, openBrowser, propose, signIn, TIMEOUT } from '../support/browser.js';
-import { makeWorkspace, serveWorkspace, type ServerProcess, type Workspace } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { card, HAVE_CHROMIUM, propose, signIn, TIMEOUT, useBrowserServer } from '../support/browser.js';
 
 /** Reviewing beyond accept/reject in the browser: edit before accepting, send back, the history. */
 describe.runIf(HAVE_CHROMIUM)('review UI: edit and send back', { timeout: TIMEOUT }, () => {
-  let ws: Workspace;
-  let server: ServerProcess;
-  let api: ReturnType<typeof apiFor>;
-  let browser: Awaited<ReturnType<typeof openBrowser>> | null = null;
-
-  beforeAll(async () => {
-    ws = await makeWorkspace();
-    server = await serveWorkspace(ws);
-    api = apiFor(server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    ws?.remove();
-  });
-  afterEach(async () => {
-    await browser?.close();
-    browser = null;
-  });
+  const served = useBrowserServer();
+  const api = (method: string, path: string, body?: unknown) => served.api()(method, path, body);
 
   async function signedIn() {
-    browser = await openBrowser();
-    await signIn(browser.page, server.url);
-    // The first decision asks for the reviewer's name.
-    return browser.page;
+    const page = await served.page();
+    await signIn(page, served.server.url);
+    return page;
   }
 
   it('edits an answer: the button reads "Accept edited", Reset restores, and the edit is delivered with the original kept', async () => {

@@ -1,21 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiFor, card, HAVE_CHROMIUM, openBrowser, propose, signIn, TIMEOUT } from '../support/browser.js';
-import { makeWorkspace, serveWorkspace, type ServerProcess, type Workspace } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { card, HAVE_CHROMIUM, propose, signIn, TIMEOUT, useBrowserServer } from '../support/browser.js';
 
 const REVIEWER = 'ui-reviewer-token-7c2e';
 const CONSUMER = 'ui-consumer-token-19ab';
 
 /** The approval UI with scoped tokens: each role sees what it may do, and is told what it may not. */
 describe.runIf(HAVE_CHROMIUM)('approval UI with scoped tokens', { timeout: TIMEOUT }, () => {
-  let ws: Workspace;
-  let server: ServerProcess;
-  let browser: Awaited<ReturnType<typeof openBrowser>> | null = null;
-
-  beforeAll(async () => {
-    ws = await makeWorkspace();
+  const served = useBrowserServer((ws) => {
     const doc = parseDocument(readFileSync(ws.configFile, 'utf8'));
     doc.setIn(['server', 'tokens'], [
       { name: 'Riley Reviewer', token_env: 'RILEY_TOKEN', role: 'reviewer' },
@@ -23,24 +17,14 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with scoped tokens', { timeout: TIMEO
     ]);
     writeFileSync(ws.configFile, doc.toString());
     writeFileSync(join(ws.dir, '.env'), `RILEY_TOKEN=${REVIEWER}\nBILLING_BOT_TOKEN=${CONSUMER}\n`);
-    server = await serveWorkspace(ws);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    ws?.remove();
-  });
-  afterEach(async () => {
-    await browser?.close();
-    browser = null;
   });
 
   it('a reviewer token decides as its own name, without a name prompt, and cannot unmute', async () => {
-    const api = apiFor(server);
+    const api = served.api();
     const proposed = await propose(api, 'Which VAT rate applies to e-books?');
     await api('POST', '/replies', { expert_id: 'sam', text: 'mute' });
-    browser = await openBrowser();
-    const { page } = browser;
-    await signIn(page, server.url, REVIEWER);
+    const page = await served.page();
+    await signIn(page, served.server.url, REVIEWER);
     await expect.poll(() => page.locator('header').textContent()).toMatch(/Reviewing as Riley Reviewer \(reviewer token\)/);
     await card(page, proposed.question).getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(async () => (await api('GET', `/proposals/${proposed.proposalId}`)).body.decision?.decided_by).toBe('Riley Reviewer');
@@ -51,9 +35,8 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with scoped tokens', { timeout: TIMEO
   });
 
   it('a consumer token is told it cannot review, instead of seeing an empty queue', async () => {
-    browser = await openBrowser();
-    const { page } = browser;
-    await signIn(page, server.url, CONSUMER);
+    const page = await served.page();
+    await signIn(page, served.server.url, CONSUMER);
     await expect.poll(() => page.getByRole('heading', { name: 'This token cannot review' }).count()).toBe(1);
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/consumer token of billing-bot/);
     await page.getByRole('button', { name: 'Sign out' }).click();
