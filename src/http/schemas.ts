@@ -61,6 +61,10 @@ export const proposal = z
       answered_at: isoTime,
       ask_id: z.string(),
       escalated: z.boolean(),
+      llm: z
+        .object({ model: z.string(), drafted: z.boolean(), structured: z.boolean() })
+        .optional()
+        .describe('Only with an LLM configured: the model, and whether the question was drafted and the answer structured by it.'),
     }),
     decision: z
       .object({ decided_by: z.string(), note: z.string().nullable(), reason: z.string().nullable(), decided_at: isoTime })
@@ -83,6 +87,10 @@ export const requestRecord = z
     kind: z.string(),
     topic: z.string(),
     question: z.string(),
+    asked_question: z
+      .string()
+      .nullable()
+      .describe('The question the asks carry: drafted by the LLM, else the raw question; null while it is being drafted.'),
     context: z.record(z.string(), z.unknown()),
     target_experts: z.array(z.string()).nullable(),
     routing_policy: z.object({
@@ -236,6 +244,7 @@ export const queueItem = z
       kind: z.string(),
       topic: z.string(),
       question: z.string(),
+      asked_question: z.string().nullable(),
       asked_because: z.string().nullable(),
       status: requestRecord.shape.status,
       created_at: isoTime,

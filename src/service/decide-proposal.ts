@@ -51,7 +51,7 @@ export function decideProposal(
           text: composeAcceptedNotice({
             orgName: engine.config.org.name,
             expertName: expert?.name ?? proposal.provenance.expert_name,
-            question: request.question,
+            question: request.asked_question ?? request.question,
           }),
         },
         now,

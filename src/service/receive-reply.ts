@@ -1,11 +1,11 @@
 import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { queueStructuring } from '../llm/llm-jobs.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
-import type { AskRecord, ProposalRecord, RequestRecord } from '../store/records.js';
-import { audit, emitEvent, type Engine } from './engine.js';
+import type { AskRecord, RequestRecord } from '../store/records.js';
+import { createProposal, proposalFromAnswer } from './create-proposal.js';
+import { audit, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
-import { proposalBody } from './views.js';
 
 export interface ReplyInput {
   expert_id: string;
@@ -104,30 +104,12 @@ function takeAnswer(
       engine.store.updateAsk(other.id, { state: 'released', closed_at: now });
     }
   }
-  const expert = engine.experts.get(ask.expert_id);
-  const expertName = expert?.name ?? ask.expert_id;
-  const proposal: ProposalRecord = {
-    id: newId('prop'),
-    request_id: request.id,
-    status: 'pending',
-    answer: text,
-    structured: { text },
-    confidence: null,
-    provenance: {
-      expert_id: ask.expert_id,
-      expert_name: expertName,
-      source: expertName,
-      transport: engine.transportName,
-      answered_at: new Date(now).toISOString(),
-      ask_id: ask.id,
-      escalated: ask.via === 'escalation' || ask.state === 'escalated',
-    },
-    decision: null,
-    created_at: now,
-  };
-  engine.store.insertProposal(proposal);
-  engine.store.updateRequest(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
-  audit(engine, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
-  emitEvent(engine, request, 'proposal', { proposal: proposalBody(proposal) }, now);
+  const proposal = proposalFromAnswer(engine, ask, text, now);
+  if (engine.llm) {
+    // The reply is committed now; the proposal appears when structuring ends (SPEC §13).
+    queueStructuring(engine, request, proposal, now);
+  } else {
+    createProposal(engine, request, { ...proposal, structured: { text }, confidence: null, created_at: now }, now);
+  }
   return { outcome: 'proposed', proposal_id: proposal.id };
 }

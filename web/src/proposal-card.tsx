@@ -1,4 +1,4 @@
-import { confidenceText, structuredIsVerbatim, structuredText } from './format.js';
+import { confidenceText, draftedQuestion, structuredIsVerbatim, structuredText } from './format.js';
 import type { QueueItem } from './wire.js';
 
 export interface ProposalCardProps {
@@ -31,6 +31,7 @@ export function ProposalCard(props: ProposalCardProps) {
   const id = proposal.id;
   const questionId = `question-${id}`;
   const verbatim = structuredIsVerbatim(proposal.structured, proposal.answer);
+  const drafted = draftedQuestion(request);
   return (
     <li class="card-slot">
       <article
@@ -58,6 +59,11 @@ export function ProposalCard(props: ProposalCardProps) {
         </header>
 
         <h2 id={questionId} class="question">{request.question}</h2>
+        {drafted ? (
+          <p class="asked-as">
+            <span class="label">Asked the expert as</span> {drafted}
+          </p>
+        ) : null}
         <p class="because">
           <span class="label">Asked because</span> {request.asked_because ?? '(no reason given)'}
         </p>
@@ -85,7 +91,7 @@ export function ProposalCard(props: ProposalCardProps) {
           </div>
           <div class="fact">
             <dt>Confidence</dt>
-            <dd>{confidenceText(proposal.confidence)}</dd>
+            <dd>{confidenceText(proposal.confidence, proposal.provenance.llm)}</dd>
           </div>
           <div class="fact">
             <dt>Request</dt>

@@ -1,0 +1,132 @@
+import { formatDuration } from '../config/durations.js';
+import { guarded, placeWaiting } from '../scheduler/place-waiting.js';
+import { createProposal } from '../service/create-proposal.js';
+import { audit, type Engine } from '../service/engine.js';
+import type { LlmJobRecord } from '../store/records.js';
+import type { LlmReply } from './create-llm-client.js';
+
+/** How a job ended: the call made for it (null when none was), and the checked result or why it is unusable. */
+export interface JobOutcome<T> {
+  reply: LlmReply | null;
+  result: ({ ok: true } & T) | { ok: false; error: string };
+}
+
+export type DraftOutcome = JobOutcome<{ question: string }>;
+export type StructureOutcome = JobOutcome<{ structured: unknown; confidence: number }>;
+
+/**
+ * Audits a call (SPEC §13 `llm_call`): stage, model, latency and token usage, never the prompt. `used`
+ * is false for a result that came back after its job had already fallen back (the draft deadline).
+ */
+function auditCall(engine: Engine, job: LlmJobRecord, outcome: JobOutcome<object>, used: boolean, now: number): void {
+  const reply = outcome.reply!;
+  audit(engine, {
+    request_id: job.request_id,
+    at: now,
+    type: 'llm_call',
+    actor: 'system',
+    data: {
+      stage: job.stage,
+      model: engine.llm!.model,
+      latency_ms: reply.latency_ms,
+      usage: reply.ok ? reply.usage : null,
+      outcome: !reply.ok ? 'error' : outcome.result.ok ? 'ok' : 'invalid',
+      used,
+    },
+  });
+}
+
+function auditFallback(engine: Engine, job: LlmJobRecord, error: string, now: number): void {
+  audit(engine, { request_id: job.request_id, at: now, type: 'llm_fallback', actor: 'system', data: { stage: job.stage, model: engine.llm!.model, error } });
+  engine.log.warn({ request_id: job.request_id, stage: job.stage, err: error }, 'LLM fallback');
+}
+
+/**
+ * Ends a draft job (in the caller's transaction): the drafted question is stored on the request, or
+ * the fallback to the raw question is audited, and the request stops waiting for it. Returns the
+ * experts whose queued asks on it may now go out; the caller gives them their chance (`placeWaiting`),
+ * so they are sent in submission order with the usual limits. A job already done (a result arriving
+ * after the deadline fell back) only records its call.
+ */
+export function finishDraft(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): string[] {
+  const fresh = engine.store.finishLlmJob(job.id, now);
+  if (outcome.reply) auditCall(engine, job, outcome, fresh, now);
+  if (!fresh) return [];
+  const request = engine.store.getRequest(job.request_id);
+  // Closed while drafting (cancelled, timed out): nothing will be asked.
+  if (!request || !request.drafting) return [];
+  if (outcome.result.ok) {
+    engine.store.updateRequest(request.id, { drafting: false, asked_question: outcome.result.question, updated_at: now });
+  } else {
+    auditFallback(engine, job, outcome.result.error, now);
+    engine.store.updateRequest(request.id, { drafting: false, updated_at: now });
+  }
+  return engine.store.listAsks(request.id).filter((a) => a.state === 'queued').map((a) => a.expert_id);
+}
+
+/** `finishDraft`, then the request's queued asks get their chance: the whole step after a draft ends. */
+export function finishDraftAndAsk(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): void {
+  const experts = finishDraft(engine, job, outcome, now);
+  if (experts.length > 0) placeWaiting(engine, new Set(experts), now);
+}
+
+/**
+ * Ends a structuring job (in the caller's transaction) by creating the pending proposal whose id the
+ * request already names: `structured` and `confidence` from the model, or `{text: <answer>}` and null
+ * when structuring failed (audited). `provenance.llm` says which parts came from the model. A request
+ * cancelled meanwhile gets no proposal.
+ */
+export function finishStructuring(engine: Engine, job: LlmJobRecord, outcome: StructureOutcome, now: number): void {
+  const fresh = engine.store.finishLlmJob(job.id, now);
+  if (outcome.reply) auditCall(engine, job, outcome, fresh, now);
+  const base = job.proposal!;
+  const request = engine.store.getRequest(job.request_id);
+  if (!fresh || !request || request.status !== 'proposed' || request.proposal_id !== base.id) return;
+  const { result } = outcome;
+  if (!result.ok) auditFallback(engine, job, result.error, now);
+  createProposal(
+    engine,
+    request,
+    {
+      ...base,
+      structured: result.ok ? result.structured : { text: base.answer },
+      confidence: result.ok ? result.confidence : null,
+      provenance: { ...base.provenance, llm: { model: engine.llm!.model, drafted: request.asked_question !== null, structured: result.ok } },
+      created_at: now,
+    },
+    now,
+  );
+}
+
+/** Drafts finished per transaction when their deadlines pass, and at most per tick. */
+const EXPIRE_BATCH = 500;
+const EXPIRE_PER_TICK = 5_000;
+
+/**
+ * The draft deadline (SPEC §13: the first ask waits for its draft, bounded by `llm.timeout`): every
+ * draft still pending `llm.timeout` after its submission falls back, and its asks go out with the raw
+ * question. Runs each tick, so neither a slow model nor a restart after downtime leaves a request
+ * waiting; a call still in flight for it is recorded when it returns, and not used.
+ */
+export function expireDrafts(engine: Engine, now: number): number {
+  const error = `no draft within llm.timeout (${formatDuration(engine.llm!.timeoutMs)})`;
+  let handled = 0;
+  while (handled < EXPIRE_PER_TICK) {
+    const jobs = engine.store.transaction(() => {
+      const due = engine.store.expiredDrafts(now, EXPIRE_BATCH);
+      const wake = new Set<string>();
+      for (const job of due) {
+        const ok = guarded(engine, job.request_id, now, () => {
+          for (const id of finishDraft(engine, job, { reply: null, result: { ok: false, error } }, now)) wake.add(id);
+        });
+        // A request that could not be handled has failed with reason `error`; its draft is over too.
+        if (!ok) engine.store.finishLlmJob(job.id, now);
+      }
+      if (wake.size > 0) placeWaiting(engine, wake, now);
+      return due.length;
+    });
+    handled += jobs;
+    if (jobs < EXPIRE_BATCH) break;
+  }
+  return handled;
+}
