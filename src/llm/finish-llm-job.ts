@@ -16,7 +16,8 @@ export type StructureOutcome = JobOutcome<{ structured: unknown; confidence: num
 
 /**
  * Audits a call (SPEC §13 `llm_call`): stage, model, latency and token usage, never the prompt. `used`
- * is false for a result that came back after its job had already fallen back (the draft deadline).
+ * is false for a result nobody waits for any more: the draft deadline fell back first, or the request
+ * was cancelled meanwhile.
  */
 function auditCall(engine: Engine, job: LlmJobRecord, outcome: JobOutcome<object>, used: boolean, now: number): void {
   const reply = outcome.reply!;
@@ -50,11 +51,11 @@ function auditFallback(engine: Engine, job: LlmJobRecord, error: string, now: nu
  */
 export function finishDraft(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): string[] {
   const fresh = engine.store.finishLlmJob(job.id, now);
-  if (outcome.reply) auditCall(engine, job, outcome, fresh, now);
-  if (!fresh) return [];
-  const request = engine.store.getRequest(job.request_id);
-  // Closed while drafting (cancelled, timed out): nothing will be asked.
-  if (!request || !request.drafting) return [];
+  const request = fresh ? engine.store.getRequest(job.request_id) : undefined;
+  // Not waiting any more: the deadline fell back already, or the request closed (cancelled, timed out).
+  const waiting = request !== undefined && request.drafting;
+  if (outcome.reply) auditCall(engine, job, outcome, waiting, now);
+  if (!waiting) return [];
   if (outcome.result.ok) {
     engine.store.updateRequest(request.id, { drafting: false, asked_question: outcome.result.question, updated_at: now });
   } else {
@@ -78,10 +79,11 @@ export function finishDraftAndAsk(engine: Engine, job: LlmJobRecord, outcome: Dr
  */
 export function finishStructuring(engine: Engine, job: LlmJobRecord, outcome: StructureOutcome, now: number): void {
   const fresh = engine.store.finishLlmJob(job.id, now);
-  if (outcome.reply) auditCall(engine, job, outcome, fresh, now);
   const base = job.proposal!;
-  const request = engine.store.getRequest(job.request_id);
-  if (!fresh || !request || request.status !== 'proposed' || request.proposal_id !== base.id) return;
+  const request = fresh ? engine.store.getRequest(job.request_id) : undefined;
+  const waiting = request !== undefined && request.status === 'proposed' && request.proposal_id === base.id;
+  if (outcome.reply) auditCall(engine, job, outcome, waiting, now);
+  if (!waiting) return;
   const { result } = outcome;
   if (!result.ok) auditFallback(engine, job, result.error, now);
   createProposal(

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { stringify } from 'yaml';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig, readSecrets } from '../../src/config/load-config.js';
+import { configureLlm } from '../../src/llm/configure-llm.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
@@ -25,6 +26,8 @@ export interface TestAppOptions {
   yaml?: string;
   /** Reopen the app of an earlier `stop()` in this directory: same config file, same database (a restart). */
   dir?: string;
+  /** The environment `*_env` keys are read from (default: empty, so the developer's variables never leak in). */
+  env?: Record<string, string>;
 }
 
 export interface TestApp {
@@ -40,6 +43,9 @@ export interface TestApp {
   /** `app.inject` with JSON parsing and the bearer token. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   call(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Like `call`, but answers as soon as the route does, without waiting for the work it started. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+  callNow(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Messages the console transport printed, one per block. */
   messages(): string[];
   /** Closes the app and the database but keeps the directory, for `buildTestApp({ dir })` (a restart). */
@@ -59,6 +65,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const out = new Capture();
   const { log, logs } = captureLogger();
+  const llm = configureLlm(config, readSecrets(config, options.env ?? {}), log);
   const store = new SqliteStore(openDatabase(config.storagePath));
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
   const service: ExpertqService = new ExpertqService({
@@ -69,6 +76,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     delivery: { timeoutMs: 2_000 },
+    llm,
   });
   const app = await buildApp({ service, apiToken: options.token, logger: log, bodyLimit: config.server.body_limit });
   let stopped = false;
@@ -76,8 +84,16 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (stopped) return;
     stopped = true;
     await app.close();
+    // As the real shutdown does: LLM calls in flight are aborted and their jobs stay pending.
+    service.llmWorker?.stop();
     await service.idle();
     store.close();
+  }
+  async function inject(method: InjectOptions['method'], url: string, body?: unknown) {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
   }
 
   return {
@@ -90,12 +106,11 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     configFile,
     store,
     async call(method, url, body) {
-      const headers: Record<string, string> = {};
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
+      const res = await inject(method, url, body);
       await service.idle();
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+      return res;
     },
+    callNow: inject,
     messages() {
       return out.text.split(/\n(?=── message to )/).map((m) => m.trim()).filter((m) => m.startsWith('── message to'));
     },
