@@ -1,5 +1,5 @@
 import { formatDuration } from '../config/durations.js';
-import { guarded, placeWaiting } from '../scheduler/place-waiting.js';
+import { guarded, placeAsksOf } from '../scheduler/place-waiting.js';
 import { createProposal } from '../service/create-proposal.js';
 import { audit, type Engine } from '../service/engine.js';
 import type { LlmJobRecord } from '../store/records.js';
@@ -39,36 +39,28 @@ function auditCall(engine: Engine, job: LlmJobRecord, outcome: JobOutcome<object
 
 function auditFallback(engine: Engine, job: LlmJobRecord, error: string, now: number): void {
   audit(engine, { request_id: job.request_id, at: now, type: 'llm_fallback', actor: 'system', data: { stage: job.stage, model: engine.llm!.model, error } });
-  engine.log.warn({ request_id: job.request_id, stage: job.stage, err: error }, 'LLM fallback');
 }
 
 /**
  * Ends a draft job (in the caller's transaction): the drafted question is stored on the request, or
- * the fallback to the raw question is audited, and the request stops waiting for it. Returns the
- * experts whose queued asks on it may now go out; the caller gives them their chance (`placeWaiting`),
- * so they are sent in submission order with the usual limits. A job already done (a result arriving
- * after the deadline fell back) only records its call.
+ * the fallback to the raw question is audited, and the request stops waiting for it; then its queued
+ * asks get their chance, with the usual limits (caps, quiet hours, mutes). A job already done (a
+ * result arriving after the deadline fell back) or a request closed meanwhile only records the call.
  */
-export function finishDraft(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): string[] {
+export function finishDraft(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): void {
   const fresh = engine.store.finishLlmJob(job.id, now);
   const request = fresh ? engine.store.getRequest(job.request_id) : undefined;
   // Not waiting any more: the deadline fell back already, or the request closed (cancelled, timed out).
   const waiting = request !== undefined && request.drafting;
   if (outcome.reply) auditCall(engine, job, outcome, waiting, now);
-  if (!waiting) return [];
+  if (!waiting) return;
   if (outcome.result.ok) {
     engine.store.updateRequest(request.id, { drafting: false, asked_question: outcome.result.question, updated_at: now });
   } else {
     auditFallback(engine, job, outcome.result.error, now);
     engine.store.updateRequest(request.id, { drafting: false, updated_at: now });
   }
-  return engine.store.listAsks(request.id).filter((a) => a.state === 'queued').map((a) => a.expert_id);
-}
-
-/** `finishDraft`, then the request's queued asks get their chance: the whole step after a draft ends. */
-export function finishDraftAndAsk(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): void {
-  const experts = finishDraft(engine, job, outcome, now);
-  if (experts.length > 0) placeWaiting(engine, new Set(experts), now);
+  placeAsksOf(engine, request.id, now);
 }
 
 /**
@@ -112,23 +104,30 @@ const EXPIRE_PER_TICK = 5_000;
  */
 export function expireDrafts(engine: Engine, now: number): number {
   const error = `no draft within llm.timeout (${formatDuration(engine.llm!.timeoutMs)})`;
-  let handled = 0;
-  while (handled < EXPIRE_PER_TICK) {
-    const jobs = engine.store.transaction(() => {
+  const outcome: DraftOutcome = { reply: null, result: { ok: false, error } };
+  // One transaction per batch without a savepoint per draft; if a draft throws, the batch is redone
+  // one draft at a time (`guarded`), so only that request fails (reason `error`) and the rest go out.
+  const batch = (oneByOne: boolean) =>
+    engine.store.transaction(() => {
       const due = engine.store.expiredDrafts(now, EXPIRE_BATCH);
-      const wake = new Set<string>();
       for (const job of due) {
-        const ok = guarded(engine, job.request_id, now, () => {
-          for (const id of finishDraft(engine, job, { reply: null, result: { ok: false, error } }, now)) wake.add(id);
-        });
-        // A request that could not be handled has failed with reason `error`; its draft is over too.
-        if (!ok) engine.store.finishLlmJob(job.id, now);
+        if (!oneByOne) finishDraft(engine, job, outcome, now);
+        else if (!guarded(engine, job.request_id, now, () => finishDraft(engine, job, outcome, now))) engine.store.finishLlmJob(job.id, now);
       }
-      if (wake.size > 0) placeWaiting(engine, wake, now);
       return due.length;
     });
+  let handled = 0;
+  while (handled < EXPIRE_PER_TICK) {
+    let jobs: number;
+    try {
+      jobs = batch(false);
+    } catch (err) {
+      engine.log.warn({ err }, 'a batch of expired drafts failed; redoing it one request at a time');
+      jobs = batch(true);
+    }
     handled += jobs;
     if (jobs < EXPIRE_BATCH) break;
   }
+  if (handled > 0) engine.log.warn({ drafts: handled, error }, 'LLM drafts fell back at their deadline; their asks go out with the raw question');
   return handled;
 }

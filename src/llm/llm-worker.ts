@@ -3,7 +3,7 @@ import { kindSchemaOf } from '../service/consumers.js';
 import type { LlmJobRecord, RequestRecord } from '../store/records.js';
 import type { LlmClient } from './create-llm-client.js';
 import { checkDraft, draftCall } from './draft-question.js';
-import { finishDraftAndAsk, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';
+import { finishDraft, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';
 import { MAX_LLM_ATTEMPTS } from './llm-jobs.js';
 import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from './structure-answer.js';
 
@@ -78,6 +78,9 @@ export class LlmWorker {
     const outcome = await this.work(job, request, signal);
     if (outcome === null) return; // aborted by stop(): the job stays pending
     await this.finish(job, outcome);
+    if (!outcome.result.ok && outcome.reply) {
+      this.engine.log.warn({ request_id: job.request_id, stage: job.stage, err: outcome.result.error }, 'LLM call unusable; fell back');
+    }
     this.afterCommit();
   }
 
@@ -115,7 +118,7 @@ export class LlmWorker {
     const commit = (o: Outcome) =>
       store.commit(() => {
         const now = clock.now();
-        if (job.stage === 'draft') finishDraftAndAsk(this.engine, job, o as DraftOutcome, now);
+        if (job.stage === 'draft') finishDraft(this.engine, job, o as DraftOutcome, now);
         else finishStructuring(this.engine, job, o as StructureOutcome, now);
       });
     try {

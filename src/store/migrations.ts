@@ -176,6 +176,5 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX llm_jobs_pending ON llm_jobs (created_at, id) WHERE state = 'pending';
   CREATE INDEX llm_jobs_deadline ON llm_jobs (deadline_at) WHERE state = 'pending' AND deadline_at IS NOT NULL;
-  CREATE INDEX llm_jobs_request ON llm_jobs (request_id);
   `,
 ];

@@ -626,9 +626,10 @@ function prepareDueStatements(db: Database.Database) {
     escalations: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? ORDER BY escalate_at, id LIMIT ?`),
     escalationsAfter: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? AND escalate_at >= ?
       AND (escalate_at > ? OR id > ?) ORDER BY escalate_at, id LIMIT ?`),
-    queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ?`),
-    queuedAll: p(`${WAITING} WHERE a.state = 'queued'`),
-    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued'`),
+    // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
+    queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ? AND r.drafting = 0`),
+    queuedAll: p(`${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`),
+    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued' AND r.drafting = 0`),
     muted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
     held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
       AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
