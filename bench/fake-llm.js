@@ -1,6 +1,7 @@
 // A stand-in OpenAI-compatible endpoint for the benchmark: POST …/chat/completions, answered after a
 // fixed delay with a valid draft or structured answer (by `response_format.json_schema.name`).
 import { createServer } from 'node:http';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 /** Starts it on 127.0.0.1:0; `calls()` counts the calls it answered. */
 export async function startFakeLlm({ delayMs = 200 } = {}) {
