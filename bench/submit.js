@@ -2,7 +2,7 @@
 // Fastify + zod + one-INSERT baseline, same autocannon settings, baseline first; then expertq with an
 // LLM configured (a fake OpenAI-compatible endpoint answering in 200 ms) against expertq without one,
 // alternated over two rounds in the same run: the LLM must never sit on the request path.
-import { startFakeLlm } from './fake-llm.js';
+import { startFakeLlm } from '../examples/fake-llm.mjs';
 import { generateExperts, topicPool } from './fixtures.js';
 import { benchSeconds, CONNECTIONS, runSubmitLoad } from './load.js';
 import { LOAD_COLUMNS, loadRow, num, printHeading, printRows } from './report.js';

@@ -109,6 +109,9 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
           say(`  Question: ${request.question}`);
           askedAs(request);
           say(`  Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+          const llm = proposal.provenance.llm;
+          if (llm?.structured) say(`  Structured (confidence ${proposal.confidence}): ${JSON.stringify(proposal.structured)}`);
+          else if (llm) say('  Structured: not by the LLM (it fell back; see the audit)');
           say();
         }
       });

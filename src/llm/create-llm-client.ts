@@ -110,7 +110,11 @@ export function describeError(error: unknown, timeoutMs: number): string {
     const retryAfter = error.headers?.get('retry-after');
     return `HTTP ${error.status}${retryAfter ? ` (retry-after ${retryAfter})` : ''}: ${truncate(error.message, 300)}`;
   }
-  return truncate(error instanceof Error ? error.message : String(error), 300);
+  const message = error instanceof Error ? error.message : String(error);
+  // "Connection error." alone does not say which: the innermost cause does (ECONNREFUSED, ENOTFOUND, …).
+  let cause: unknown = error instanceof Error ? error.cause : undefined;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return truncate(cause instanceof Error ? `${message} (${cause.message})` : message, 300);
 }
 
 function truncate(text: string, max: number): string {

@@ -170,6 +170,15 @@ describe('drafting the outbound question (SPEC §13)', () => {
     expect(fake.callsOf('drafted_question')).toHaveLength(1); // tried once: no retry loop holding the ask back
   });
 
+  it('falls back when the endpoint is down, and says why', async () => {
+    await start();
+    await fake.close();
+    const id = await kit.submit();
+    expect(messageOf(kit.t.messages()[0]!)).toContain(askText('Dana Smith', RAW));
+    const [fallback] = await kit.auditOf(id, 'llm_fallback');
+    expect(String(fallback!.data.error)).toMatch(/^Connection error\. \(.*ECONNREFUSED/);
+  });
+
   it('a held request (every candidate capped) keeps its draft for the ask it gets later', async () => {
     await start({}, { defaults: { max_open_asks_per_expert: 1 }, experts: EXAMPLE_EXPERTS.map((e) => ({ ...e, escalation_to: undefined })) });
     await kit.submit({ target_experts: ['sam'], question: 'Which cluster runs billing?' });

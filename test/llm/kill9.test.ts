@@ -109,6 +109,7 @@ describe('LLM work across kill -9', () => {
     expect(trail.filter((t: string) => t === 'llm_fallback')).toHaveLength(0);
     const queue = await runCli(['--config', configFile, 'queue'], { cwd: dir });
     expect(queue.stdout).toContain(`Asked as: ${DRAFTED}`);
+    expect(queue.stdout).toContain('Structured (confidence 0.9): {"summary":"Thirty days from the invoice date."');
     expect(server.errors).toEqual([]);
   }, 90_000);
 });
