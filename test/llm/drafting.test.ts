@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { composeAsk } from '../../src/core/compose-ask.js';
 import { EXAMPLE_EXPERTS, submitBody } from '../support/build-test-app.js';
-import { FakeLlm, fakeLlmConfig, later, type Behaviour } from '../support/fake-llm.js';
-import { HOUR, schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
+import { later, type Behaviour, type FakeLlm } from '../support/fake-llm.js';
+import { useLlmKit } from '../support/llm-kit.js';
+import { HOUR, type SchedulerKit } from '../support/scheduler-kit.js';
 
 const RAW = 'What is the grace period for disputed invoices?';
 const DRAFTED = 'From memory: What is the grace period for disputed invoices?';
@@ -13,21 +14,13 @@ const askText = (expertName: string, question: string) =>
   composeAsk({ orgName: 'Acme', expertName, consumerId: 'billing-bot', askedBecause: BECAUSE, question });
 const messageOf = (block: string) => block.split('\n').slice(1).map((line) => line.replace(/^ {3}/, '')).join('\n');
 
+const llm = useLlmKit();
 let fake: FakeLlm;
 let kit: SchedulerKit;
+beforeEach(() => void (fake = llm.fake));
 
-beforeEach(async () => {
-  fake = new FakeLlm();
-  await fake.start();
-});
-afterEach(async () => {
-  await kit?.close();
-  await fake.close();
-});
-
-async function start(llm: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Promise<SchedulerKit> {
-  kit = await schedulerKit({ config: { llm: fakeLlmConfig(fake, llm), ...config } });
-  return kit;
+async function start(extra: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Promise<SchedulerKit> {
+  return (kit = await llm.start(extra, config));
 }
 
 describe('drafting the outbound question (SPEC §13)', () => {
@@ -128,6 +121,25 @@ describe('drafting the outbound question (SPEC §13)', () => {
     expect((await kit.auditOf(id, 'llm_call'))[0]!.data).toMatchObject({ stage: 'draft', outcome: 'ok', used: false });
     expect(await kit.request(id)).toMatchObject({ status: 'asked', asked_question: RAW });
     expect(kit.t.messages()).toHaveLength(1);
+  });
+
+  it('a provider that hangs holds at most llm.concurrency calls, and every request is asked at its deadline', async () => {
+    await start({ timeout: '30s', concurrency: 2 });
+    fake.on('drafted_question', { hang: true });
+    const ids: string[] = [];
+    for (const question of ['Grace period?', 'Refund limit?', 'Invoice currency?']) {
+      ids.push((await kit.t.callNow('POST', '/api/v1/requests', submitBody({ question, target_experts: ['lee'] }))).body.request_id);
+    }
+    await fake.waitForCalls('drafted_question', 2);
+    // The API answers meanwhile; nothing has been asked yet.
+    expect((await kit.t.callNow('GET', `/api/v1/requests/${ids[2]}`)).body).toMatchObject({ status: 'queued', asked_question: null });
+
+    kit.t.clock.advance(30_000);
+    kit.t.service.tick();
+    await kit.t.service.messages.idle();
+    expect(kit.t.messages().map((m) => /Question: (.*)/.exec(m)![1])).toEqual(['Grace period?', 'Refund limit?', 'Invoice currency?']);
+    // The third request's draft never got a slot before its deadline: it was not sent to the provider at all.
+    expect(fake.callsOf('drafted_question').map((c) => c.data.question).sort()).toEqual(['Grace period?', 'Refund limit?']);
   });
 
   it('a request cancelled while drafting is never asked', async () => {

@@ -1,8 +1,9 @@
 import { Ajv } from 'ajv';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_KIND_SCHEMA, structureSchema } from '../../src/llm/structure-answer.js';
-import { FakeLlm, fakeLlmConfig, later, type Behaviour } from '../support/fake-llm.js';
-import { DAY, schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
+import { later, type Behaviour, type FakeLlm } from '../support/fake-llm.js';
+import { useLlmKit } from '../support/llm-kit.js';
+import { DAY, type SchedulerKit } from '../support/scheduler-kit.js';
 
 const ANSWER = 'Thirty days from the invoice date; after that the dispute goes to finance.';
 /** A consumer's capture schema for the kind `policy`. */
@@ -17,21 +18,13 @@ const POLICY_SCHEMA = {
 };
 const POLICY_ANSWER = { structured: { days: 30, applies_to: 'disputed', escalates_to: 'finance' }, confidence: 0.85 };
 
+const llm = useLlmKit();
 let fake: FakeLlm;
 let kit: SchedulerKit;
+beforeEach(() => void (fake = llm.fake));
 
-beforeEach(async () => {
-  fake = new FakeLlm();
-  await fake.start();
-});
-afterEach(async () => {
-  await kit?.close();
-  await fake.close();
-});
-
-async function start(llm: Record<string, unknown> = {}): Promise<SchedulerKit> {
-  kit = await schedulerKit({ config: { llm: fakeLlmConfig(fake, llm) } });
-  return kit;
+async function start(extra: Record<string, unknown> = {}): Promise<SchedulerKit> {
+  return (kit = await llm.start(extra));
 }
 
 /** Registers the in-process consumer that owns the `policy` kind and its schema. */
