@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { clearInterval, setInterval } from 'node:timers';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import Database from 'better-sqlite3';
 import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -11,6 +11,7 @@ import { monotonicFactory } from 'ulid';
 import { stringify } from 'yaml';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config/load-config.js';
+import { configureLlm } from '../dist/llm/configure-llm.js';
 import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
 import { createLogger } from '../dist/log.js';
 import { ExpertqService } from '../dist/service/expertq-service.js';
@@ -83,10 +84,10 @@ export async function startBaseline() {
  * The real expertq app, wired as src/server.ts wires it (config file → store → console transport →
  * service → app → listen), with the console output and logs discarded.
  */
-export async function startExpertq({ experts, defaults }) {
+export async function startExpertq({ experts, defaults, llm }) {
   const dir = tempDir('expertq');
   const configFile = join(dir, 'service.yaml');
-  writeFileSync(configFile, stringify({ org: { name: 'Bench Org', timezone: 'UTC' }, defaults, experts }));
+  writeFileSync(configFile, stringify({ org: { name: 'Bench Org', timezone: 'UTC' }, defaults, experts, ...(llm ? { llm } : {}) }));
   const config = loadConfig(configFile);
 
   const logs = discardStream();
@@ -94,13 +95,14 @@ export async function startExpertq({ experts, defaults }) {
   const log = createLogger(logs, 'warn');
   const store = new SqliteStore(openDatabase(config.storagePath));
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
-  const service = new ExpertqService({ config, store, transport, log });
+  const service = new ExpertqService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log) });
   const app = await buildApp({ service, credentials: [], logger: log, bodyLimit: config.server.body_limit });
   await transport.start(async (reply) => {
     service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });
   });
-  service.messages.kick();
-  const retry = setInterval(() => service.messages.kick(), config.server.tick_ms);
+  // As the real server: the scheduler ticks every tick_ms (it also kicks the dispatchers and the LLM worker).
+  service.kick();
+  const retry = setInterval(() => service.tick(), config.server.tick_ms);
   retry.unref();
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -109,14 +111,22 @@ export async function startExpertq({ experts, defaults }) {
     name: 'expertq',
     url,
     service,
-    /** Waits for the outbox to drain, then counts what the run left in the database. */
+    /**
+     * Waits for the outbox to drain (and, with an LLM, for every draft to end: drafted, or fallen back at
+     * its deadline), then counts what the run left in the database.
+     */
     async stats() {
+      const drafting = () => store.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE drafting = 1').get().n;
+      const deadline = Date.now() + (service.llm?.timeoutMs ?? 0) + 10_000;
+      while (drafting() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       await service.idle();
       return {
         experts: service.experts.experts.length,
         requests: count('SELECT status AS k, COUNT(*) AS n FROM requests GROUP BY status'),
         asks: count('SELECT state AS k, COUNT(*) AS n FROM asks GROUP BY state'),
         messages: count('SELECT state AS k, COUNT(*) AS n FROM messages GROUP BY state'),
+        drafts: count(`SELECT CASE WHEN asked_question IS NOT NULL THEN 'drafted' WHEN drafting = 1 THEN 'drafting' ELSE 'raw' END AS k,
+          COUNT(*) AS n FROM requests GROUP BY k`),
         consoleWrites: out.writes,
         logLines: logs.writes,
       };
@@ -124,6 +134,7 @@ export async function startExpertq({ experts, defaults }) {
     async close() {
       clearInterval(retry);
       await app.close();
+      service.llmWorker?.stop();
       await service.idle();
       await transport.stop();
       store.close();

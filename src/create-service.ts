@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
+import { configureLlm } from './llm/configure-llm.js';
 import { createLogger } from './log.js';
 import { runTick } from './scheduler/run-tick.js';
 import { ExpertqService } from './service/expertq-service.js';
@@ -83,6 +84,8 @@ export class Expertq {
     // Finish what is in flight, start nothing new: the backlog waits safely in the outbox.
     this.service.messages.stop();
     this.service.deliveries.stop();
+    // LLM calls in flight are aborted: their jobs stay pending and run again at the next start.
+    this.service.llmWorker?.stop();
     await this.service.idle();
     await this.transport.stop();
     this.store.close();
@@ -98,6 +101,8 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   // The chat transport is checked with Slack before the database opens: nothing half-starts.
   const slack = options.transport === 'chat' ? await createSlackTransport(config, secrets, log, clock) : null;
 
+  const llm = configureLlm(config, secrets, log);
+
   const store = new SqliteStore(openDatabase(config.storagePath));
   const expertName = (id: string) => service.experts.get(id)?.name ?? id;
   const transport: Transport =
@@ -110,6 +115,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     clock,
     review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
+    llm,
   });
   try {
     await transport.start({
@@ -122,7 +128,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);
   }
 
-  // Anything committed but not delivered before a stop goes out now; due work every tick.
+  // Anything committed but not delivered (or drafted, or structured) before a stop goes on now; due work every tick.
   service.kick();
   let timer: NodeJS.Timeout | null = null;
   if (options.timers !== false) {

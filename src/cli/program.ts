@@ -60,6 +60,11 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     }
     return createClient(opts);
   };
+  /** The drafted question (SPEC §13) beside the raw one, when an LLM drafted a different one. */
+  const askedAs = (r: RequestView) => {
+    if (r.asked_question === null) say('  Asked as: (the question is being drafted)');
+    else if (r.asked_question !== r.question) say(`  Asked as: ${r.asked_question}`);
+  };
   /** Accept/reject answer 200 with the decided proposal even when it was decided before: say so. */
   const decided = (p: ProposalBody, wanted: 'accepted' | 'rejected') => {
     if (p.status !== wanted) {
@@ -110,7 +115,11 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         for (const { proposal, request } of rows) {
           say(`${proposal.id}  (request ${request.id}, topic "${request.topic}", from ${request.consumer_id})`);
           say(`  Question: ${request.question}`);
+          askedAs(request);
           say(`  Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+          const llm = proposal.provenance.llm;
+          if (llm?.structured) say(`  Structured (confidence ${proposal.confidence}): ${JSON.stringify(proposal.structured)}`);
+          else if (llm) say('  Structured: not by the LLM (it fell back; see the audit)');
           say();
         }
       });
@@ -220,6 +229,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         say(`${r.id}  ${r.status}${r.reason ? ` (${r.reason.code}: ${r.reason.message})` : ''}`);
         say(`  Topic: ${r.topic}   Consumer: ${r.consumer_id}   Kind: ${r.kind}`);
         say(`  Question: ${r.question}`);
+        askedAs(r);
         for (const a of r.asks) say(`  Ask ${a.id} → ${a.expert_id}: ${a.state}${a.sent_at ? ` (sent ${a.sent_at})` : ''}`);
         if (r.proposal_id) say(`  Proposal: ${r.proposal_id}`);
       });

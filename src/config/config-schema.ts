@@ -52,7 +52,15 @@ export const configSchema = z
       })
       .strict(),
     llm: z
-      .object({ model: z.string().min(1).optional(), api_key_env: envName.optional(), base_url: z.url().optional() })
+      .object({
+        model: z.string().min(1).optional(),
+        api_key_env: envName.optional(),
+        base_url: z.url().optional(),
+        // Bounds every call and how long a first ask waits for its drafted question.
+        timeout: durationSchema.refine((ms) => ms >= 100, 'must be at least 100ms').prefault('30s'),
+        // LLM calls in flight at once: an outage or a slow model holds at most this many.
+        concurrency: z.number().int().min(1).max(64).default(4),
+      })
       .strict()
       .nullable()
       .default(null),
@@ -118,6 +126,13 @@ export const configSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
+    if (config.llm?.model && !config.llm.api_key_env && !config.llm.base_url) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['llm', 'api_key_env'],
+        message: 'is required with llm.model unless llm.base_url points at an endpoint that needs no key (Ollama, vLLM)',
+      });
+    }
     const ids = new Set(config.experts.map((e) => e.id));
     for (const [topic, entry] of Object.entries(config.topics)) {
       if (entry.fallback !== null && !ids.has(entry.fallback)) {

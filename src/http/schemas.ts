@@ -62,6 +62,10 @@ export const proposal = z
       ask_id: z.string(),
       escalated: z.boolean(),
       edited_by: z.string().optional().describe('Who edited the answer before accepting it (extends the seed).'),
+      llm: z
+        .object({ model: z.string(), drafted: z.boolean(), structured: z.boolean() })
+        .optional()
+        .describe('Only with an LLM configured: the model, and whether the question was drafted and the answer structured by it.'),
     }),
     decision: z
       .object({ decided_by: z.string(), note: z.string().nullable(), reason: z.string().nullable(), decided_at: isoTime })
@@ -85,6 +89,10 @@ export const requestRecord = z
     kind: z.string(),
     topic: z.string(),
     question: z.string(),
+    asked_question: z
+      .string()
+      .nullable()
+      .describe('The question the asks carry: drafted by the LLM, else the raw question; null while it is being drafted.'),
     context: z.record(z.string(), z.unknown()),
     target_experts: z.array(z.string()).nullable(),
     routing_policy: z.object({
@@ -248,6 +256,7 @@ export const queueItem = z
       kind: z.string(),
       topic: z.string(),
       question: z.string(),
+      asked_question: z.string().nullable(),
       asked_because: z.string().nullable(),
       status: requestRecord.shape.status,
       created_at: isoTime,

@@ -83,6 +83,20 @@ function collect(engine: Engine, scope: WakeScope, now: number): Item[] {
 const capKey = (expertId: string, policy: Policy) =>
   `${expertId}\u0000${policy.max_open_asks_per_expert}\u0000${policy.max_asks_per_expert_per_day}`;
 
+/**
+ * Gives the queued asks of one request their chance, as `placeWaiting` would (limits, quiet hours, a
+ * mute passed on): for a request whose draft just ended, without re-checking every expert's waiting
+ * work. Runs in the caller's transaction; experts a passed-on ask released get their waiting work too.
+ */
+export function placeAsksOf(engine: Engine, requestId: string, now: number): void {
+  const result: PlaceResult = { sent: 0, placed: 0 };
+  const freed = new Set<string>();
+  for (const ask of engine.store.listAsks(requestId)) {
+    if (ask.state === 'queued') sendWaitingAsk(engine, ask, now, new Set(), freed, result);
+  }
+  if (freed.size > 0) placeWaiting(engine, freed, now);
+}
+
 function sendWaitingAsk(
   engine: Engine,
   ask: AskRecord,

@@ -3,6 +3,7 @@ import { iso } from '../clock.js';
 import { parseDuration } from '../config/durations.js';
 import { checkWebhookUrl } from '../delivery/address-guard.js';
 import { badRequest, notFound } from '../errors.js';
+import { schemaProblem } from '../llm/json-schema.js';
 import type { ConsumerRecord, DeliveryRecord } from '../store/records.js';
 import { audit, type Engine } from './engine.js';
 
@@ -29,6 +30,11 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
   const dedupMs = parseDuration(dedupWindow);
   if (dedupMs === null || !/^P/i.test(dedupWindow)) {
     throw badRequest('dedup_window must be an ISO-8601 duration such as P1D or PT12H.', [{ path: 'dedup_window', message: `"${dedupWindow}" is not an ISO-8601 duration` }]);
+  }
+  for (const [kind, schema] of Object.entries(input.kind_schemas ?? {})) {
+    // Answers of the kind are validated against it (SPEC §13): a schema Ajv cannot compile is refused now.
+    const problem = schemaProblem(schema as Record<string, unknown>);
+    if (problem) throw badRequest(`kind_schemas.${kind} is not a usable JSON Schema.`, [{ path: `kind_schemas.${kind}`, message: problem }]);
   }
   let secret: string | null = null;
   if (input.delivery.type === 'webhook') {
@@ -96,9 +102,18 @@ export function listKinds(engine: Engine): Array<{ kind: string; schema: unknown
   }
   return [...kinds].sort().map((kind) => ({
     kind,
-    schema: consumers.find((c) => c.kind_schemas && kind in c.kind_schemas)?.kind_schemas?.[kind] ?? null,
+    schema: kindSchemaOf(consumers, kind),
     consumers: consumers.filter((c) => c.handles_kinds.includes(kind) || c.handles_kinds.includes('*')).map((c) => c.id),
   }));
+}
+
+/**
+ * The capture schema of a kind: the first registered consumer (in registration order) whose
+ * `kind_schemas` has one. `GET /kinds` shows it and the LLM structures answers of that kind with it.
+ */
+export function kindSchemaOf(consumers: readonly ConsumerRecord[], kind: string): Record<string, unknown> | null {
+  const schema = consumers.find((c) => c.kind_schemas && kind in c.kind_schemas)?.kind_schemas?.[kind];
+  return (schema as Record<string, unknown> | undefined) ?? null;
 }
 
 export function deliveryView(d: DeliveryRecord) {

@@ -74,7 +74,7 @@ export function decideProposal(
           text: composeAcceptedNotice({
             orgName: engine.config.org.name,
             expertName: expert?.name ?? proposal.provenance.expert_name,
-            question: request.question,
+            question: request.asked_question ?? request.question,
             edited: edit !== null,
           }),
         },

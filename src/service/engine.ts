@@ -4,6 +4,7 @@ import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfLocalDay } from '../core/local-time.js';
 import { newId } from '../ids.js';
+import type { LlmSettings } from '../llm/create-llm-client.js';
 import type {
   AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord,
 } from '../store/records.js';
@@ -32,6 +33,8 @@ export interface Engine {
    * who may decide there, and how long the oldest pending proposal may wait before a reminder.
    */
   readonly review: ReviewSettings;
+  /** The LLM's settings when one is configured (SPEC §13); null, and nothing LLM-related runs, otherwise. */
+  readonly llm: LlmSettings | null;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */

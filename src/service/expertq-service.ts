@@ -7,6 +7,9 @@ import { ExpertRegistry } from '../core/expert-registry.js';
 import { DeliveryDispatcher, type ConsumerHandlers } from '../delivery/delivery-dispatcher.js';
 import { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import { notFound } from '../errors.js';
+import type { LlmClient, LlmSettings } from '../llm/create-llm-client.js';
+import { expireDrafts } from '../llm/finish-llm-job.js';
+import { LlmWorker } from '../llm/llm-worker.js';
 import { Scheduler, type SchedulerOptions, type TickResult } from '../scheduler/scheduler.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
@@ -41,6 +44,8 @@ export interface ExpertqServiceOptions {
   scheduler?: SchedulerOptions;
   /** The Slack review channel, its reviewers and the reminder period (SPEC §14). */
   review?: Partial<ReviewSettings>;
+  /** The LLM client (SPEC §13) when `llm.model` is configured; without it, nothing LLM-related runs. */
+  llm?: LlmClient | null;
 }
 
 /**
@@ -61,6 +66,9 @@ export class ExpertqService implements Engine {
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
   readonly scheduler: Scheduler;
+  readonly llm: LlmSettings | null;
+  /** Runs drafting and structuring jobs; null without an LLM. */
+  readonly llmWorker: LlmWorker | null;
   experts: ExpertRegistry;
   /**
    * Emits `commit` after every operation of this process commits, so live views (the queue stream)
@@ -92,6 +100,8 @@ export class ExpertqService implements Engine {
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
     this.scheduler = new Scheduler(this, options.scheduler);
+    this.llm = options.llm?.settings ?? null;
+    this.llmWorker = options.llm ? new LlmWorker(this, options.llm, () => this.kick()) : null;
   }
 
   onMessagesQueued(): void {
@@ -106,6 +116,7 @@ export class ExpertqService implements Engine {
     this.onMessagesQueued();
     this.onEventsQueued();
     this.commits.emit('commit');
+    this.llmWorker?.kick();
     return result;
   }
 
@@ -231,10 +242,11 @@ export class ExpertqService implements Engine {
     return this.committed(deliveryView(delivery));
   }
 
-  /** Wakes both dispatchers: due retries are picked up (the server calls this every tick). */
+  /** Wakes both dispatchers and the LLM worker: due work is picked up (the server calls this every tick). */
   kick(): void {
     this.onMessagesQueued();
     this.onEventsQueued();
+    this.llmWorker?.kick();
   }
 
   /**
@@ -243,11 +255,18 @@ export class ExpertqService implements Engine {
    * fake clock and call it.
    */
   tick(): TickResult {
-    return this.committed(this.scheduler.tick(this.clock.now()));
+    const now = this.clock.now();
+    // Drafts past their deadline fall back first, so their asks go out in this same tick.
+    if (this.llm) expireDrafts(this, now);
+    return this.committed(this.scheduler.tick(now));
   }
 
-  /** Waits for deliveries in flight (tests, shutdown). */
+  /**
+   * Waits for LLM jobs, then messages and deliveries in flight (tests, shutdown). LLM jobs first: a
+   * finished draft queues asks, a finished structuring queues events.
+   */
   async idle(): Promise<void> {
+    await this.llmWorker?.idle();
     await Promise.all([this.messages.idle(), this.deliveries.idle()]);
   }
 }

@@ -30,7 +30,7 @@ export function planAsk(engine: Engine, request: RequestRecord, expertId: string
   return ask;
 }
 
-export type SendOutcome = 'sent' | 'quiet_hours' | 'capped' | 'muted' | 'unknown_expert';
+export type SendOutcome = 'sent' | 'quiet_hours' | 'capped' | 'muted' | 'unknown_expert' | 'drafting';
 
 /**
  * Sends a queued ask if the limits allow it now. "Sent" means the message is committed to the
@@ -58,6 +58,8 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
     if (ask.send_after !== null) save({ send_after: null });
     return outcome;
   };
+  // With an LLM, no ask goes out before its request's question is drafted (or the draft gave up).
+  if (request.drafting) return notNow('drafting');
   const expert = engine.experts.get(ask.expert_id);
   if (!expert) return notNow('unknown_expert');
   const policy = request.routing_policy;
@@ -90,7 +92,7 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
     expertName: expert.name,
     consumerId: request.consumer_id,
     askedBecause: String(request.context.asked_because ?? ''),
-    question: request.question,
+    question: request.asked_question ?? request.question,
     sentBack: ask.instructions
       ? { instructions: ask.instructions, previousAnswer: engine.store.listProposals(request.id).at(-1)?.answer ?? null }
       : undefined,

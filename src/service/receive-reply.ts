@@ -1,14 +1,13 @@
 import { composeReplyFeedback, type ReplyFeedback } from '../core/compose-feedback.js';
 import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { queueStructuring } from '../llm/llm-jobs.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
-import type { AskRecord, ProposalRecord, RequestRecord } from '../store/records.js';
+import type { AskRecord, RequestRecord } from '../store/records.js';
 import { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
-import { postReviewCard } from './review-channel.js';
-import { audit, emitEvent, type Engine } from './engine.js';
+import { createProposal, proposalFromAnswer } from './create-proposal.js';
+import { audit, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
-import { proposalBody } from './views.js';
 
 export interface ReplyInput {
   expert_id: string;
@@ -115,39 +114,20 @@ function takeAnswer(
     return { outcome: 'late_reply' };
   }
 
-  const escalated = ask.via === 'escalation' || ask.state === 'escalated';
+  // Provenance first: it records whether the ask had escalated, before the ask is closed.
+  const proposal = proposalFromAnswer(engine, ask, text, now);
   closeAsk(engine, ask, 'answered', { why: 'answered' }, now);
-  const name = expertName(engine, ask.expert_id);
   // Whoever else is still being asked on this request is released: the first reply wins.
   for (const other of engine.store.listAsks(request.id)) {
     if (other.id !== ask.id && (other.state === 'open' || other.state === 'queued')) {
-      closeAsk(engine, other, 'released', { why: 'answered_elsewhere', by: name }, now);
+      closeAsk(engine, other, 'released', { why: 'answered_elsewhere', by: proposal.provenance.expert_name }, now);
     }
   }
-  const proposal: ProposalRecord = {
-    id: newId('prop'),
-    request_id: request.id,
-    status: 'pending',
-    answer: text,
-    structured: { text },
-    confidence: null,
-    provenance: {
-      expert_id: ask.expert_id,
-      expert_name: name,
-      source: name,
-      transport: engine.transportName,
-      answered_at: new Date(now).toISOString(),
-      ask_id: ask.id,
-      escalated,
-    },
-    decision: null,
-    original_answer: null,
-    created_at: now,
-  };
-  engine.store.insertProposal(proposal);
-  engine.store.updateRequest(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
-  audit(engine, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
-  emitEvent(engine, request, 'proposal', { proposal: proposalBody(proposal) }, now);
-  postReviewCard(engine, proposal, now);
+  if (engine.llm) {
+    // The reply is committed now; the proposal appears when structuring ends (SPEC §13).
+    queueStructuring(engine, request, proposal, now);
+  } else {
+    createProposal(engine, request, { ...proposal, structured: { text }, confidence: null, created_at: now }, now);
+  }
   return { outcome: 'proposed', proposal_id: proposal.id };
 }

@@ -3,6 +3,7 @@ import { normalizeTopic } from '../core/normalize-topic.js';
 import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
+import { queueDraft } from '../llm/llm-jobs.js';
 import type { FailureCode, Reason, RequestRecord } from '../store/records.js';
 import { OPEN_STATUSES } from '../store/records.js';
 import { closeAsk } from './close-ask.js';
@@ -72,6 +73,8 @@ export function submitRequest(engine: Engine, input: SubmitInput, options: Submi
       reason: null,
       proposal_id: null,
       held: false,
+      drafting: engine.llm !== null,
+      asked_question: null,
       give_up_at: now + policy.give_up_after,
       created_at: now,
       updated_at: now,
@@ -87,6 +90,7 @@ export function submitRequest(engine: Engine, input: SubmitInput, options: Submi
     });
     const outcome = routeAndAsk(engine, request, now);
     if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
+    if (request.drafting) queueDraft(engine, request, now);
     return { request_id: request.id, status: 'queued' };
   });
 }
@@ -184,7 +188,10 @@ export function failRequest(engine: Engine, request: RequestRecord, code: Failur
   request.status = 'failed';
   request.reason = { code, message };
   request.held = false;
-  engine.store.updateRequest(request.id, { status: 'failed', reason: request.reason, held: false, updated_at: now });
+  // A request that fails while its question is drafted stops waiting for the draft.
+  const drafting = request.drafting ? { drafting: false } : {};
+  request.drafting = false;
+  engine.store.updateRequest(request.id, { status: 'failed', reason: request.reason, held: false, ...drafting, updated_at: now });
   audit(engine, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
   emitEvent(engine, request, 'request_failed', { reason: { code, message } }, now);
 }

@@ -23,6 +23,7 @@ export function requestView(store: Store, r: RequestRecord) {
     kind: r.kind,
     topic: r.topic,
     question: r.question,
+    asked_question: askedQuestion(r),
     context: r.context,
     target_experts: r.target_experts,
     routing_policy: policyView(r.routing_policy),
@@ -38,6 +39,14 @@ export function requestView(store: Store, r: RequestRecord) {
 }
 
 export type RequestView = ReturnType<typeof requestView>;
+
+/**
+ * The question its asks carry (element 3, SPEC §13): the drafted one, else the raw question (no LLM,
+ * or the draft fell back); null while the draft is still being written and nothing was asked yet.
+ */
+export function askedQuestion(r: Pick<RequestRecord, 'question' | 'asked_question' | 'drafting'>): string | null {
+  return r.asked_question ?? (r.drafting ? null : r.question);
+}
 
 /** The wire form of a proposal (SPEC §6). */
 export function proposalBody(p: ProposalRecord) {

@@ -195,4 +195,24 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
+  // 6: LLM (SPEC §13): the drafted question on the request, and durable drafting and structuring jobs,
+  // written with the submit or reply that causes them, so a restart or kill -9 resumes them.
+  `
+  ALTER TABLE requests ADD COLUMN drafting INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE requests ADD COLUMN asked_question TEXT;
+
+  CREATE TABLE llm_jobs (
+    id TEXT PRIMARY KEY,
+    stage TEXT NOT NULL,
+    request_id TEXT NOT NULL REFERENCES requests (id),
+    proposal TEXT,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    deadline_at INTEGER,
+    created_at INTEGER NOT NULL,
+    finished_at INTEGER
+  ) STRICT;
+  CREATE INDEX llm_jobs_pending ON llm_jobs (created_at, id) WHERE state = 'pending';
+  CREATE INDEX llm_jobs_deadline ON llm_jobs (deadline_at) WHERE state = 'pending' AND deadline_at IS NOT NULL;
+  `,
 ];

@@ -25,6 +25,10 @@ export interface RequestRecord {
   proposal_id: string | null;
   /** True while every candidate is capped and the request waits for capacity. */
   held: boolean;
+  /** With an LLM: true while its question is being drafted; its asks wait (queued) until the draft ends. */
+  drafting: boolean;
+  /** The drafted question every ask of this request carries (element 3); null without a draft. */
+  asked_question: string | null;
   give_up_at: number;
   created_at: number;
   updated_at: number;
@@ -62,6 +66,8 @@ export interface Provenance {
   escalated: boolean;
   /** Who edited the answer before accepting it (the expert's text is kept as `original_answer`). */
   edited_by?: string;
+  /** Only when an LLM is configured (SPEC §13): the model, and whether drafting and structuring succeeded. */
+  llm?: { model: string; drafted: boolean; structured: boolean };
 }
 
 export interface Decision {
@@ -88,7 +94,8 @@ export interface ProposalRecord {
 export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
-  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned';
+  | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
+  | 'llm_call' | 'llm_fallback';
 
 export interface AuditEntry {
   request_id: string;
@@ -195,4 +202,26 @@ export interface DeliveryJob extends DeliveryRecord {
   event_type: EventType;
   /** The event body exactly as stored: the same bytes on every attempt. */
   body: string;
+}
+
+export type LlmStage = 'draft' | 'structure';
+
+/**
+ * Drafting or structuring work owed to a request (SPEC §13), written in the same transaction as the
+ * submit or the reply that causes it, and done by the LLM worker after commit. `pending` rows survive
+ * a restart and resume.
+ */
+export interface LlmJobRecord {
+  id: string;
+  stage: LlmStage;
+  request_id: string;
+  /** Structuring: the proposal to create, everything but `structured`, `confidence` and `created_at`. */
+  proposal: Omit<ProposalRecord, 'structured' | 'confidence' | 'created_at'> | null;
+  state: 'pending' | 'done';
+  /** Calls started; a job that keeps failing to finish is given up after a few. */
+  attempts: number;
+  /** Drafting: when the first ask stops waiting and goes out with the raw question. */
+  deadline_at: number | null;
+  created_at: number;
+  finished_at: number | null;
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type {
   AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
-  MessageRecord, ProposalRecord, RequestRecord,
+  LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
 import type {
@@ -60,6 +60,8 @@ function toRequest(r: Row): RequestRecord {
     reason: r.reason_code === null ? null : { code: r.reason_code as never, message: r.reason_message as string },
     proposal_id: r.proposal_id as string | null,
     held: r.held === 1,
+    drafting: r.drafting === 1,
+    asked_question: r.asked_question as string | null,
     give_up_at: r.give_up_at as number,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
@@ -125,6 +127,7 @@ interface Pending {
 export class SqliteStore implements Store {
   private readonly stmts;
   private readonly due: ReturnType<typeof prepareDueStatements>;
+  private readonly llm: ReturnType<typeof prepareLlmStatements>;
   private readonly dynamic = new Map<string, Database.Statement>();
   private readonly pending: Pending[] = [];
   private flushScheduled = false;
@@ -133,9 +136,11 @@ export class SqliteStore implements Store {
     const p = (sql: string) => db.prepare(sql);
     this.stmts = {
       insertRequest: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
-        routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at)
+        routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
+        drafting, asked_question)
         VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
-        @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at)`),
+        @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
+        @drafting, @asked_question)`),
       getRequest: p('SELECT * FROM requests WHERE id = ?'),
       findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
       addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
@@ -235,6 +240,7 @@ export class SqliteStore implements Store {
       retryDelivery: p(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ?`),
     };
     this.due = prepareDueStatements(db);
+    this.llm = prepareLlmStatements(db);
   }
 
   transaction<T>(fn: () => T): T {
@@ -301,6 +307,7 @@ export class SqliteStore implements Store {
       reason_code: r.reason?.code ?? null,
       reason_message: r.reason?.message ?? null,
       held: r.held ? 1 : 0,
+      drafting: r.drafting ? 1 : 0,
       reason: undefined,
     });
   }
@@ -640,6 +647,62 @@ export class SqliteStore implements Store {
   releaseDeliveryLeases(): number {
     return this.stmts.releaseLeases.run().changes;
   }
+
+  insertLlmJob(job: LlmJobRecord): void {
+    this.llm.insert.run({ ...job, proposal: job.proposal === null ? null : json(job.proposal) });
+  }
+
+  getLlmJob(id: string): LlmJobRecord | undefined {
+    const row = this.llm.get.get(id) as Row | undefined;
+    return row && toLlmJob(row);
+  }
+
+  claimLlmJobs(now: number, exclude: readonly string[], limit: number): LlmJobRecord[] {
+    return (this.llm.claim.all({ now, exclude: json(exclude), limit }) as Row[])
+      .map(toLlmJob)
+      .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+  }
+
+  expiredDrafts(now: number, limit: number): LlmJobRecord[] {
+    return (this.llm.expired.all(now, limit) as Row[]).map(toLlmJob);
+  }
+
+  finishLlmJob(id: string, at: number): boolean {
+    return this.llm.finish.run(at, id).changes === 1;
+  }
+}
+
+function toLlmJob(r: Row): LlmJobRecord {
+  return {
+    id: r.id as string,
+    stage: r.stage as LlmJobRecord['stage'],
+    request_id: r.request_id as string,
+    proposal: r.proposal === null ? null : JSON.parse(r.proposal as string),
+    state: r.state as LlmJobRecord['state'],
+    attempts: r.attempts as number,
+    deadline_at: r.deadline_at as number | null,
+    created_at: r.created_at as number,
+    finished_at: r.finished_at as number | null,
+  };
+}
+
+/** The LLM job statements; the pending ones are ranges on the partial indexes of migration 4. */
+function prepareLlmStatements(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insert: p(`INSERT INTO llm_jobs (id, stage, request_id, proposal, state, attempts, deadline_at, created_at, finished_at)
+      VALUES (@id, @stage, @request_id, @proposal, @state, @attempts, @deadline_at, @created_at, @finished_at)`),
+    get: p('SELECT * FROM llm_jobs WHERE id = ?'),
+    claim: p(`UPDATE llm_jobs SET attempts = attempts + 1 WHERE id IN (
+        SELECT id FROM llm_jobs INDEXED BY llm_jobs_pending WHERE state = 'pending'
+          AND (deadline_at IS NULL OR deadline_at > @now)
+          AND id NOT IN (SELECT value FROM json_each(@exclude))
+        ORDER BY created_at, id LIMIT @limit)
+      RETURNING *`),
+    expired: p(`SELECT * FROM llm_jobs INDEXED BY llm_jobs_deadline WHERE state = 'pending' AND deadline_at IS NOT NULL
+      AND deadline_at <= ? ORDER BY deadline_at, id LIMIT ?`),
+    finish: p(`UPDATE llm_jobs SET state = 'done', finished_at = ? WHERE id = ? AND state = 'pending'`),
+  };
 }
 
 /**
@@ -660,9 +723,10 @@ function prepareDueStatements(db: Database.Database) {
     escalations: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? ORDER BY escalate_at, id LIMIT ?`),
     escalationsAfter: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? AND escalate_at >= ?
       AND (escalate_at > ? OR id > ?) ORDER BY escalate_at, id LIMIT ?`),
-    queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ?`),
-    queuedAll: p(`${WAITING} WHERE a.state = 'queued'`),
-    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued'`),
+    // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
+    queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ? AND r.drafting = 0`),
+    queuedAll: p(`${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`),
+    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued' AND r.drafting = 0`),
     muted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
     held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
       AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))

@@ -1,6 +1,6 @@
 import type {
   AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
-  ExpertLiveState, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
+  ExpertLiveState, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
 } from './records.js';
 
 export interface RequestQuery {
@@ -11,7 +11,7 @@ export interface RequestQuery {
   before?: string | undefined;
 }
 
-export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'proposal_id' | 'held' | 'updated_at'>>;
+export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'proposal_id' | 'held' | 'updated_at' | 'drafting' | 'asked_question'>>;
 export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at' | 'send_after'>>;
 
 /**
@@ -127,6 +127,19 @@ export interface Store {
   retryDelivery(id: string, now: number): void;
   /** Clears the leases a previous process held (it is gone: one process owns a database). */
   releaseDeliveryLeases(): number;
+
+  // LLM jobs (SPEC §13). One process owns a database, so jobs in flight are tracked in memory.
+  insertLlmJob(job: LlmJobRecord): void;
+  getLlmJob(id: string): LlmJobRecord | undefined;
+  /**
+   * Up to `limit` pending jobs to run, oldest first, leaving out `exclude` (in flight) and drafts past
+   * their deadline (those fall back without a call); each one's `attempts` is counted up.
+   */
+  claimLlmJobs(now: number, exclude: readonly string[], limit: number): LlmJobRecord[];
+  /** Pending drafts whose deadline has passed, oldest deadline first. */
+  expiredDrafts(now: number, limit: number): LlmJobRecord[];
+  /** Marks a pending job done; false when it was already done (a late result after a fallback). */
+  finishLlmJob(id: string, at: number): boolean;
 }
 
 /** Keyset position in a due-work scan: the last row's deadline and id. */

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as pause } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { stringify } from 'yaml';
 import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
 import { RecordingReceiver, type Receipt } from '../support/recording-receiver.js';
 import { ServerChild } from '../support/server-child.js';
+import { until } from '../support/until.js';
 
 /**
  * The crash test (issue 3 item 6): the real server as a child process is killed with SIGKILL at random
@@ -52,15 +52,6 @@ function prng(seed: number): () => number {
   };
 }
 
-/** Polls `check` every `everyMs` until it holds; fails with `what` (and `detail()`) after `timeoutMs`. */
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string, detail: () => string = () => ''): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}\n${detail()}`);
-    await pause(100);
-  }
-}
 
 /** fetch failed (connection refused/reset by the kill) or timed out: the outcome of the call is unknown. */
 function isNetworkError(error: unknown): boolean {

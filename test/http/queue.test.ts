@@ -31,6 +31,8 @@ describe('GET /api/v1/queue', () => {
       kind: 'answer',
       topic: 'billing',
       question: 'What is the grace period for disputed invoices?',
+      // Without an LLM the expert is asked the raw question (SPEC §13).
+      asked_question: 'What is the grace period for disputed invoices?',
       asked_because: 'the invoice total does not match the ledger',
       status: 'proposed',
       created_at: expect.stringMatching(/Z$/),

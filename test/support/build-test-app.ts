@@ -5,7 +5,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { stringify } from 'yaml';
 import { buildApp } from '../../src/app.js';
 import type { Credential } from '../../src/http/auth.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig, readSecrets } from '../../src/config/load-config.js';
+import { configureLlm } from '../../src/llm/configure-llm.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   yaml?: string;
   /** Reopen the app of an earlier `stop()` in this directory: same config file, same database (a restart). */
   dir?: string;
+  /** The environment `*_env` keys are read from (default: empty, so the developer's variables never leak in). */
+  env?: Record<string, string>;
 }
 
 export interface TestApp {
@@ -48,6 +51,9 @@ export interface TestApp {
   /** `call` with another bearer token (null: none). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   callAs(token: string | null, method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Like `call`, but answers as soon as the route does, without waiting for the work it started. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+  callNow(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Messages the console transport printed, one per block. */
   messages(): string[];
   /** Closes the app and the database but keeps the directory, for `buildTestApp({ dir })` (a restart). */
@@ -67,6 +73,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const out = new Capture();
   const { log, logs } = captureLogger();
+  const llm = configureLlm(config, readSecrets(config, options.env ?? {}), log);
   const store = new SqliteStore(openDatabase(config.storagePath));
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
   const service: ExpertqService = new ExpertqService({
@@ -78,6 +85,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     delivery: { timeoutMs: 2_000 },
     review: { remindAfterMs: config.review.remind_after },
+    llm,
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
   const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
@@ -86,16 +94,22 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (stopped) return;
     stopped = true;
     await app.close();
+    // As the real shutdown does: LLM calls in flight are aborted and their jobs stay pending.
+    service.llmWorker?.stop();
     await service.idle();
     store.close();
   }
-
-  const callAs: TestApp['callAs'] = async (token, method, url, body) => {
+  async function inject(token: string | null, method: InjectOptions['method'], url: string, body?: unknown) {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
-    await service.idle();
     return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+  }
+
+  const callAs: TestApp['callAs'] = async (token, method, url, body) => {
+    const res = await inject(token, method, url, body);
+    await service.idle();
+    return res;
   };
 
   return {
@@ -111,6 +125,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       return callAs(options.token ?? null, method, url, body);
     },
     callAs,
+    callNow: (method, url, body) => inject(options.token ?? null, method, url, body),
     messages() {
       return out.text.split(/\n(?=── message to )/).map((m) => m.trim()).filter((m) => m.startsWith('── message to'));
     },

@@ -1,7 +1,9 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { apiFor, card, HAVE_CHROMIUM, openBrowser, propose, screenshotPath, signIn, TIMEOUT, type Proposed } from '../support/browser.js';
+import { FakeLlm, fakeDraft } from '../support/fake-llm.js';
 import { cleanEnv, loggedErrors, makeWorkspace, ROOT, serveWorkspace, startServe, TEST_TOKEN, type ServerProcess, type Workspace } from '../support/cli.js';
 
 /**
@@ -296,6 +298,56 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with authentication disabled', { time
       await card(browser.page, p.question).waitFor();
       expect(await browser.page.getByLabel('API token').count()).toBe(0);
       expect(await browser.page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe.runIf(HAVE_CHROMIUM)('approval UI with an LLM', { timeout: TIMEOUT }, () => {
+  let ws: Workspace;
+  let server: ServerProcess;
+  let fake: FakeLlm;
+
+  beforeAll(async () => {
+    fake = new FakeLlm();
+    await fake.start();
+    ws = await makeWorkspace();
+    const doc = parseDocument(readFileSync(ws.configFile, 'utf8'));
+    doc.set('llm', { model: 'fake-model-1', base_url: fake.url, timeout: '10s' });
+    writeFileSync(ws.configFile, doc.toString());
+    server = await serveWorkspace(ws);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+    ws?.remove();
+  });
+
+  it('shows the drafted question beside the raw one, and the structured answer with its confidence', async () => {
+    const api = apiFor(server);
+    const question = 'What is the grace period for disputed invoices?';
+    const drafted = fakeDraft({ question });
+    const submitted = await api('POST', '/requests', { consumer_id: 'billing-bot', topic: 'billing', question, context: { asked_because: 'the ledger is off' } });
+    const requestId: string = submitted.body.request_id;
+    await expect.poll(async () => (await api('GET', `/requests/${requestId}`)).body.status).toBe('asked');
+    const reply = await api('POST', '/replies', { expert_id: 'dana', text: 'Thirty days.', request_id: requestId });
+    await expect.poll(async () => (await api('GET', `/proposals/${reply.body.proposal_id}`)).status).toBe(200);
+
+    const browser = await openBrowser();
+    try {
+      const { page } = browser;
+      await signIn(page, server.url);
+      const item = card(page, question);
+      await item.waitFor();
+      expect(await item.locator('.asked-as').textContent()).toBe(`Asked the expert as ${drafted}`);
+      expect(await item.locator('.structured pre').textContent()).toContain('"summary": "Thirty days."');
+      expect(await item.locator('.fact', { hasText: 'Confidence' }).locator('dd').textContent()).toBe('90%');
+
+      await page.goto(`${server.url}/#/requests/${requestId}`);
+      await page.getByRole('heading', { name: question, exact: true }).waitFor();
+      expect(await page.locator('.details dd').first().textContent()).toBe(drafted);
     } finally {
       await browser.close();
     }

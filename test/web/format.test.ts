@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confidenceText, humanize, structuredIsVerbatim, timeAgo } from '../../web/src/format.js';
+import { confidenceText, draftedQuestion, humanize, structuredIsVerbatim, timeAgo } from '../../web/src/format.js';
 
 describe('UI formatting', () => {
   const now = Date.parse('2026-11-21T12:00:00Z');
@@ -15,6 +15,17 @@ describe('UI formatting', () => {
   it('confidence as a percentage; null is a build without an LLM', () => {
     expect(confidenceText(0.824)).toBe('82%');
     expect(confidenceText(null)).toBe('not rated (no LLM)');
+  });
+
+  it('with an LLM, a null confidence means structuring fell back', () => {
+    expect(confidenceText(null, { structured: false })).toBe('not rated (structuring fell back)');
+    expect(confidenceText(0.5, { structured: true })).toBe('50%');
+  });
+
+  it('shows the drafted question only when it differs from the raw one', () => {
+    expect(draftedQuestion({ question: 'Grace period?', asked_question: 'How many days is the grace period?' })).toBe('How many days is the grace period?');
+    expect(draftedQuestion({ question: 'Grace period?', asked_question: 'Grace period?' })).toBeNull();
+    expect(draftedQuestion({ question: 'Grace period?', asked_question: null })).toBeNull();
   });
 
   it('recognises a structured form that only repeats the answer', () => {

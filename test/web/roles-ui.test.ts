@@ -25,7 +25,7 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with scoped tokens', { timeout: TIMEO
     await api('POST', '/replies', { expert_id: 'sam', text: 'mute' });
     const page = await served.page();
     await signIn(page, served.server.url, REVIEWER);
-    await expect.poll(() => page.locator('header').textContent()).toMatch(/Reviewing as Riley Reviewer \(reviewer token\)/);
+    await expect.poll(() => page.getByRole('banner').textContent()).toMatch(/Reviewing as Riley Reviewer \(reviewer token\)/);
     await card(page, proposed.question).getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(async () => (await api('GET', `/proposals/${proposed.proposalId}`)).body.decision?.decided_by).toBe('Riley Reviewer');
 

@@ -15,9 +15,18 @@ export function dateTime(iso: string, locale?: string): string {
   return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-/** `confidence` reads as a percentage; null is what a build without an LLM sends. */
-export function confidenceText(confidence: number | null): string {
-  return confidence === null ? 'not rated (no LLM)' : `${Math.round(confidence * 100)}%`;
+/**
+ * `confidence` reads as a percentage. Null is what a build without an LLM sends, or, with one
+ * (`provenance.llm`), a proposal whose structuring fell back to the verbatim answer.
+ */
+export function confidenceText(confidence: number | null, llm?: { structured: boolean }): string {
+  if (confidence !== null) return `${Math.round(confidence * 100)}%`;
+  return llm ? 'not rated (structuring fell back)' : 'not rated (no LLM)';
+}
+
+/** The drafted question to show beside the raw one: only when an LLM drafted a different one. */
+export function draftedQuestion(request: { question: string; asked_question: string | null }): string | null {
+  return request.asked_question !== null && request.asked_question !== request.question ? request.asked_question : null;
 }
 
 /** True when `structured` only repeats the answer (`{"text": answer}`, what a build without an LLM sends). */

@@ -1,4 +1,4 @@
-import { confidenceText, structuredIsVerbatim, structuredText } from './format.js';
+import { confidenceText, draftedQuestion, structuredIsVerbatim, structuredText } from './format.js';
 import { editedAnswer } from './queue.js';
 import type { QueueItem } from './wire.js';
 
@@ -45,6 +45,7 @@ export function ProposalCard(props: ProposalCardProps) {
   const verbatim = structuredIsVerbatim(proposal.structured, proposal.answer);
   const edited = editedAnswer(props.item, props.edit ?? undefined) !== null;
   const history = props.item.history;
+  const drafted = draftedQuestion(request);
   return (
     <li class="card-slot">
       <article
@@ -72,6 +73,11 @@ export function ProposalCard(props: ProposalCardProps) {
         </header>
 
         <h2 id={questionId} class="question">{request.question}</h2>
+        {drafted ? (
+          <p class="asked-as">
+            <span class="label">Asked the expert as</span> {drafted}
+          </p>
+        ) : null}
         <p class="because">
           <span class="label">Asked because</span> {request.asked_because ?? '(no reason given)'}
         </p>
@@ -126,7 +132,7 @@ export function ProposalCard(props: ProposalCardProps) {
           </div>
           <div class="fact">
             <dt>Confidence</dt>
-            <dd>{confidenceText(proposal.confidence)}</dd>
+            <dd>{confidenceText(proposal.confidence, proposal.provenance.llm)}</dd>
           </div>
           <div class="fact">
             <dt>Request</dt>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Unauthorized, type Api } from './api.js';
-import { dateTime, humanize } from './format.js';
+import { ApiError, Unauthorized, type Api } from './api.js';
+import { dateTime, draftedQuestion, humanize } from './format.js';
 import type { AuditEntry, Expert, Proposal, RequestRecord } from './wire.js';
 
 interface Loaded {
@@ -22,7 +22,14 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
     setError(null);
     (async () => {
       const [request, audit, experts] = await Promise.all([api.request(id), api.audit(id), api.experts().catch((): Expert[] => [])]);
-      const proposal = request.proposal_id ? await api.proposal(request.proposal_id) : null;
+      // With an LLM the request names its proposal as soon as the answer arrives; the proposal exists
+      // once structuring ends (404 until then).
+      const proposal = request.proposal_id
+        ? await api.proposal(request.proposal_id).catch((e: unknown) => {
+            if (e instanceof ApiError && e.status === 404) return null;
+            throw e;
+          })
+        : null;
       if (live) setData({ request, audit, proposal, names: new Map(experts.map((e) => [e.id, e.name])) });
     })().catch((e: unknown) => {
       if (e instanceof Unauthorized) return onUnauthorized();
@@ -65,6 +72,17 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
         </p>
         <h1 id="request-title" class="question" tabIndex={-1}>{request.question}</h1>
         <dl class="details">
+          {request.asked_question === null ? (
+            <>
+              <dt>Asked the expert as</dt>
+              <dd class="muted">being drafted…</dd>
+            </>
+          ) : draftedQuestion(request) ? (
+            <>
+              <dt>Asked the expert as</dt>
+              <dd>{request.asked_question}</dd>
+            </>
+          ) : null}
           <dt>Asked because</dt>
           <dd>{String(request.context.asked_because ?? '—')}</dd>
           <dt>Consumer</dt>
@@ -98,6 +116,13 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
           </dd>
         </dl>
       </div>
+
+      {request.proposal_id && !proposal ? (
+        <div class="card">
+          <h2>Proposal</h2>
+          <p class="muted">The answer arrived and is being structured; the proposal appears here when that ends.</p>
+        </div>
+      ) : null}
 
       {proposal ? (
         <div class="card">

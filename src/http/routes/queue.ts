@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
-import { proposalBody } from '../../service/views.js';
+import { askedQuestion, proposalBody } from '../../service/views.js';
 import { queueItem } from '../schemas.js';
 import type { RouteOptions } from './requests.js';
 
@@ -29,6 +29,7 @@ export function queueItems(service: ExpertqService): QueueItem[] {
         kind: request.kind,
         topic: request.topic,
         question: request.question,
+        asked_question: askedQuestion(request),
         asked_because: typeof because === 'string' ? because : null,
         status: request.status,
         created_at: new Date(request.created_at).toISOString(),

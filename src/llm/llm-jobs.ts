@@ -1,0 +1,44 @@
+import { newId } from '../ids.js';
+import type { LlmJobRecord, RequestRecord } from '../store/records.js';
+import type { Engine } from '../service/engine.js';
+import type { UnstructuredProposal } from '../service/create-proposal.js';
+
+/** Max calls for one job; one more start (after crashes mid-call) falls back without calling. */
+export const MAX_LLM_ATTEMPTS = 3;
+
+function job(stage: LlmJobRecord['stage'], requestId: string, now: number, extra: Partial<LlmJobRecord>): LlmJobRecord {
+  return {
+    id: newId('llm'),
+    stage,
+    request_id: requestId,
+    proposal: null,
+    state: 'pending',
+    attempts: 0,
+    deadline_at: null,
+    created_at: now,
+    finished_at: null,
+    ...extra,
+  };
+}
+
+/**
+ * Queues the drafting of a new request's question, in the submit transaction (SPEC §13). Its asks
+ * are planned but wait (`queued`) until the draft ends, or until `llm.timeout` after submission, when
+ * they go out with the raw question.
+ */
+export function queueDraft(engine: Engine, request: RequestRecord, now: number): void {
+  const timeout = engine.llm!.timeoutMs;
+  engine.store.insertLlmJob(job('draft', request.id, now, { deadline_at: now + timeout }));
+}
+
+/**
+ * Queues the structuring of an answer, in the reply transaction (SPEC §13). The request is `proposed`
+ * at once and names the proposal's id, so the give-up timer leaves it alone and later replies are
+ * late; the proposal itself is created when structuring ends (with the verbatim answer if it fails).
+ */
+export function queueStructuring(engine: Engine, request: RequestRecord, proposal: UnstructuredProposal, now: number): void {
+  engine.store.insertLlmJob(job('structure', request.id, now, { proposal }));
+  engine.store.updateRequest(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
+  request.status = 'proposed';
+  request.proposal_id = proposal.id;
+}

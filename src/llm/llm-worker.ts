@@ -1,0 +1,137 @@
+import type { Engine } from '../service/engine.js';
+import { kindSchemaOf } from '../service/consumers.js';
+import type { LlmJobRecord, RequestRecord } from '../store/records.js';
+import type { LlmClient } from './create-llm-client.js';
+import { checkDraft, draftCall } from './draft-question.js';
+import { finishDraft, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';
+import { MAX_LLM_ATTEMPTS } from './llm-jobs.js';
+import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from './structure-answer.js';
+
+type Outcome = DraftOutcome | StructureOutcome;
+
+/**
+ * Runs the durable LLM jobs (drafting and structuring) after the transactions that wrote them commit,
+ * never inside one and never on the request path. At most `llm.concurrency` calls are in flight, each
+ * bounded by the client's timeout, so a slow or dead provider holds a few calls, not the service. One
+ * process owns a database, so jobs in flight are tracked in memory; a restart (or a kill -9) leaves
+ * them `pending`, and they run again at start-up. Kicks in the same event-loop turn merge into one look.
+ */
+export class LlmWorker {
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private scheduled: Promise<void> | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly client: LlmClient,
+    /** Wakes the message and delivery dispatchers after a job's commit. */
+    private readonly afterCommit: () => void,
+  ) {}
+
+  /** Looks for due jobs soon, if there is room for another call. */
+  kick(): void {
+    if (this.stopping || this.scheduled) return;
+    this.scheduled = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.scheduled = null;
+      this.fill();
+    });
+  }
+
+  /** Aborts the calls in flight and takes no new work: their jobs stay pending for the next start. */
+  stop(): void {
+    this.stopping = true;
+    for (const { abort } of this.inFlight.values()) abort.abort();
+  }
+
+  /** Resolves when no job is running and none is about to start (tests and shutdown wait on it). */
+  async idle(): Promise<void> {
+    while (this.scheduled || this.inFlight.size > 0) {
+      await Promise.all([this.scheduled, ...[...this.inFlight.values()].map((f) => f.done)]);
+    }
+  }
+
+  private fill(): void {
+    if (this.stopping) return;
+    const free = this.client.settings.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    let jobs: LlmJobRecord[];
+    try {
+      jobs = this.engine.store.claimLlmJobs(this.engine.clock.now(), [...this.inFlight.keys()], free);
+    } catch (error) {
+      this.engine.log.error({ err: error }, 'could not read LLM jobs; will retry on the next tick');
+      return;
+    }
+    for (const job of jobs) {
+      const abort = new AbortController();
+      const done = this.run(job, abort.signal)
+        .catch((error) => this.engine.log.error({ err: error, request_id: job.request_id, stage: job.stage }, 'LLM job failed'))
+        .finally(() => {
+          this.inFlight.delete(job.id);
+          this.kick();
+        });
+      this.inFlight.set(job.id, { abort, done });
+    }
+  }
+
+  private async run(job: LlmJobRecord, signal: AbortSignal): Promise<void> {
+    const request = this.engine.store.getRequest(job.request_id);
+    const outcome = await this.work(job, request, signal);
+    if (outcome === null) return; // aborted by stop(): the job stays pending
+    await this.finish(job, outcome);
+    if (!outcome.result.ok && outcome.reply) {
+      this.engine.log.warn({ request_id: job.request_id, stage: job.stage, err: outcome.result.error }, 'LLM call unusable; fell back');
+    }
+    this.afterCommit();
+  }
+
+  /** Makes the call a job needs (none when the request no longer waits for it) and checks the result. */
+  private async work(job: LlmJobRecord, request: RequestRecord | undefined, signal: AbortSignal): Promise<Outcome | null> {
+    const skip = (error: string): Outcome => ({ reply: null, result: { ok: false, error } });
+    if (!request) return skip('the request is gone');
+    if (job.attempts > MAX_LLM_ATTEMPTS) return skip(`gave up after ${MAX_LLM_ATTEMPTS} attempts that did not finish`);
+
+    if (job.stage === 'draft') {
+      if (!request.drafting) return skip('the request no longer waits for a draft');
+      const askedBecause = String(request.context.asked_because ?? '');
+      const reply = await this.client.complete({
+        ...draftCall({ topic: request.topic, kind: request.kind, question: request.question, askedBecause }),
+        signal,
+      });
+      if (!reply.ok && reply.aborted) return null;
+      return { reply, result: reply.ok ? checkDraft(reply.content) : { ok: false, error: reply.error } };
+    }
+
+    if (request.status !== 'proposed' || request.proposal_id !== job.proposal?.id) return skip('the request no longer waits for this proposal');
+    const kindSchema = kindSchemaOf(this.engine.store.listConsumers(), request.kind) ?? DEFAULT_KIND_SCHEMA;
+    const input = { topic: request.topic, kind: request.kind, question: request.question, askedQuestion: request.asked_question, answer: job.proposal.answer };
+    const reply = await this.client.complete({ ...structureCall(input, kindSchema), signal });
+    if (!reply.ok && reply.aborted) return null;
+    return { reply, result: reply.ok ? checkStructured(reply.content, kindSchema) : { ok: false, error: reply.error } };
+  }
+
+  /**
+   * Commits the job's end. If that throws (a bug, a full disk), the job ends as a fallback instead;
+   * if even that fails, the job is closed and logged, so it is never retried in a loop.
+   */
+  private async finish(job: LlmJobRecord, outcome: Outcome): Promise<void> {
+    const { store, clock, log } = this.engine;
+    const commit = (o: Outcome) =>
+      store.commit(() => {
+        const now = clock.now();
+        if (job.stage === 'draft') finishDraft(this.engine, job, o as DraftOutcome, now);
+        else finishStructuring(this.engine, job, o as StructureOutcome, now);
+      });
+    try {
+      await commit(outcome);
+      return;
+    } catch (error) {
+      log.error({ err: error, request_id: job.request_id, stage: job.stage }, 'could not use the LLM result; falling back');
+    }
+    try {
+      await commit({ reply: null, result: { ok: false, error: 'internal error while using the LLM result' } });
+    } catch (error) {
+      log.error({ err: error, request_id: job.request_id, stage: job.stage }, 'could not fall back either; closing the LLM job');
+      await store.commit(() => store.finishLlmJob(job.id, clock.now()));
+    }
+  }
+}
