@@ -1,8 +1,11 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { composeAcceptedNotice } from '../core/compose-ask.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
-import { audit, emitEvent, queueMessage, subscribersOf, type Engine } from './engine.js';
+import { compileSchema } from '../llm/json-schema.js';
+import { DEFAULT_KIND_SCHEMA } from '../llm/structure-answer.js';
+import { kindSchemaOf } from './consumers.js';
+import { audit, emitEvent, queueMessage, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
 
@@ -101,7 +104,12 @@ export function proposalToDecide(engine: Engine, proposalId: string, decidedBy: 
   return { proposal, pending: true };
 }
 
-/** The accepted proposal's fields after a reviewer's edit, or null when the answer is unchanged. */
+/**
+ * The accepted proposal's fields after a reviewer's edit, or null when nothing changed. A structured
+ * form that only mirrors the answer (`{text}`) follows the edit; one made by the LLM or against a kind
+ * schema would no longer describe the edited text, so the reviewer sends the corrected `structured` too
+ * (validated against the kind's schema, or the default `{summary, facts}` with an LLM).
+ */
 function reviewerEdit(
   engine: Engine,
   proposal: ProposalRecord,
@@ -113,10 +121,16 @@ function reviewerEdit(
   if (input.structured !== undefined) checkStructured(engine, request, input.structured);
   if (!changed && input.structured === undefined) return null;
   const text = changed ? answer : proposal.answer;
+  let structured = input.structured;
+  if (structured === undefined) {
+    if (!isTextOnly(proposal.structured)) {
+      throw badRequest('The structured form was made from the expert\'s text and would not match your edit: send the corrected structured form with the edited answer.');
+    }
+    structured = { text };
+  }
   return {
     answer: text,
-    // Without a schema the structured form is the answer itself, so it follows the edit.
-    structured: input.structured ?? (isTextOnly(proposal.structured) ? { text } : proposal.structured),
+    structured,
     original_answer: proposal.answer,
     provenance: { ...proposal.provenance, edited_by: input.decided_by },
   };
@@ -125,35 +139,22 @@ function reviewerEdit(
 const isTextOnly = (structured: unknown) =>
   typeof structured === 'object' && structured !== null && Object.keys(structured).length === 1 && 'text' in structured;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-/** Compiled kind schemas by their text: Ajv keeps what it compiles, so compile each schema once. */
-const compiled = new Map<string, ValidateFunction>();
-
-function validatorFor(schema: object): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    if (compiled.size >= 200) compiled.clear();
-    try {
-      validate = ajv.compile(schema);
-    } catch (error) {
-      throw badRequest(`The schema registered for this kind is not a valid JSON Schema: ${(error as Error).message}`);
-    }
-    compiled.set(key, validate);
-  }
-  return validate;
-}
-
 /**
  * A reviewer's `structured` must validate against the schema a consumer registered for the request's
- * kind (`kind_schemas`); without one there is no structure to correct beyond the text itself.
+ * kind (`kind_schemas`), or, with an LLM, the default `{summary, facts}`; without either there is no
+ * structure to correct beyond the text itself.
  */
 function checkStructured(engine: Engine, request: RequestRecord, structured: unknown): void {
-  const schema = subscribersOf(engine.store, request).map((c) => c.kind_schemas?.[request.kind]).find((s) => s !== undefined && s !== null);
-  if (schema === undefined) {
+  const schema = kindSchemaOf(engine.store.listConsumers(), request.kind) ?? (engine.llm ? DEFAULT_KIND_SCHEMA : null);
+  if (schema === null) {
     throw badRequest(`No consumer registered a schema for kind "${request.kind}", so there is no structured form to edit; edit the answer instead.`);
   }
-  const validate = validatorFor(schema as object);
+  let validate: ValidateFunction;
+  try {
+    validate = compileSchema(schema);
+  } catch (error) {
+    throw badRequest(`The schema registered for kind "${request.kind}" is not a valid JSON Schema: ${(error as Error).message}`);
+  }
   if (!validate(structured)) {
     const details = (validate.errors ?? []).map((e) => ({ path: `structured${e.instancePath.replace(/\//g, '.')}`, message: e.message ?? 'is invalid' }));
     throw badRequest(`structured does not match the schema of kind "${request.kind}".`, details);

@@ -227,3 +227,25 @@ describe('structuring the answer (SPEC §13)', () => {
     expect(res.body.error.details[0].path).toBe('kind_schemas.policy');
   });
 });
+
+describe('a reviewer edits an LLM-structured answer (SPEC §14)', () => {
+  it('needs the corrected structured form with the edit, validated against the schema; the accepted proposal carries both', async () => {
+    await start();
+    const id = await kit.submit();
+    await kit.reply('dana', ANSWER);
+    const proposal = await proposalOf(id);
+    const accept = (body: Record<string, unknown>) => kit.t.call('POST', `/api/v1/proposals/${proposal.id}/accept`, { decided_by: 'rev', ...body });
+
+    const stale = await accept({ answer: 'Thirty days from the invoice date.' });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error.message).toMatch(/send the corrected structured form with the edited answer/);
+    const invalid = await accept({ answer: 'Thirty days from the invoice date.', structured: { summary: 'Thirty days.' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.details).toEqual([expect.objectContaining({ path: 'structured', message: expect.stringMatching(/facts/) })]);
+    expect((await proposalOf(id)).status).toBe('pending');
+
+    const structured = { summary: 'Thirty days from the invoice date.', facts: ['30 days', 'from the invoice date'] };
+    const ok = await accept({ answer: 'Thirty days from the invoice date.', structured });
+    expect(ok.body).toMatchObject({ status: 'accepted', answer: 'Thirty days from the invoice date.', original_answer: ANSWER, structured, provenance: { edited_by: 'rev' } });
+  });
+});

@@ -64,7 +64,7 @@ export function apiClient(token: string | null) {
     queue: () => call<QueueItem[]>(token, 'GET', '/queue'),
     returnProposal: (id: string, body: { decided_by: string; instructions: string }) =>
       call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/return`, body),
-    accept: (id: string, body: { decided_by: string; note?: string; answer?: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
+    accept: (id: string, body: { decided_by: string; note?: string; answer?: string; structured?: unknown }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
     reject: (id: string, body: { decided_by: string; reason: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/reject`, body),
     proposal: (id: string) => call<Proposal>(token, 'GET', `/proposals/${encodeURIComponent(id)}`),
     request: (id: string) => call<RequestRecord>(token, 'GET', `/requests/${encodeURIComponent(id)}`),

@@ -151,7 +151,12 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
     try {
       const result =
         decision.kind === 'accept'
-          ? await api.accept(id, { decided_by: decidedBy, ...(decision.note ? { note: decision.note } : {}), ...(decision.answer ? { answer: decision.answer } : {}) })
+          ? await api.accept(id, {
+            decided_by: decidedBy,
+            ...(decision.note ? { note: decision.note } : {}),
+            ...(decision.answer ? { answer: decision.answer } : {}),
+            ...(decision.structured !== undefined ? { structured: decision.structured } : {}),
+          })
           : decision.kind === 'reject'
             ? await api.reject(id, { decided_by: decidedBy, reason: decision.reason })
             : await api.returnProposal(id, { decided_by: decidedBy, instructions: decision.instructions });

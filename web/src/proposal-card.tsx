@@ -24,6 +24,10 @@ export interface ProposalCardProps {
   edit: string | null;
   onEdit: (text: string) => void;
   onResetEdit: () => void;
+  /** The structured form's edit as JSON text (null: not edited yet). */
+  structuredEdit: string | null;
+  onStructuredEdit: (text: string) => void;
+  structuredInvalid: boolean;
   returning: boolean;
   instructions: string;
   onInstructions: (text: string) => void;
@@ -98,6 +102,22 @@ export function ProposalCard(props: ProposalCardProps) {
                 Answer to deliver <span class="muted">(your edit; the expert's text above is kept)</span>
               </label>
               <textarea id={`edit-${id}`} rows={4} maxLength={4000} value={props.edit} onInput={(e) => props.onEdit(e.currentTarget.value)} />
+              {verbatim ? null : (
+                <>
+                  <label for={`structured-${id}`}>
+                    Structured form, corrected to match <span class="muted">(JSON; checked against the kind's schema)</span>
+                  </label>
+                  <textarea
+                    id={`structured-${id}`}
+                    rows={5}
+                    class="mono"
+                    value={props.structuredEdit ?? structuredText(proposal.structured)}
+                    onInput={(e) => props.onStructuredEdit(e.currentTarget.value)}
+                    aria-invalid={props.structuredInvalid ? 'true' : undefined}
+                  />
+                  {props.structuredInvalid ? <p class="field-error" role="alert">This is not valid JSON.</p> : null}
+                </>
+              )}
               <button type="button" class="link" onClick={props.onResetEdit}>Reset to the expert's answer</button>
             </div>
           )}

@@ -6,7 +6,7 @@ import { ProposalCard } from './proposal-card.js';
 import type { QueueItem } from './wire.js';
 
 export type Decision =
-  | { kind: 'accept'; note?: string; answer?: string }
+  | { kind: 'accept'; note?: string; answer?: string; structured?: unknown }
   | { kind: 'reject'; reason: string }
   | { kind: 'return'; instructions: string };
 
@@ -42,6 +42,9 @@ export function QueueView(props: QueueViewProps) {
   const [reasonError, setReasonError] = useState<string | null>(null);
   // Edits of answers (SPEC §14), and the proposal being sent back with its instructions.
   const [edits, setEdits] = useState<Record<string, string>>({});
+  // The structured form's edit (JSON text), for proposals whose structured form is not just the text.
+  const [structuredEdits, setStructuredEdits] = useState<Record<string, string>>({});
+  const [structuredError, setStructuredError] = useState<string | null>(null);
   const [returning, setReturning] = useState<string | null>(null);
   const [instructions, setInstructions] = useState<Record<string, string>>({});
   const [instructionsError, setInstructionsError] = useState<string | null>(null);
@@ -74,9 +77,21 @@ export function QueueView(props: QueueViewProps) {
   };
 
   const accept = (item: QueueItem) => {
-    const note = notes[item.proposal.id]?.trim();
-    const edited = editedAnswer(item, edits[item.proposal.id]);
-    void props.decide(item, { kind: 'accept', ...(note ? { note } : {}), ...(edited ? { answer: edited } : {}) });
+    const id = item.proposal.id;
+    const note = notes[id]?.trim();
+    const edited = editedAnswer(item, edits[id]);
+    let structured: unknown;
+    if (edited && structuredEdits[id] !== undefined) {
+      try {
+        structured = JSON.parse(structuredEdits[id]!);
+      } catch {
+        setStructuredError(id);
+        focusById(`structured-${id}`);
+        return;
+      }
+    }
+    setStructuredError(null);
+    void props.decide(item, { kind: 'accept', ...(note ? { note } : {}), ...(edited ? { answer: edited } : {}), ...(structured !== undefined ? { structured } : {}) });
   };
 
   const startReturn = (id: string) => {
@@ -206,7 +221,13 @@ export function QueueView(props: QueueViewProps) {
                 onCancelReject={() => cancelReject(id)}
                 edit={edits[id] ?? null}
                 onEdit={(text) => setEdits((e) => ({ ...e, [id]: text }))}
-                onResetEdit={() => setEdits(({ [id]: _dropped, ...rest }) => rest)}
+                onResetEdit={() => {
+                  setEdits(({ [id]: _dropped, ...rest }) => rest);
+                  setStructuredEdits(({ [id]: _gone, ...rest }) => rest);
+                }}
+                structuredEdit={structuredEdits[id] ?? null}
+                onStructuredEdit={(text) => setStructuredEdits((e) => ({ ...e, [id]: text }))}
+                structuredInvalid={structuredError === id}
                 returning={returning === id}
                 instructions={instructions[id] ?? ''}
                 onInstructions={(text) => {
