@@ -9,6 +9,7 @@ import {
 import type { Logger } from 'pino';
 import { bearerAuth, type Credential } from './http/auth.js';
 import { meRoutes } from './http/routes/me.js';
+import { mcpRoutes } from './mcp/http-route.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How often the queue stream compares the store for changes made by another process (default 1 s). */
   queuePollMs?: number;
+  /** MCP over Streamable HTTP: extra Host headers accepted (reverse proxies) and the progress cadence. */
+  mcp?: { allowedHosts?: readonly string[]; progressEveryMs?: number };
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
   chat?: ChatEvents | null;
 }
@@ -76,6 +79,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api/v1' },
   );
+
+  await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, ...options.mcp });
 
   // Only the page and its built assets are public; the UI's sources and configs in web/ are not.
   await app.register(fastifyStatic, {

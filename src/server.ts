@@ -20,6 +20,8 @@ export interface ServeOptions {
   clock?: Clock;
   /** Overrides `server.port` (0 picks a free port; tests use it). */
   port?: number;
+  /** How often MCP calls that wait send progress (default 15 s; tests shorten it). */
+  mcpProgressEveryMs?: number;
 }
 
 export interface RunningServer {
@@ -58,7 +60,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   }
   const chat = expertq.transport instanceof SlackTransport ? expertq.transport : null;
-  const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, chat });
+  const app = await buildApp({
+    service,
+    credentials,
+    logger: log,
+    bodyLimit: config.server.body_limit,
+    chat,
+    mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
+  });
   const port = options.port ?? config.server.port;
   let address: string;
   try {

@@ -3,7 +3,12 @@ import { resolve } from 'node:path';
 import { loadConfig, readEnv } from '../config/load-config.js';
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+    /** The SPEC error code of the server's answer, when it gave one. */
+    readonly code?: string,
+  ) {
     super(message);
   }
 }
@@ -47,7 +52,7 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     if (!response.ok) {
       const err = data?.error;
       const details = Array.isArray(err?.details) ? err.details.map((d: { path: string; message: string }) => `\n  ${d.path}: ${d.message}`).join('') : '';
-      throw new CliError(`${response.status} ${err?.code ?? 'error'}: ${err?.message ?? text}${details}`);
+      throw new CliError(`${response.status} ${err?.code ?? 'error'}: ${err?.message ?? text}${details}`, 1, err?.code);
     }
     return data as T;
   }

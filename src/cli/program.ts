@@ -92,6 +92,21 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     });
 
   program
+    .command('mcp')
+    .description('serve the MCP tools over stdio for an agent (a client of the running server; nothing but MCP on stdout)')
+    .action(async () => {
+      const c = client();
+      const [{ StdioServerTransport }, { createMcpServer }, { httpBackend }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../mcp/create-mcp-server.js'),
+        import('../mcp/http-backend.js'),
+      ]);
+      const server = createMcpServer(httpBackend(c));
+      await server.connect(new StdioServerTransport());
+      process.stderr.write(`expertq mcp: MCP on stdio, calling ${c.base}\n`);
+    });
+
+  program
     .command('init')
     .description('write a commented configuration file to --config')
     .option('--force', 'overwrite an existing file')

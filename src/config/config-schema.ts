@@ -84,6 +84,7 @@ export const configSchema = z
         body_limit: z.number().int().min(1024).default(1_048_576),
         tick_ms: z.number().int().min(10).default(1000),
         allow_private_webhooks: z.boolean().default(false),
+        allowed_hosts: z.array(z.string().min(1)).default([]),
         tokens: z
           .array(
             z

@@ -18,6 +18,10 @@ const ALLOWED: Record<Exclude<Role, 'admin'>, ReadonlySet<string>> = {
     'POST /consumers',
     'DELETE /consumers/:id',
     'GET /kinds',
+    // MCP: the endpoint itself; each tool checks the route it stands for.
+    'POST /mcp',
+    'GET /mcp',
+    'DELETE /mcp',
   ]),
   reviewer: new Set([
     'GET /me',
@@ -34,6 +38,9 @@ const ALLOWED: Record<Exclude<Role, 'admin'>, ReadonlySet<string>> = {
     'GET /experts',
     'GET /audit',
     'GET /kinds',
+    'POST /mcp',
+    'GET /mcp',
+    'DELETE /mcp',
   ]),
 };
 

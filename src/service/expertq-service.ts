@@ -135,6 +135,44 @@ export class ExpertqService implements Engine {
     return requestView(this.store, request);
   }
 
+  /**
+   * Resolves with the request once it is accepted, rejected or failed, or at `timeoutMs` with its
+   * state then. Woken by this process's commits (no polling loop), with a re-read every few seconds
+   * for decisions another process makes on the same database. Unknown id: throws 404 at once.
+   */
+  waitForDecision(id: string, timeoutMs: number, signal?: AbortSignal): Promise<RequestView> {
+    const decided = () => {
+      const view = this.getRequest(id);
+      return view.status === 'accepted' || view.status === 'rejected' || view.status === 'failed' ? view : null;
+    };
+    const now = decided();
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const finish = () => {
+        this.commits.off('commit', check);
+        clearInterval(safety);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', finish);
+        try {
+          resolve(this.getRequest(id));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      const check = () => {
+        try {
+          if (decided()) finish();
+        } catch {
+          finish();
+        }
+      };
+      this.commits.on('commit', check);
+      const safety = setInterval(check, 5_000);
+      const timer = setTimeout(finish, timeoutMs);
+      signal?.addEventListener('abort', finish, { once: true });
+    });
+  }
+
   listRequests(query: RequestQuery): { items: RequestView[]; next_cursor: string | null } {
     const rows = this.store.listRequests({ ...query, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);

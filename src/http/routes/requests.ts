@@ -44,6 +44,24 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
     handler: async (req) => ownRequest(req.caller, service.getRequest(req.params.id)),
   });
 
+  app.get('/requests/:id/wait', {
+    schema: {
+      summary: 'Wait (at most timeout_s, ≤ 50 s) for a request to be accepted, rejected or failed; answers the record then',
+      description: 'Extends the seed. Answers as soon as the request is decided or failed, else at timeout_s with its current state. Used by `expertq mcp` (wait_for_answer) and by scripts that prefer long polling to webhooks.',
+      tags: ['requests'],
+      params: idParams,
+      querystring: z.object({ timeout_s: z.coerce.number().int().min(1).max(50).default(45) }).strict(),
+      response: { 200: requestRecord, 404: errorBody },
+    },
+    handler: async (req, reply) => {
+      ownRequest(req.caller, service.getRequest(req.params.id));
+      // A client that hangs up stops the wait.
+      const abort = new AbortController();
+      reply.raw.once('close', () => abort.abort());
+      return ownRequest(req.caller, await service.waitForDecision(req.params.id, req.query.timeout_s * 1000, abort.signal));
+    },
+  });
+
   app.post('/requests/:id/cancel', {
     schema: {
       summary: 'Cancel an open request (fails it with reason cancelled)',

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { bearerAuth, type Caller, type Credential } from '../http/auth.js';
+import type { ExpertqService } from '../service/expertq-service.js';
+import { createMcpServer } from './create-mcp-server.js';
+import { serviceBackend } from './service-backend.js';
+
+export interface McpRouteOptions {
+  service: ExpertqService;
+  credentials: readonly Credential[];
+  /** Host headers accepted besides 127.0.0.1, localhost and [::1] on the server's port (`server.allowed_hosts`). */
+  allowedHosts?: readonly string[];
+  progressEveryMs?: number;
+  /** A session unused this long is closed (default 30 minutes). */
+  idleMs?: number;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  caller: Caller;
+  lastUsed: number;
+}
+
+/**
+ * Streamable HTTP at `/mcp` (SPEC §11), behind the same bearer token as `/api/v1` (401 in the SPEC
+ * shape without it), with the SDK's Host and Origin checks on against DNS rebinding. Sessions (the
+ * SDK's `Mcp-Session-Id`) keep what the client said at `initialize` (its name is the default
+ * `decided_by`) and which token opened them: a session answers only the token that opened it. Idle
+ * sessions are closed; a client that comes back with a closed session gets 404 and initializes again,
+ * as the protocol says.
+ */
+export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, options) => {
+  const sessions = new Map<string, Session>();
+  const idleMs = options.idleMs ?? 30 * 60_000;
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, s] of sessions) if (s.lastUsed < cutoff) void close(id);
+  }, 60_000);
+  sweep.unref();
+  const close = async (id: string) => {
+    const s = sessions.get(id);
+    sessions.delete(id);
+    await s?.transport.close();
+    await s?.server.close();
+  };
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    await Promise.all([...sessions.keys()].map(close));
+  });
+  app.addHook('onRequest', bearerAuth(options.credentials));
+
+  const hostsFor = (req: FastifyRequest) => {
+    const port = req.socket.localPort;
+    return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(options.allowedHosts ?? [])];
+  };
+
+  /** The session a request names, checked against the token that opened it. */
+  const sessionOf = (req: FastifyRequest): Session | undefined => {
+    const id = req.headers['mcp-session-id'];
+    if (typeof id !== 'string') return undefined;
+    const session = sessions.get(id);
+    if (!session) throw new AppError('not_found', `MCP session "${id}" does not exist (it may have been idle too long); initialize a new one.`);
+    if (session.caller.name !== req.caller.name || session.caller.role !== req.caller.role) {
+      throw new AppError('forbidden', 'This MCP session was opened with another token.');
+    }
+    session.lastUsed = Date.now();
+    return session;
+  };
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply, transport: StreamableHTTPServerTransport) => {
+    reply.hijack();
+    await transport.handleRequest(req.raw, reply.raw, req.body);
+  };
+
+  app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    const existing = sessionOf(req);
+    if (existing) return handle(req, reply, existing.transport);
+    if (!isInitializeRequest(req.body)) {
+      throw new AppError('bad_request', 'Start an MCP session with an initialize request (no Mcp-Session-Id header).');
+    }
+    const caller = req.caller;
+    const hosts = hostsFor(req);
+    const server = createMcpServer(serviceBackend(options.service, caller), {
+      ...(caller.role === 'consumer' && caller.name ? { defaultConsumer: caller.name } : {}),
+      ...(options.progressEveryMs !== undefined ? { progressEveryMs: options.progressEveryMs } : {}),
+    });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, caller, lastUsed: Date.now() });
+      },
+      enableDnsRebindingProtection: true,
+      allowedHosts: hosts,
+      allowedOrigins: hosts.flatMap((h) => [`http://${h}`, `https://${h}`]),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return handle(req, reply, transport);
+  });
+
+  // GET opens the session's stream for server messages; DELETE ends the session.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (req, reply) => {
+        const session = sessionOf(req);
+        if (!session) throw new AppError('bad_request', 'Name the MCP session with the Mcp-Session-Id header.');
+        await handle(req, reply, session.transport);
+        if (method === 'DELETE' && session.transport.sessionId) sessions.delete(session.transport.sessionId);
+      },
+    });
+  }
+};

@@ -1,0 +1,84 @@
+import { AppError } from '../errors.js';
+import type { Caller } from '../http/auth.js';
+import { mayCall } from '../http/permissions.js';
+import { queueItems } from '../http/routes/queue.js';
+import { decisionBy } from '../http/routes/proposals.js';
+import { submitRequestBody } from '../http/schemas.js';
+import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
+import type { ExpertqService } from '../service/expertq-service.js';
+import { proposalBody } from '../service/views.js';
+import { McpToolError, type McpBackend } from './backend.js';
+
+/**
+ * The tools over `/mcp`, in the server's own process: the same service operations as the HTTP routes,
+ * with the caller's token applied the same way (the route permission table, a consumer acting only as
+ * itself and seeing only its own requests, a named token deciding under its name).
+ */
+export function serviceBackend(service: ExpertqService, caller: Caller): McpBackend {
+  const allow = (method: string, route: string) => {
+    if (!mayCall(caller.role, method, route)) {
+      throw new AppError('forbidden', `This token${caller.name ? ` (${caller.name})` : ''} has the ${caller.role} role, which may not call ${method} ${route}.`);
+    }
+  };
+  const own = (id: string) => ownRequest(caller, service.getRequest(id));
+  return withCodes({
+    async submit(body) {
+      allow('POST', '/requests');
+      const parsed = submitRequestBody.safeParse(body);
+      if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      actAsOwnConsumer(caller, parsed.data.consumer_id, 'submit');
+      return service.submitRequest(parsed.data);
+    },
+    async getRequest(id) {
+      allow('GET', '/requests/:id');
+      return own(id);
+    },
+    async waitForDecision(id, timeoutMs, signal) {
+      allow('GET', '/requests/:id/wait');
+      own(id);
+      return service.waitForDecision(id, timeoutMs, signal);
+    },
+    async cancel(id) {
+      allow('POST', '/requests/:id/cancel');
+      own(id);
+      return service.cancelRequest(id, `mcp:${caller.name ?? 'admin'}`);
+    },
+    async proposal(id) {
+      allow('GET', '/proposals/:id');
+      return proposalBody(service.getProposal(id));
+    },
+    async experts() {
+      allow('GET', '/experts');
+      return service.listExperts();
+    },
+    async queue() {
+      allow('GET', '/queue');
+      return queueItems(service);
+    },
+    async decide(id, decision, body) {
+      allow('POST', `/proposals/:id/${decision}`);
+      const status = decision === 'accept' ? 'accepted' : 'rejected';
+      return proposalBody(await service.decide(id, status, decisionBy(caller, body)));
+    },
+    async returnProposal(id, body) {
+      allow('POST', '/proposals/:id/return');
+      return proposalBody(await service.returnProposal(id, decisionBy(caller, body)));
+    },
+  });
+}
+
+/** Every method's AppError becomes a McpToolError with the same SPEC code. */
+function withCodes(backend: McpBackend): McpBackend {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(backend) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        if (error instanceof AppError) throw new McpToolError(error.code, error.message);
+        throw error;
+      }
+    };
+  }
+  return wrapped as unknown as McpBackend;
+}

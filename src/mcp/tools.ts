@@ -1,0 +1,355 @@
+import { createHash } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { parseDuration } from '../config/durations.js';
+import { normalizeTopic } from '../core/normalize-topic.js';
+import { expertView, proposal, queueItem, requestRecord } from '../http/schemas.js';
+import type { RequestView } from '../service/views.js';
+import { McpToolError, type ExpertItem, type McpBackend } from './backend.js';
+
+export interface ToolOptions {
+  /** How often a waiting call sends a progress notification (SPEC §11: at least every 15 s). */
+  progressEveryMs?: number;
+  /** The consumer id `ask_expert` uses when none is given (a consumer token's own name, else `mcp`). */
+  defaultConsumer?: string;
+  clock?: () => number;
+}
+
+/** No tool call may last longer than this (MCP clients give up after about 45–60 s). */
+export const MAX_WAIT_S = 50;
+const DONE = new Set(['accepted', 'rejected', 'failed']);
+
+const reasonShape = z.object({ code: z.string(), message: z.string() });
+const askedShape = z.array(z.object({ expert_name: z.string(), sent_at: z.string().nullable() }));
+
+/**
+ * The expertq tools (SPEC §11), defined once for both transports. A human answer takes hours and an
+ * MCP client gives up on a call after about a minute, so nothing here blocks past 50 s: `ask_expert`
+ * returns a request id at once (or after an optional short wait), and `wait_for_answer` is the call an
+ * agent repeats until the answer is decided. Retrying `ask_expert` never asks an expert twice: without a
+ * `dedup_key` one is derived from the consumer, topic and question.
+ */
+export function registerTools(server: McpServer, backend: McpBackend, options: ToolOptions = {}): void {
+  const every = options.progressEveryMs ?? 15_000;
+  const clock = options.clock ?? Date.now;
+  const decidedBy = (given: string | undefined) => given ?? `mcp:${server.server.getClientVersion()?.name ?? 'client'}`;
+
+  server.registerTool(
+    'ask_expert',
+    {
+      title: 'Ask a human expert',
+      description:
+        'Ask a named human expert a question. Returns a request_id at once; the human answer takes minutes to hours. ' +
+        'Then call wait_for_answer with the request_id (repeat it until done is true). Do not call ask_expert again for the same question: a retry attaches to the same request.',
+      inputSchema: {
+        topic: z.string().min(1).max(200).describe('Topic used to route the question to an expert, e.g. "billing".'),
+        question: z.string().min(1).max(4000).describe('One question, answerable by a person from memory in a sentence or two.'),
+        asked_because: z.string().min(1).max(500).describe('Why you are stuck: shown to the expert.'),
+        kind: z.string().min(1).max(100).optional().describe('Kind of answer (selects a consumer capture schema); default "answer".'),
+        target_experts: z.array(z.string().min(1)).max(50).optional().describe('Ask these expert ids directly, skipping routing.'),
+        dedup_key: z.string().min(1).max(200).optional().describe('Your own deduplication key; derived from consumer, topic and question when absent.'),
+        consumer_id: z.string().min(1).max(200).optional().describe('Who asks; default "mcp".'),
+        wait_s: z.number().int().min(0).max(45).optional().describe('Wait up to this many seconds for a decision before returning (default 0).'),
+      },
+      outputSchema: {
+        request_id: z.string(),
+        status: z.string().describe('queued | deduped_open | deduped_resolved | failed, or the request status after waiting'),
+        reason: reasonShape.optional(),
+        proposal: proposal.optional(),
+        next_check_after_s: z.number(),
+      },
+      annotations: { title: 'Ask a human expert', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      run(async () => {
+        const consumer = args.consumer_id ?? options.defaultConsumer ?? 'mcp';
+        const submitted = await backend.submit({
+          consumer_id: consumer,
+          topic: args.topic,
+          question: args.question,
+          kind: args.kind,
+          context: { asked_because: args.asked_because },
+          target_experts: args.target_experts,
+          dedup_key: args.dedup_key ?? derivedDedupKey(consumer, args.topic, args.question),
+        });
+        let result: Record<string, unknown> = { ...submitted, next_check_after_s: 30 };
+        const open = submitted.status === 'queued' || submitted.status === 'deduped_open';
+        if (open && (args.wait_s ?? 0) > 0) {
+          const view = await waitWithProgress(backend, submitted.request_id, args.wait_s! * 1000, extra, every, clock);
+          if (DONE.has(view.status)) result = { ...(await answerOf(backend, view)), status: view.status };
+        }
+        const text = open && !DONE.has(String(result.status))
+          ? `Asked: request ${submitted.request_id} is ${submitted.status === 'deduped_open' ? 'already open (your earlier ask; no new ask was made)' : 'queued'}. ` +
+            `A person answers; this takes minutes to hours. Next: call wait_for_answer with request_id "${submitted.request_id}" (repeat until done is true). Do not call ask_expert again for this question.`
+          : describeOutcome(result);
+        return { text, structured: result };
+      }),
+  );
+
+  server.registerTool(
+    'wait_for_answer',
+    {
+      title: 'Wait for the answer to a request',
+      description:
+        `Waits until the request is accepted, rejected or failed (returns at once then), or at most timeout_s (≤ ${MAX_WAIT_S}) with its current state. ` +
+        'If done is false, call it again after next_check_after_s. Sends progress notifications while waiting when the call has a progress token.',
+      inputSchema: {
+        request_id: z.string().min(1).max(100),
+        timeout_s: z.number().int().min(1).max(MAX_WAIT_S).optional().describe('Default 45.'),
+      },
+      outputSchema: {
+        request_id: z.string(),
+        status: z.string(),
+        done: z.boolean(),
+        proposal: proposal.optional(),
+        reason: reasonShape.optional(),
+        asked: askedShape.optional(),
+        next_check_after_s: z.number(),
+      },
+      annotations: { title: 'Wait for the answer', readOnlyHint: true, openWorldHint: false },
+    },
+    (args, extra) =>
+      run(async () => {
+        const view = await waitWithProgress(backend, args.request_id, (args.timeout_s ?? 45) * 1000, extra, every, clock);
+        const done = DONE.has(view.status);
+        const experts = done ? [] : await backend.experts();
+        const structured: Record<string, unknown> = {
+          ...(await answerOf(backend, view)),
+          status: view.status,
+          done,
+          ...(done ? {} : { asked: askedOf(view, experts) }),
+          next_check_after_s: done ? 0 : 5,
+        };
+        const text = done
+          ? describeOutcome(structured)
+          : `Not decided yet (status ${view.status}). ${waitingMessage(view, experts, clock())} Call wait_for_answer again with request_id "${view.id}".`;
+        return { text, structured };
+      }),
+  );
+
+  server.registerTool(
+    'get_request',
+    {
+      title: 'Read a request',
+      description: 'The full request record: status, asks, subscribers, proposal id.',
+      inputSchema: { request_id: z.string().min(1).max(100) },
+      outputSchema: requestRecord.shape,
+      annotations: { title: 'Read a request', readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => run(async () => record(await backend.getRequest(args.request_id))),
+  );
+
+  server.registerTool(
+    'cancel_request',
+    {
+      title: 'Cancel a request',
+      description: 'Cancels an open request (it fails with reason "cancelled" and its experts are released); a resolved request is returned as it is.',
+      inputSchema: { request_id: z.string().min(1).max(100) },
+      outputSchema: requestRecord.shape,
+      annotations: { title: 'Cancel a request', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) => run(async () => record(await backend.cancel(args.request_id))),
+  );
+
+  server.registerTool(
+    'list_experts',
+    {
+      title: 'List experts',
+      description: 'The expert registry with live state: muted, open asks, asks today.',
+      inputSchema: {},
+      outputSchema: { experts: z.array(expertView) },
+      annotations: { title: 'List experts', readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      run(async () => {
+        const experts = await backend.experts();
+        const lines = experts.map((e) => `${e.name} (${e.id}): ${e.topics.join(', ')}; ${e.muted ? 'muted' : `${e.open_asks} open asks, ${e.asks_today} today`}`);
+        return { text: lines.join('\n') || 'No experts are configured.', structured: { experts } };
+      }),
+  );
+
+  server.registerTool(
+    'list_pending',
+    {
+      title: 'List proposals waiting for review',
+      description: 'The review queue: each pending proposal with its question, consumer and reason, oldest first.',
+      inputSchema: {},
+      outputSchema: { items: z.array(queueItem) },
+      annotations: { title: 'Review queue', readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      run(async () => {
+        const items = await backend.queue();
+        const lines = items.map((i) => `${i.proposal.id}: "${i.request.question}" answered by ${i.proposal.provenance.expert_name}: ${i.proposal.answer}`);
+        return { text: lines.join('\n') || 'Nothing pending.', structured: { items } };
+      }),
+  );
+
+  const decision = (name: 'accept_proposal' | 'reject_proposal' | 'return_proposal') => ({
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+    title: { accept_proposal: 'Accept a proposal', reject_proposal: 'Reject a proposal', return_proposal: 'Send a proposal back to its expert' }[name],
+  });
+
+  server.registerTool(
+    'accept_proposal',
+    {
+      title: 'Accept a proposal',
+      description: 'Accepts a pending proposal: it is delivered to every subscribed consumer. Give `answer` to deliver your corrected text instead (the expert\'s is kept). No-op when already decided.',
+      inputSchema: {
+        proposal_id: z.string().min(1).max(100),
+        note: z.string().max(4000).optional(),
+        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
+        answer: z.string().min(1).max(4000).optional().describe('Your corrected answer (SPEC §14).'),
+      },
+      outputSchema: proposal.shape,
+      annotations: decision('accept_proposal'),
+    },
+    (args) =>
+      run(async () => {
+        const p = await backend.decide(args.proposal_id, 'accept', { decided_by: decidedBy(args.decided_by), note: args.note, answer: args.answer });
+        return { text: `${p.id} is ${p.status} (by ${p.decision?.decided_by}).`, structured: p };
+      }),
+  );
+
+  server.registerTool(
+    'reject_proposal',
+    {
+      title: 'Reject a proposal',
+      description: 'Rejects a pending proposal; the reason is delivered to the consumers. No-op when already decided.',
+      inputSchema: {
+        proposal_id: z.string().min(1).max(100),
+        reason: z.string().min(1).max(4000),
+        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
+      },
+      outputSchema: proposal.shape,
+      annotations: decision('reject_proposal'),
+    },
+    (args) =>
+      run(async () => {
+        const p = await backend.decide(args.proposal_id, 'reject', { decided_by: decidedBy(args.decided_by), reason: args.reason });
+        return { text: `${p.id} is ${p.status} (by ${p.decision?.decided_by}).`, structured: p };
+      }),
+  );
+
+  server.registerTool(
+    'return_proposal',
+    {
+      title: 'Send a proposal back to its expert',
+      description: 'Withdraws a pending proposal and asks the same expert again with your instructions; consumers are not told of a rejection. No-op when already decided.',
+      inputSchema: {
+        proposal_id: z.string().min(1).max(100),
+        instructions: z.string().min(1).max(2000),
+        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
+      },
+      outputSchema: proposal.shape,
+      annotations: decision('return_proposal'),
+    },
+    (args) =>
+      run(async () => {
+        const p = await backend.returnProposal(args.proposal_id, { decided_by: decidedBy(args.decided_by), instructions: args.instructions });
+        return { text: `${p.id} was sent back to ${p.provenance.expert_name} (by ${p.decision?.decided_by}).`, structured: p };
+      }),
+  );
+}
+
+/** Runs a tool body; a failure becomes an `isError` result whose text starts with the SPEC error code. */
+async function run(body: () => Promise<{ text: string; structured: Record<string, unknown> }>): Promise<CallToolResult> {
+  try {
+    const { text, structured } = await body();
+    return { content: [{ type: 'text', text }], structuredContent: structured };
+  } catch (error) {
+    const code = error instanceof McpToolError ? error.code : 'internal';
+    const message = error instanceof Error ? error.message : String(error);
+    return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
+  }
+}
+
+/** `mcp:` + SHA-256 of consumer, normalized topic and question: the same ask from the same agent dedups. */
+export function derivedDedupKey(consumer: string, topic: string, question: string): string {
+  const digest = createHash('sha256').update(`${consumer}\0${normalizeTopic(topic)}\0${question.trim()}`).digest('hex');
+  return `mcp:${digest}`;
+}
+
+const record = (view: RequestView) => ({ text: `Request ${view.id}: ${view.status}${view.reason ? ` (${view.reason.code}: ${view.reason.message})` : ''}.`, structured: view as unknown as Record<string, unknown> });
+
+/** The request's outcome fields: the accepted (or rejected) proposal, or the failure reason. */
+async function answerOf(backend: McpBackend, view: RequestView): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { request_id: view.id };
+  if (view.reason) out.reason = view.reason;
+  if ((view.status === 'accepted' || view.status === 'rejected') && view.proposal_id) out.proposal = await backend.proposal(view.proposal_id);
+  return out;
+}
+
+function describeOutcome(result: Record<string, unknown>): string {
+  const p = result.proposal as { answer: string; provenance: { expert_name: string }; decision: { reason: string | null } | null } | undefined;
+  const reason = result.reason as { code: string; message: string } | undefined;
+  switch (result.status) {
+    case 'accepted':
+    case 'deduped_resolved':
+      return `Accepted answer from ${p?.provenance.expert_name} (human-reviewed): ${p?.answer}`;
+    case 'rejected':
+      return `A reviewer rejected the answer${p?.decision?.reason ? `: ${p.decision.reason}` : ''}. Do not use it.`;
+    case 'failed':
+      return `The request failed (${reason?.code}): ${reason?.message}`;
+    default:
+      return `Request ${String(result.request_id)}: ${String(result.status)}.`;
+  }
+}
+
+/** Who was asked and when, from the request's asks. */
+function askedOf(view: RequestView, experts: ExpertItem[]): Array<{ expert_name: string; sent_at: string | null }> {
+  const name = (id: string) => experts.find((e) => e.id === id)?.name ?? id;
+  return view.asks.filter((a) => a.state === 'open' || a.state === 'queued').map((a) => ({ expert_name: name(a.expert_id), sent_at: a.sent_at }));
+}
+
+const clockTime = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+const ago = (ms: number) => (ms < 60_000 ? 'just now' : ms < 3_600_000 ? `${Math.round(ms / 60_000)} min ago` : `${(ms / 3_600_000).toFixed(1)} h ago`);
+
+/** A sentence a person can read: who was asked when, when it escalates, when it gives up. */
+export function waitingMessage(view: RequestView, experts: ExpertItem[], now: number): string {
+  if (view.status === 'proposed') return 'An expert answered; the answer waits for human review.';
+  const escalation = parseDuration(view.routing_policy.escalation_after) ?? 0;
+  const giveUp = Date.parse(view.created_at) + (parseDuration(view.routing_policy.give_up_after) ?? 0);
+  const parts = view.asks
+    .filter((a) => a.state === 'open' && a.sent_at)
+    .map((a) => {
+      const expert = experts.find((e) => e.id === a.expert_id);
+      const next = expert?.escalation_to ? experts.find((e) => e.id === expert.escalation_to) : undefined;
+      const sent = Date.parse(a.sent_at!);
+      return `Asked ${expert?.name ?? a.expert_id} ${ago(now - sent)}${next ? `; escalates to ${next.name} at ${clockTime(sent + escalation)}` : ''}`;
+    });
+  const waiting = view.asks.some((a) => a.state === 'queued') ? 'An ask waits for quiet hours or a free expert. ' : '';
+  return `${parts.join('; ')}${parts.length ? '. ' : ''}${waiting}Gives up at ${clockTime(giveUp)}.`;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Waits for a decision; while it waits, a progress notification every `every` ms when the call asked for them. */
+async function waitWithProgress(backend: McpBackend, requestId: string, timeoutMs: number, extra: Extra, every: number, clock: () => number): Promise<RequestView> {
+  const token = extra._meta?.progressToken;
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  extra.signal.addEventListener('abort', stop, { once: true });
+  let progress = 0;
+  let timer: NodeJS.Timeout | null = null;
+  if (token !== undefined) {
+    timer = setInterval(() => {
+      void (async () => {
+        const [view, experts] = await Promise.all([backend.getRequest(requestId), backend.experts()]);
+        progress += 1;
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message: waitingMessage(view, experts, clock()) } });
+      })().catch(() => {});
+    }, every);
+  }
+  try {
+    return await backend.waitForDecision(requestId, Math.min(timeoutMs, MAX_WAIT_S * 1000), abort.signal);
+  } finally {
+    if (timer) clearInterval(timer);
+    extra.signal.removeEventListener('abort', stop);
+  }
+}
