@@ -51,7 +51,8 @@ async function connect(token = ADMIN, name = 'test-agent'): Promise<Client> {
   return client;
 }
 
-async function api(method: string, path: string, body?: unknown, token = ADMIN) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+async function api(method: string, path: string, body?: unknown, token = ADMIN): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.url}/api/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
