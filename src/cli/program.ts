@@ -101,7 +101,9 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         import('../mcp/create-mcp-server.js'),
         import('../mcp/http-backend.js'),
       ]);
-      const server = createMcpServer(httpBackend(c));
+      // A consumer token asks as its own consumer by default, as over /mcp.
+      const me = await c.get<{ name: string | null; role: string }>('/me').catch(() => null);
+      const server = createMcpServer(httpBackend(c), me?.role === 'consumer' && me.name ? { defaultConsumer: me.name } : {});
       await server.connect(new StdioServerTransport());
       process.stderr.write(`expertq mcp: MCP on stdio, calling ${c.base}\n`);
     });
