@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -10,7 +10,10 @@ import type { Logger } from 'pino';
 import { bearerAuth, type Credential } from './http/auth.js';
 import { meRoutes } from './http/routes/me.js';
 import { mcpRoutes } from './mcp/http-route.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { badRequest } from './errors.js';
+import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
+import { MAX_ID_LENGTH } from './http/schemas.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
@@ -42,6 +45,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1_048_576,
+    // Ids are up to 200 characters; percent-encoded, a character can take 12 (a 4-byte UTF-8 one).
+    routerOptions: { maxParamLength: MAX_ID_LENGTH * 12 },
+    // Errors Fastify raises before routing (a malformed URL) get the SPEC's error body too.
+    frameworkErrors: (error, _req, reply) => {
+      void (reply as unknown as FastifyReply).code(400).send(errorBody('bad_request', `The request URL is not valid: ${error.message}`));
+    },
+    // Errors below HTTP (a header section over the limit, a garbage request line, both Content-Length
+    // and Transfer-Encoding): Node would answer with a bare 400; answer in the SPEC's shape.
+    clientErrorHandler: writeClientError,
     // One log line per domain event (submitted, replied, decided) rather than two per HTTP call.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
@@ -49,6 +61,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.decorateRequest('caller', null as never);
+  // Before any validation or recursive code runs: a body nested thousands of levels deep is refused here.
+  app.addHook('preValidation', async (req) => {
+    if (nestsDeeperThan(req.body)) throw badRequest(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  });
 
   await app.register(fastifySwagger, {
     openapi: {

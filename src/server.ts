@@ -39,9 +39,14 @@ export interface RunningServer {
  * would lock its holder out, or, were it the only token, turn authentication off.
  */
 export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
+  if (secrets.apiTokenEmpty) {
+    throw new ConfigError(
+      `${config.server.api_token_env} is set but empty. Set it to a token, or unset it to run without authentication (warned at start-up).`,
+    );
+  }
   const credentials: Credential[] = secrets.apiToken ? [{ name: null, role: 'admin', token: secrets.apiToken }] : [];
   for (const t of secrets.scopedTokens) {
-    if (!t.token) throw new ConfigError(`The environment variable ${t.env} (server.tokens, token "${t.name}") is not set.`);
+    if (!t.token) throw new ConfigError(`The environment variable ${t.env} (server.tokens, token "${t.name}") is not set or empty.`);
     credentials.push({ name: t.name, role: t.role, token: t.token });
   }
   return credentials;

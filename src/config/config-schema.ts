@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { parseDuration } from './durations.js';
+import { durationProblem, parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
 
 /** A duration in the short YAML form or ISO-8601, parsed to milliseconds. */
-export const durationSchema = z.string().transform((text, ctx) => {
-  const ms = parseDuration(text);
-  if (ms === null) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration; write it like 90s, 30m, 2h, 1h30m, 1d or PT2H` });
+export const durationSchema = z.string().max(100).transform((text, ctx) => {
+  const problem = durationProblem(text);
+  if (problem !== null) {
+    ctx.addIssue({ code: 'custom', message: problem });
     return z.NEVER;
   }
-  return ms;
+  return parseDuration(text)!;
 });
 
 const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a local time HH:MM (00:00 to 23:59)');

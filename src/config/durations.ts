@@ -6,6 +6,21 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const SECOND = 1_000;
 
+/**
+ * The longest duration expertq accepts anywhere (escalation, give-up, dedup windows): one year. Beyond
+ * it a deadline is no longer a meaningful wait, and far beyond it the arithmetic leaves the range of a
+ * JavaScript date or an SQLite integer.
+ */
+export const MAX_DURATION_MS = 365 * DAY;
+
+/** Why a duration text is not acceptable (not a duration, or out of range), or null when it is. */
+export function durationProblem(text: string): string | null {
+  const ms = parseDuration(text);
+  if (ms === null) return `"${text}" is not a duration; write it like 90s, 30m, 2h, 1h30m, 1d or PT2H`;
+  if (ms > MAX_DURATION_MS) return `"${text}" is longer than the maximum of 365 days`;
+  return null;
+}
+
 /** The YAML short form: one or more `<number><unit>` runs, e.g. `90s`, `2h`, `1h30m`, `1d`. */
 const SHORT_FORM = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 

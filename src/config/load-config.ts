@@ -64,13 +64,19 @@ export function loadConfig(path: string): Config {
 export function readEnv(configFile: string, env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
   const dotenv = resolve(dirname(configFile), '.env');
   const fromFile = existsSync(dotenv) ? parseEnv(readFileSync(dotenv, 'utf8')) : {};
-  const set = Object.entries(env).filter(([, value]) => value !== undefined && value !== '');
-  return { ...fromFile, ...Object.fromEntries(set) };
+  const entries = Object.entries(env).filter(([, value]) => value !== undefined) as Array<[string, string]>;
+  // A non-empty process variable wins over the file; an empty one only where the file has none, so
+  // "set but empty" stays visible (it is an error for the API token, not a way to turn auth off).
+  const set = entries.filter(([, value]) => value !== '');
+  const empty = entries.filter(([name, value]) => value === '' && !(name in fromFile));
+  return { ...Object.fromEntries(empty), ...fromFile, ...Object.fromEntries(set) };
 }
 
 /** Secrets named by `*_env` keys, resolved against an environment. Empty values count as unset. */
 export interface Secrets {
   apiToken: string | undefined;
+  /** `server.api_token_env` is set to the empty string: a mistake, never "authentication off". */
+  apiTokenEmpty: boolean;
   /** `server.tokens`: each scoped token with its value (undefined when its variable is unset). */
   scopedTokens: Array<{ name: string; role: 'consumer' | 'reviewer' | 'admin'; env: string; token: string | undefined }>;
   llmApiKey: string | undefined;
@@ -83,6 +89,7 @@ export function readSecrets(config: Config, env: Record<string, string | undefin
   const get = (name: string | undefined) => (name && env[name] ? env[name] : undefined);
   return {
     apiToken: get(config.server.api_token_env),
+    apiTokenEmpty: env[config.server.api_token_env] === '',
     scopedTokens: config.server.tokens.map((t) => ({ name: t.name, role: t.role, env: t.token_env, token: get(t.token_env) })),
     llmApiKey: get(config.llm?.api_key_env),
     chatBotToken: get(config.chat?.bot_token_env),

@@ -10,7 +10,18 @@ import ipaddr from 'ipaddr.js';
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // IPv4-compatible (::a.b.c.d, deprecated) embeds an IPv4 address in the low 32 bits: judge that one.
+    if (v6.parts.slice(0, 6).every((p) => p === 0)) {
+      const [hi, lo] = [v6.parts[6]!, v6.parts[7]!];
+      return isPublicAddress(`${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`);
+    }
+    // Translation and tunnel prefixes (NAT64, 6to4, Teredo, SIIT) can reach any IPv4 address: refused.
+    if (['rfc6052', 'rfc6145', '6to4', 'teredo'].includes(v6.range())) return false;
+  }
+  return parsed.range() === 'unicast';
 }
 
 /** Checks a URL at registration: scheme, and every address its host resolves to. Returns a problem or null. */

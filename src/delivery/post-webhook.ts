@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { publicOnlyLookup } from './address-guard.js';
+import ipaddr from 'ipaddr.js';
+import { isPublicAddress, publicOnlyLookup } from './address-guard.js';
 
 export interface PostResult {
   status: number;
@@ -24,6 +25,11 @@ export function postWebhook(
 ): Promise<PostResult> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  // An IP-literal host is never looked up, so the lookup's check would not run: check it here.
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  if (!options.allowPrivate && ipaddr.isValid(literal) && !isPublicAddress(literal)) {
+    return Promise.reject(Object.assign(new Error(`webhook address ${literal} is not a public address`), { code: 'EADDRNOTPUBLIC' }));
+  }
   return new Promise((resolve, reject) => {
     const req = send(
       target,

@@ -1,9 +1,32 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 function body(code: ErrorCode, message: string, details?: ErrorDetail[]) {
   return { error: details ? { code, message, details } : { code, message } };
+}
+
+/** The SPEC's error body (SPEC §1). */
+export const errorBody = body;
+
+/**
+ * Node's `clientError`: the request could not even be parsed (header section too large, a garbage
+ * request line, both Content-Length and Transfer-Encoding). The answer is written on the raw socket, in
+ * the SPEC's shape, and the connection closed.
+ */
+export function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+  const json = JSON.stringify(
+    body('bad_request', tooLarge ? 'The request headers are larger than the server accepts.' : 'The request could not be parsed as HTTP.'),
+  );
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
 }
 
 /** `/body/context/asked_because` in `body` → `context.asked_because`. */
@@ -22,9 +45,36 @@ const statusCodes: Record<number, ErrorCode> = {
   501: 'not_implemented',
 };
 
+/** Most a 413 answer reads and drops before answering, and how long it waits for the rest of a body. */
+const DRAIN_BYTES = 64 * 1_048_576;
+const DRAIN_MS = 10_000;
+
+function drain(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', count);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    timer.unref();
+    req.on('data', count);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
+}
+
 /** One error handler for the whole app: every non-2xx answer has the SPEC's error body. */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       return reply.code(error.status).send(body(error.code, error.message, error.details));
     }
@@ -38,7 +88,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send(body('bad_request', message.slice(0, 500), details));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(body('payload_too_large', 'The request body is larger than the server accepts.'));
+      // Read (and drop) the rest of the body first: closing while the client still writes resets the
+      // connection, and the client never sees the 413.
+      await drain(request.raw);
+      return reply.code(413).header('connection', 'close').send(body('payload_too_large', 'The request body is larger than the server accepts.'));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(400).send(body('bad_request', 'Send the body as JSON with Content-Type: application/json.'));

@@ -120,7 +120,9 @@ export const requestRecord = z
   })
   .meta({ id: 'Request' });
 
-export const idParams = z.object({ id: z.string().min(1) });
+/** The longest id the API accepts (requests, proposals, consumers, experts); path parameters agree. */
+export const MAX_ID_LENGTH = 200;
+export const idParams = z.object({ id: z.string().min(1).max(MAX_ID_LENGTH) });
 
 export const listRequestsQuery = z
   .object({

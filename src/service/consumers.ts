@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { iso } from '../clock.js';
-import { parseDuration } from '../config/durations.js';
+import { MAX_DURATION_MS, parseDuration } from '../config/durations.js';
 import { checkWebhookUrl } from '../delivery/address-guard.js';
 import { badRequest, notFound } from '../errors.js';
 import { schemaProblem } from '../llm/json-schema.js';
@@ -30,6 +30,9 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
   const dedupMs = parseDuration(dedupWindow);
   if (dedupMs === null || !/^P/i.test(dedupWindow)) {
     throw badRequest('dedup_window must be an ISO-8601 duration such as P1D or PT12H.', [{ path: 'dedup_window', message: `"${dedupWindow}" is not an ISO-8601 duration` }]);
+  }
+  if (dedupMs > MAX_DURATION_MS) {
+    throw badRequest('dedup_window must be at most 365 days.', [{ path: 'dedup_window', message: `"${dedupWindow}" is longer than the maximum of 365 days` }]);
   }
   for (const [kind, schema] of Object.entries(input.kind_schemas ?? {})) {
     // Answers of the kind are validated against it (SPEC §13): a schema Ajv cannot compile is refused now.

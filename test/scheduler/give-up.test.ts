@@ -60,7 +60,7 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
   it('fails with rate_limited, not timeout, when the request was held (never placed) all along', async () => {
     k = await schedulerKit({ config: { defaults: { max_open_asks_per_expert: 1 } } });
     const first = await k.submit({ topic: 'kubernetes' }); // Sam, his only slot
-    const held = await k.submit({ topic: 'kubernetes', routing_policy: { give_up_after: 'PT1H' } });
+    const held = await k.submit({ topic: 'kubernetes', routing_policy: { give_up_after: 'PT1H', escalation_after: 'PT30M' } });
     expect(await k.request(held)).toMatchObject({ status: 'queued', asks: [] });
 
     const tick = await k.tickAfter(HOUR);
@@ -107,7 +107,7 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
     k = await schedulerKit({ config: { defaults: { max_open_asks_per_expert: 100, max_asks_per_expert_per_day: 100 } } });
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
-      ids.push(await k.submit({ topic: 'kubernetes', routing_policy: { give_up_after: `PT${10 + i}M` } }));
+      ids.push(await k.submit({ topic: 'kubernetes', routing_policy: { give_up_after: `PT${10 + i}M`, escalation_after: 'PT5M' } }));
     }
     const tick = await k.tickAfter(HOUR);
     expect(tick.timed_out).toBe(30);

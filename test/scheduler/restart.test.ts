@@ -28,7 +28,7 @@ describe('a restart in the middle of a wait loses nothing', () => {
   });
 
   it('give-up, with its request_failed event', async () => {
-    k = await schedulerKit({ config: { defaults: { give_up_after: '3h', escalation_after: '1d' } } });
+    k = await schedulerKit({ config: { defaults: { give_up_after: '3h', escalation_after: '3h' } } });
     const id = await k.submit();
     await k.tickAfter(2 * HOUR);
     await k.restart();
