@@ -72,6 +72,8 @@ function seed(store, experts) {
         reason: null,
         proposal_id: null,
         held: false,
+        drafting: false,
+        asked_question: null,
         give_up_at: created + DAY,
         created_at: created,
         updated_at: created,
