@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { bearerAuth, type Credential } from './http/auth.js';
 import { meRoutes } from './http/routes/me.js';
 import { mcpRoutes } from './mcp/http-route.js';
+import { createMetrics } from './metrics/create-metrics.js';
 import { badRequest } from './errors.js';
 import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How often the queue stream compares the store for changes made by another process (default 1 s). */
   queuePollMs?: number;
+  /** `server.public_metrics`: serve `/metrics` without the bearer token (default: admin token needed). */
+  publicMetrics?: boolean;
   /** MCP over Streamable HTTP: extra Host headers accepted (reverse proxies) and the progress cadence. */
   mcp?: { allowedHosts?: readonly string[]; progressEveryMs?: number };
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
@@ -97,6 +100,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, ...options.mcp });
+  const metrics = createMetrics(options.service);
+  await app.register(async (scope) => {
+    if (!options.publicMetrics) scope.addHook('onRequest', bearerAuth(options.credentials));
+    scope.get('/metrics', { schema: { hide: true } }, async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+  });
 
   // Only the page and its built assets are public; the UI's sources and configs in web/ are not.
   await app.register(fastifyStatic, {

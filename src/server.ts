@@ -71,6 +71,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger: log,
     bodyLimit: config.server.body_limit,
     chat,
+    publicMetrics: config.server.public_metrics,
     mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
   });
   const port = options.port ?? config.server.port;

@@ -85,6 +85,7 @@ export const configSchema = z
         tick_ms: z.number().int().min(10).default(1000),
         allow_private_webhooks: z.boolean().default(false),
         allowed_hosts: z.array(z.string().min(1)).default([]),
+        public_metrics: z.boolean().default(false),
         tokens: z
           .array(
             z

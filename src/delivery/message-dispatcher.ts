@@ -7,6 +7,8 @@ import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage
 export interface MessageDispatcherHooks {
   /** Called inside the outcome commit when an ask could not be delivered for good (the service passes it on). */
   onUndeliverable?: (message: MessageRecord, code: string, now: number) => void;
+  /** Called for every failed send, with the transport's error code (`/metrics`). */
+  onFailure?: (code: string) => void;
   /** A proposal as the review channel shows it now (review-channel messages render it when they go out). */
   reviewCard?: (proposalId: string, now: number) => ReviewCard | null;
 }
@@ -90,6 +92,7 @@ export class MessageDispatcher {
         const reason: unknown = result.reason;
         const coded = reason instanceof TransportError ? reason : null;
         const delay = coded?.permanent ? undefined : MESSAGE_BACKOFF_MS[message.attempts];
+        this.hooks.onFailure?.(coded?.code ?? 'error');
         failed.push({
           message,
           error: reason instanceof Error ? reason.message : String(reason),

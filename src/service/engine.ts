@@ -33,12 +33,20 @@ export interface Engine {
    * who may decide there, and how long the oldest pending proposal may wait before a reminder.
    */
   readonly review: ReviewSettings;
+  /** Counts kept in memory for `/metrics` (events that leave no row to count). */
+  readonly counters: ServiceCounters;
   /** The LLM's settings when one is configured (SPEC §13); null, and nothing LLM-related runs, otherwise. */
   readonly llm: LlmSettings | null;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */
   onEventsQueued(): void;
+}
+
+export interface ServiceCounters {
+  reviewReminders: number;
+  /** Failed sends to experts, by transport error code. */
+  transportFailures: Map<string, number>;
 }
 
 export interface ReviewSettings {

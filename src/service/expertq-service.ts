@@ -20,7 +20,7 @@ import {
   consumerView, deleteConsumer, deliveryView, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
 } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
-import type { Engine, ReviewSettings } from './engine.js';
+import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
 import { reviewCardOf } from './review-channel.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
@@ -62,6 +62,7 @@ export class ExpertqService implements Engine {
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
+  readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map() };
   readonly messages: MessageDispatcher;
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
@@ -96,6 +97,7 @@ export class ExpertqService implements Engine {
         this.onEventsQueued();
       },
       reviewCard: (proposalId, now) => reviewCardOf(this, proposalId, now),
+      onFailure: (code) => this.counters.transportFailures.set(code, (this.counters.transportFailures.get(code) ?? 0) + 1),
     });
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });

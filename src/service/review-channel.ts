@@ -66,6 +66,7 @@ export function remindReviewers(engine: Engine, now: number): boolean {
   const last = Number(engine.store.getState(LAST_REMINDER) ?? Number.NEGATIVE_INFINITY);
   if (now - last < every) return false;
   engine.store.setState(LAST_REMINDER, String(now));
+  engine.counters.reviewReminders++;
   const pending = engine.store.listPendingProposals();
   const question = engine.store.getRequest(oldest.request_id)?.question ?? '';
   const text =

@@ -5,7 +5,7 @@ import type {
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
 import type {
-  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
+  AskPatch, DeliveryClaim, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
   WaitingAsk,
 } from './store.js';
 
@@ -203,6 +203,11 @@ export class SqliteStore implements Store {
         JOIN requests r ON r.id = p.request_id WHERE c.overdue = 0 AND p.status = 'pending' AND r.give_up_at <= ?`),
       markOverdue: p('UPDATE review_cards SET overdue = 1 WHERE proposal_id = ?'),
       getState: p('SELECT value FROM service_state WHERE key = ?'),
+      requestsByStatus: p('SELECT status, COUNT(*) AS n FROM requests GROUP BY status'),
+      messageBacklog: p(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM messages WHERE state = 'pending'`),
+      deliveryBacklog: p(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM deliveries WHERE state = 'pending'`),
+      deadDeliveries: p(`SELECT COUNT(*) AS n FROM deliveries WHERE state = 'dead'`),
+      pendingProposals: p(`SELECT COUNT(*) AS n FROM proposals WHERE status = 'pending'`),
       setState: p('INSERT OR REPLACE INTO service_state (key, value) VALUES (?, ?)'),
       upsertConsumer: p(`INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
         dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
@@ -522,6 +527,20 @@ export class SqliteStore implements Store {
     const ids = (this.stmts.overdueCards.all(now) as Row[]).map((r) => r.proposal_id as string);
     for (const id of ids) this.stmts.markOverdue.run(id);
     return ids;
+  }
+
+  metricCounts(): MetricCounts {
+    const messages = this.stmts.messageBacklog.get() as { n: number; oldest: number | null };
+    const deliveries = this.stmts.deliveryBacklog.get() as { n: number; oldest: number | null };
+    return {
+      requestsByStatus: Object.fromEntries((this.stmts.requestsByStatus.all() as Row[]).map((r) => [r.status as string, r.n as number])),
+      pendingMessages: messages.n,
+      oldestPendingMessageAt: messages.oldest,
+      pendingDeliveries: deliveries.n,
+      oldestPendingDeliveryAt: deliveries.oldest,
+      deadDeliveries: (this.stmts.deadDeliveries.get() as { n: number }).n,
+      pendingProposals: (this.stmts.pendingProposals.get() as { n: number }).n,
+    };
   }
 
   getState(key: string): string | undefined {

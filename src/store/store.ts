@@ -87,6 +87,8 @@ export interface Store {
   /** Pending proposals with a posted card whose request passed its give-up time, not yet marked; marks them. */
   takeOverdueReviewCards(now: number): string[];
   getState(key: string): string | undefined;
+  /** Row counts for `/metrics`: requests by status, pending outbox rows, dead deliveries, pending proposals. */
+  metricCounts(): MetricCounts;
   setState(key: string, value: string): void;
 
   // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.
@@ -140,6 +142,16 @@ export interface Store {
   expiredDrafts(now: number, limit: number): LlmJobRecord[];
   /** Marks a pending job done; false when it was already done (a late result after a fallback). */
   finishLlmJob(id: string, at: number): boolean;
+}
+
+export interface MetricCounts {
+  requestsByStatus: Record<string, number>;
+  pendingMessages: number;
+  oldestPendingMessageAt: number | null;
+  pendingDeliveries: number;
+  oldestPendingDeliveryAt: number | null;
+  deadDeliveries: number;
+  pendingProposals: number;
 }
 
 /** Keyset position in a due-work scan: the last row's deadline and id. */

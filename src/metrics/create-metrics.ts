@@ -1,0 +1,67 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+import { liveStates } from '../service/engine.js';
+import type { ExpertqService } from '../service/expertq-service.js';
+
+/**
+ * Prometheus metrics for one service (a registry of its own, not prom-client's global one, so several
+ * services in one process, as in tests, do not collide). Gauges are read from the database at scrape
+ * time with a few indexed counts; counters mirror the service's in-memory counts.
+ */
+export function createMetrics(service: ExpertqService): Registry {
+  const registry = new Registry();
+  const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void) =>
+    new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); collect(this); } });
+
+  gauge('expertq_requests', 'Requests by status.', ['status'], (g) => {
+    for (const [status, n] of Object.entries(service.store.metricCounts().requestsByStatus)) g.set({ status }, n);
+  });
+  gauge('expertq_expert_open_asks', 'Unanswered asks per expert.', ['expert'], (g) => {
+    const now = service.clock.now();
+    const states = liveStates(service, service.experts.experts.map((e) => e.id), now);
+    for (const [expert, s] of states) g.set({ expert }, s.openAsks);
+  });
+  gauge('expertq_expert_asks_today', 'Asks sent to each expert today (org.timezone).', ['expert'], (g) => {
+    const now = service.clock.now();
+    for (const [expert, s] of liveStates(service, service.experts.experts.map((e) => e.id), now)) g.set({ expert }, s.asksToday);
+  });
+  gauge('expertq_pending_proposals', 'Proposals waiting for review.', [], (g) => g.set(service.store.metricCounts().pendingProposals));
+  gauge('expertq_oldest_pending_proposal_age_seconds', 'How long the oldest pending proposal has waited (0 when none).', [], (g) => {
+    const oldest = service.store.oldestPendingProposal();
+    g.set(oldest ? (service.clock.now() - oldest.created_at) / 1000 : 0);
+  });
+  gauge('expertq_outbox_backlog', 'Outbox rows not yet sent: messages to experts, deliveries to consumers.', ['outbox'], (g) => {
+    const c = service.store.metricCounts();
+    g.set({ outbox: 'messages' }, c.pendingMessages);
+    g.set({ outbox: 'deliveries' }, c.pendingDeliveries);
+  });
+  gauge('expertq_outbox_oldest_age_seconds', 'Age of the oldest unsent outbox row (0 when none).', ['outbox'], (g) => {
+    const c = service.store.metricCounts();
+    const age = (at: number | null) => (at === null ? 0 : (service.clock.now() - at) / 1000);
+    g.set({ outbox: 'messages' }, age(c.oldestPendingMessageAt));
+    g.set({ outbox: 'deliveries' }, age(c.oldestPendingDeliveryAt));
+  });
+  gauge('expertq_dead_deliveries', 'Deliveries that gave up after every retry (replay with POST /deliveries/{id}/retry).', [], (g) =>
+    g.set(service.store.metricCounts().deadDeliveries),
+  );
+
+  new Counter({
+    name: 'expertq_review_reminders_total',
+    help: 'Reminders sent because the oldest pending proposal waited past review.remind_after.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(service.counters.reviewReminders);
+    },
+  });
+  new Counter({
+    name: 'expertq_transport_errors_total',
+    help: 'Failed sends to experts (Slack or console), by error code (ratelimited, user_not_found, http_503, …).',
+    labelNames: ['code'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [code, n] of service.counters.transportFailures) this.inc({ code }, n);
+    },
+  });
+  return registry;
+}

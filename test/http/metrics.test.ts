@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+
+const TOKEN = 'metrics-token';
+let t: TestApp;
+afterEach(async () => t?.close());
+
+async function scrape(token: string | null = TOKEN): Promise<{ status: number; text: string }> {
+  const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.statusCode, text: res.body };
+}
+
+describe('GET /metrics', () => {
+  it('needs the token (unless server.public_metrics) and is Prometheus text', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    expect((await scrape(null)).status).toBe(401);
+    const ok = await scrape();
+    expect(ok.status).toBe(200);
+    expect(ok.text).toMatch(/^# HELP expertq_requests Requests by status\./m);
+  });
+
+  it('counts requests by status, open asks and asks today per expert, the review queue and reviewer reminders', async () => {
+    t = await buildTestApp({ token: TOKEN, config: { review: { remind_after: '30m' } } });
+    const id = (await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['sam'] }))).body.request_id;
+    await t.call('POST', '/api/v1/requests', submitBody({ question: 'Another?' }));
+    await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Yes.', request_id: id });
+    t.clock.advance(31 * 60_000);
+    t.service.tick();
+    const { text } = await scrape();
+    expect(text).toMatch(/^expertq_requests\{status="proposed"\} 1$/m);
+    expect(text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
+    expect(text).toMatch(/^expertq_expert_open_asks\{expert="dana"\} 1$/m);
+    expect(text).toMatch(/^expertq_expert_asks_today\{expert="sam"\} 1$/m);
+    expect(text).toMatch(/^expertq_pending_proposals 1$/m);
+    expect(text).toMatch(/^expertq_oldest_pending_proposal_age_seconds 1860$/m);
+    expect(text).toMatch(/^expertq_review_reminders_total 1$/m);
+    expect(text).toMatch(/^expertq_outbox_backlog\{outbox="messages"\} 0$/m);
+  });
+});
