@@ -11,10 +11,13 @@ import { ServerChild } from '../support/server-child.js';
 import { until } from '../support/until.js';
 
 /**
- * The crash test (issue 3 item 6): the real server as a child process is killed with SIGKILL at random
- * moments while webhooks are flowing, restarted on the same database, and must still deliver every
- * accepted proposal to every consumer at least once, with a stable `webhook-id` for deduplication.
- * Set CRASH_SEED to replay a run's kill moments (the seed is printed).
+ * The crash campaign (issue 3 item 6, issue 11 item 10): the real server as a child process is killed
+ * with SIGKILL at five random moments while a mixed workload runs (submits, replies, accepts and
+ * rejects) and webhooks flow to four receivers, one failing at first; it is restarted on the same
+ * database each time. Afterwards every acknowledged request, reply and decision is in the database,
+ * every (consumer, event) pair was received at least once with a stable `webhook-id` for
+ * deduplication, and `PRAGMA integrity_check` is ok. Set CRASH_SEED to replay a run's kill moments
+ * (the seed is printed).
  */
 
 const ITEMS = 300; // accepted proposals
@@ -25,10 +28,15 @@ const FLAKY_FAILURES = 40;
 const EXPECTED = ITEMS * CONSUMERS.length;
 /** Kill moments: the n-th kill happens once this fraction of EXPECTED webhooks has been received (drawn per run). */
 const KILL_WINDOWS: Array<[number, number]> = [
-  [0.06, 0.2],
-  [0.3, 0.45],
-  [0.55, 0.72],
+  [0.05, 0.14],
+  [0.2, 0.32],
+  [0.38, 0.5],
+  [0.56, 0.68],
+  [0.74, 0.86],
 ];
+/** Every REJECT_EVERY-th item is rejected instead of accepted: consumers get proposal_rejected for it. */
+const REJECT_EVERY = 4;
+const rejected = (i: number) => i % REJECT_EVERY === REJECT_EVERY - 1;
 const PARALLEL = 12;
 const EXPERTS = [
   { id: 'ana', name: 'Ana Garcia', topics: ['billing'] },
@@ -115,7 +123,7 @@ async function ok(method: string, path: string, body?: unknown): Promise<any> {
 
 describe('webhook delivery across kill -9', () => {
   it(
-    'delivers every accepted proposal to every consumer at least once, dedupable by webhook-id, through 3 SIGKILLs',
+    'loses no acknowledged request, reply or decision and delivers every event to every consumer at least once, through 5 SIGKILLs',
     async () => {
       const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
       const rand = prng(seed);
@@ -171,8 +179,10 @@ describe('webhook delivery across kill -9', () => {
         };
       }
 
-      // ---- the producer: submit → reply → accept, each step idempotent so it can be re-run after a kill ----
+      // ---- the producer: submit → reply → accept or reject, each step idempotent so it can be re-run after a kill ----
       let interrupted = 0;
+      // What the server acknowledged (answered 2xx): all of it must be in the database at the end.
+      const acked = { requests: new Set<string>(), replies: new Set<string>(), decisions: new Map<string, 'accepted' | 'rejected'>() };
       const topicOf = (i: number) => EXPERTS[i % EXPERTS.length]!;
       const pipeline = async (i: number) => {
         const expert = topicOf(i);
@@ -187,14 +197,20 @@ describe('webhook delivery across kill -9', () => {
         // A re-run finds the request of an earlier, interrupted run through its dedup key.
         expect(['queued', 'deduped_open', 'deduped_resolved']).toContain(submitted.status);
         const requestId: string = submitted.request_id;
+        acked.requests.add(requestId);
         let proposalId: string | undefined = submitted.proposal?.id;
         if (!proposalId) {
           const reply = await ok('POST', '/api/v1/replies', { expert_id: expert.id, text: `Answer number ${i}.`, request_id: requestId });
+          acked.replies.add(requestId);
           proposalId = reply.outcome === 'proposed' ? reply.proposal_id : (await ok('GET', `/api/v1/requests/${requestId}`)).proposal_id;
         }
         expect(proposalId, `proposal of request ${requestId} (item ${i})`).toMatch(/^prop_/);
-        const decided = await ok('POST', `/api/v1/proposals/${proposalId}/accept`, { decided_by: 'crash-test' });
-        expect(decided).toMatchObject({ id: proposalId, request_id: requestId, status: 'accepted' });
+        const status = rejected(i) ? 'rejected' : 'accepted';
+        const decided = rejected(i)
+          ? await ok('POST', `/api/v1/proposals/${proposalId}/reject`, { decided_by: 'crash-test', reason: `Rejected number ${i}.` })
+          : await ok('POST', `/api/v1/proposals/${proposalId}/accept`, { decided_by: 'crash-test' });
+        expect(decided).toMatchObject({ id: proposalId, request_id: requestId, status });
+        acked.decisions.set(proposalId!, status);
         return { request_id: requestId, proposal_id: proposalId! };
       };
       const produce = async (i: number) => {
@@ -240,7 +256,8 @@ describe('webhook delivery across kill -9', () => {
         const receipts = receivers.get(id)!.receipts;
         const idsByProposal = new Map<string, Set<string>>();
         for (const r of receipts) {
-          expect(r.json.event).toBe('proposal_accepted');
+          const proposalOf = (r.json.proposal as { id: string }).id;
+          expect(r.json.event).toBe(acked.decisions.get(proposalOf) === 'rejected' ? 'proposal_rejected' : 'proposal_accepted');
           expect(r.headers['webhook-id']).toBe(r.json.id);
           const proposalId = (r.json.proposal as { id: string }).id;
           const set = idsByProposal.get(proposalId) ?? new Set<string>();
@@ -276,7 +293,7 @@ describe('webhook delivery across kill -9', () => {
         const sample = Array.from({ length: 15 }, () => receipts[Math.floor(rand() * receipts.length)]!);
         for (const r of sample) {
           const headers = { 'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string };
-          expect(verifier.verify(r.body, headers)).toMatchObject({ event: 'proposal_accepted', id: r.json.id });
+          expect(verifier.verify(r.body, headers)).toMatchObject({ event: r.json.event, id: r.json.id });
           expect(() => verifier.verify(r.body.replace('Answer number', 'Answer NUMBER'), headers)).toThrow();
           verified++;
         }
@@ -287,7 +304,17 @@ describe('webhook delivery across kill -9', () => {
       try {
         expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
         expect(db.prepare('SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state').all()).toEqual([{ state: 'delivered', n: EXPECTED }]);
-        expect(db.prepare("SELECT COUNT(*) AS n FROM requests WHERE status = 'accepted'").get()).toEqual({ n: ITEMS });
+        const rejectedCount = Array.from({ length: ITEMS }, (_, i) => i).filter(rejected).length;
+        expect(db.prepare("SELECT COUNT(*) AS n FROM requests WHERE status = 'accepted'").get()).toEqual({ n: ITEMS - rejectedCount });
+        expect(db.prepare("SELECT COUNT(*) AS n FROM requests WHERE status = 'rejected'").get()).toEqual({ n: rejectedCount });
+        // Every acknowledged request, reply and decision is there.
+        const requestIds = new Set((db.prepare('SELECT id FROM requests').all() as Array<{ id: string }>).map((r) => r.id));
+        expect([...acked.requests].filter((id) => !requestIds.has(id))).toEqual([]);
+        const replied = new Set((db.prepare("SELECT DISTINCT request_id FROM audit WHERE type = 'replied'").all() as Array<{ request_id: string }>).map((r) => r.request_id));
+        expect([...acked.replies].filter((id) => !replied.has(id))).toEqual([]);
+        const decisions = new Map((db.prepare('SELECT id, status FROM proposals').all() as Array<{ id: string; status: string }>).map((r) => [r.id, r.status]));
+        expect([...acked.decisions].filter(([id, status]) => decisions.get(id) !== status)).toEqual([]);
+        stats.push(`acknowledged and found: ${acked.requests.size} requests, ${acked.replies.size} replies, ${acked.decisions.size} decisions`);
         const attempts = db.prepare('SELECT SUM(attempts) AS n FROM deliveries').get() as { n: number };
         stats.push(`delivery attempts recorded in the database: ${attempts.n} for ${EXPECTED} deliveries`);
       } finally {
