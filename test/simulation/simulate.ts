@@ -1,0 +1,246 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { stringify } from 'yaml';
+import { loadConfig, type Config } from '../../src/config/load-config.js';
+import { isQuietAt, startOfLocalDay } from '../../src/core/local-time.js';
+import { AppError } from '../../src/errors.js';
+import { ExpertqService } from '../../src/service/expertq-service.js';
+import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
+import { FakeClock } from '../support/fake-clock.js';
+
+/**
+ * The expert-protection simulation (issue 11 item 11): a seeded, randomized workload against the real
+ * service, its real SQLite store and a fake clock, with an invariant checker over what the transport
+ * was handed and what the store holds. Requests, answers, `skip`, `mute`, `unmute`, `PUT /experts`,
+ * cancels, decisions; the clock jumps by minutes to days, across midnight and both DST changes of
+ * Europe/Berlin; the service restarts on the same database now and then.
+ */
+export interface SimulationResult {
+  seed: number;
+  requests: number;
+  figures: Record<string, number>;
+  violations: string[];
+  elapsedMs: number;
+}
+
+const TZ = 'Europe/Berlin';
+const QUIET: [string, string] = ['22:00', '07:00'];
+const MAX_OPEN = 2;
+const MAX_PER_DAY = 4;
+const TOPICS = ['billing', 'payments', 'payroll', 'tax', 'refunds', 'deployments', 'kubernetes', 'security'];
+const HOUR = 3_600_000;
+
+/** mulberry32: a seeded PRNG, so a run with violations can be replayed with its seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function expertsFor(variant: number) {
+  const ids = ['ana', 'ben', 'cho', 'dev', 'eli', 'fay', 'gus', 'hal'];
+  return ids.map((id, i) => ({
+    id,
+    name: `${id[0]!.toUpperCase()}${id.slice(1)} Expert`,
+    topics: [TOPICS[(i + variant) % TOPICS.length]!, TOPICS[(i + variant + 3) % TOPICS.length]!],
+    // A chain: ana → ben → cho → … → hal; every third expert has no escalation target.
+    ...(i % 3 !== 2 && i < ids.length - 1 ? { escalation_to: ids[i + 1] } : {}),
+  }));
+}
+
+/** A transport that checks every ask when it is handed over: the checks are the issue's invariants. */
+class CheckingTransport implements Transport {
+  readonly name = 'console' as const;
+  readonly threaded = false;
+  sent = 0;
+  service: ExpertqService | null = null;
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly violations: string[],
+  ) {}
+
+  async send(m: OutboundMessage): Promise<void> {
+    if (m.purpose !== 'ask') return;
+    this.sent++;
+    const service = this.service!;
+    const now = this.clock.now();
+    const where = `ask ${m.askId} to ${m.expertId} at ${new Date(now).toISOString()}`;
+    const ask = service.store.getAsk(m.askId!);
+    const sentAt = ask?.sent_at ?? now;
+    if (isQuietAt(sentAt, TZ, QUIET)) this.violations.push(`${where}: sent inside quiet hours`);
+    if (service.store.isMuted(m.expertId) && ask?.state === 'open') this.violations.push(`${where}: sent to a muted expert`);
+    const db = (service.store as SqliteStore).db;
+    const open = (db.prepare(`SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND state = 'open'`).get(m.expertId) as { n: number }).n;
+    if (open > MAX_OPEN) this.violations.push(`${where}: ${open} open asks, above max_open_asks_per_expert ${MAX_OPEN}`);
+    const dayStart = startOfLocalDay(sentAt, TZ);
+    const today = (db.prepare('SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND sent_at >= ? AND sent_at < ?').get(m.expertId, dayStart, dayStart + 30 * HOUR) as { n: number }).n;
+    if (today > MAX_PER_DAY) this.violations.push(`${where}: ${today} asks today, above max_asks_per_expert_per_day ${MAX_PER_DAY}`);
+    const e = m.elements ?? [];
+    const six = e.length === 6 && /automated assistant/.test(e[0]!) && /is asking because/.test(e[1]!) && /^Question: /.test(e[2]!) &&
+      /one- or two-sentence/.test(e[3]!) && /after human review/.test(e[4]!) && /`mute`.*`skip`/.test(e[5]!);
+    if (!six) this.violations.push(`${where}: the six elements are not all there in order: ${JSON.stringify(e)}`);
+  }
+
+  async start(_inbound: Inbound): Promise<void> {}
+  async stop(): Promise<void> {}
+}
+
+export async function simulate(options: { seed: number; requests: number; log?: (line: string) => void }): Promise<SimulationResult> {
+  const started = Date.now();
+  const rand = prng(options.seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+  const violations: string[] = [];
+  const figures: Record<string, number> = {
+    requests: 0, asks_sent: 0, answers: 0, skips: 0, mutes: 0, unmutes: 0, accepts: 0, rejects: 0, cancels: 0,
+    put_experts: 0, restarts: 0, midnights: 0, dst_changes: 0, ticks: 0, invariant_checks: 0,
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'expertq-sim-'));
+  const configFile = join(dir, 'service.yaml');
+  writeFileSync(configFile, stringify({
+    org: { name: 'Sim Org', timezone: TZ },
+    defaults: { escalation_after: '1h', give_up_after: '10h', quiet_hours: QUIET, max_open_asks_per_expert: MAX_OPEN, max_asks_per_expert_per_day: MAX_PER_DAY },
+    experts: expertsFor(0),
+    topics: { security: { fallback: 'hal' } },
+  }));
+  // Late March: the first days cross the spring DST change; October is reached by a long jump later.
+  const clock = new FakeClock(Date.parse('2026-03-27T09:00:00Z'));
+  const log = pino({ level: 'silent' });
+  const transport = new CheckingTransport(clock, violations);
+  let config: Config = loadConfig(configFile);
+  let store = new SqliteStore(openDatabase(config.storagePath));
+  const open = () => {
+    const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock });
+    transport.service = service;
+    return service;
+  };
+  let service = open();
+  const tryOp = async (op: () => Promise<unknown>) => {
+    try {
+      await op();
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) violations.push(`operation failed: ${String(error)}`);
+    }
+  };
+  const offsetAt = (ms: number) => new Date(ms).toLocaleString('en-US', { timeZone: TZ, timeZoneName: 'shortOffset' }).split(' ').pop();
+
+  const advance = async (ms: number) => {
+    const before = clock.now();
+    clock.advance(ms);
+    if (startOfLocalDay(before, TZ) !== startOfLocalDay(clock.now(), TZ)) figures.midnights!++;
+    if (offsetAt(before) !== offsetAt(clock.now())) figures.dst_changes!++;
+    service.tick();
+    figures.ticks!++;
+    await service.idle();
+  };
+
+  const check = () => {
+    figures.invariant_checks!++;
+    const db = store.db;
+    const now = clock.now();
+    const dayStart = startOfLocalDay(now, TZ);
+    for (const e of service.listExperts()) {
+      const open = (db.prepare(`SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND state = 'open'`).get(e.id) as { n: number }).n;
+      const today = (db.prepare('SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND sent_at >= ?').get(e.id, dayStart) as { n: number }).n;
+      if (e.open_asks !== open) violations.push(`expert ${e.id}: open_asks ${e.open_asks} but ${open} open asks`);
+      if (e.asks_today !== today) violations.push(`expert ${e.id}: asks_today ${e.asks_today} but ${today} asks sent today`);
+    }
+    const stale = db.prepare(`SELECT id, status, give_up_at FROM requests WHERE status IN ('queued', 'asked', 'escalated') AND give_up_at <= ? AND drafting = 0`).all(now) as Array<{ id: string }>;
+    for (const r of stale) violations.push(`request ${r.id} is open past its give-up deadline`);
+    const bad = db.prepare(`SELECT id, status FROM requests WHERE status NOT IN ('queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed')`).all() as Array<{ id: string }>;
+    for (const r of bad) violations.push(`request ${r.id} has an unknown status`);
+    const failedWithout = db.prepare(`SELECT id FROM requests WHERE status = 'failed' AND reason_code IS NULL`).all() as Array<{ id: string }>;
+    for (const r of failedWithout) violations.push(`request ${r.id} failed without a reason`);
+  };
+
+  let variant = 0;
+  while (figures.requests! < options.requests) {
+    const roll = rand();
+    if (roll < 0.35) {
+      figures.requests!++;
+      const targeted = rand() < 0.15;
+      await tryOp(() => service.submitRequest({
+        consumer_id: pick(['bot-a', 'bot-b', 'bot-c']),
+        topic: pick([...TOPICS, 'payroll tax', 'cloud security', 'unknown topic']),
+        question: `Simulated question ${figures.requests}?`,
+        context: { asked_because: `simulation step ${figures.requests}` },
+        ...(targeted ? { target_experts: [pick(expertsFor(variant)).id] } : {}),
+      }));
+    } else if (roll < 0.6) {
+      const openAsks = store.db.prepare(`SELECT expert_id, request_id FROM asks WHERE state = 'open' ORDER BY id LIMIT 50`).all() as Array<{ expert_id: string; request_id: string }>;
+      if (openAsks.length > 0) {
+        const a = pick(openAsks);
+        const kind = rand();
+        const text = kind < 0.75 ? 'Here is the answer.' : kind < 0.9 ? 'skip' : 'mute';
+        figures[kind < 0.75 ? 'answers' : kind < 0.9 ? 'skips' : 'mutes']!++;
+        await tryOp(() => service.receiveReply({ expert_id: a.expert_id, text, request_id: a.request_id }));
+      }
+    } else if (roll < 0.66) {
+      figures.unmutes!++;
+      await tryOp(() => service.receiveReply({ expert_id: pick(expertsFor(variant)).id, text: 'unmute' }));
+    } else if (roll < 0.8) {
+      const pending = store.listPendingProposals();
+      if (pending.length > 0) {
+        const p = pick(pending);
+        const accept = rand() < 0.8;
+        figures[accept ? 'accepts' : 'rejects']!++;
+        await tryOp(() => service.decide(p.id, accept ? 'accepted' : 'rejected', { decided_by: 'sim-reviewer', ...(accept ? {} : { reason: 'no' }) }));
+      }
+    } else if (roll < 0.84) {
+      const openRequests = store.db.prepare(`SELECT id FROM requests WHERE status IN ('queued', 'asked', 'escalated') ORDER BY id DESC LIMIT 20`).all() as Array<{ id: string }>;
+      if (openRequests.length > 0) {
+        figures.cancels!++;
+        await tryOp(() => service.cancelRequest(pick(openRequests).id, 'sim'));
+      }
+    } else if (roll < 0.85) {
+      figures.put_experts!++;
+      variant++;
+      await tryOp(async () => service.replaceExperts(expertsFor(variant)));
+    } else if (roll < 0.855) {
+      figures.restarts!++;
+      await service.idle();
+      store.close();
+      config = loadConfig(configFile);
+      store = new SqliteStore(openDatabase(config.storagePath));
+      service = open();
+    } else {
+      // Time passes: mostly minutes, sometimes hours, now and then days (crossing midnights and, in
+      // late March and late October, the DST changes).
+      const r = rand();
+      const ms = r < 0.7 ? (1 + Math.floor(rand() * 30)) * 60_000 : r < 0.97 ? (1 + Math.floor(rand() * 6)) * HOUR : (1 + Math.floor(rand() * 3)) * 24 * HOUR;
+      await advance(ms);
+      // Around day 60 of the run, jump to late October for the autumn change.
+      if (figures.requests! > options.requests / 2 && clock.now() < Date.parse('2026-10-23T00:00:00Z')) {
+        await advance(Date.parse('2026-10-23T09:00:00Z') - clock.now());
+      }
+    }
+    await service.idle();
+    if (figures.requests! % 25 === 0) check();
+    if (violations.length > 50) break;
+  }
+  await advance(HOUR);
+  check();
+  figures.asks_sent = transport.sent;
+  await service.idle();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { seed: options.seed, requests: figures.requests!, figures, violations, elapsedMs: Date.now() - started };
+}
+
+/** The figures as the `npm run simulate` report prints them. */
+export function report(r: SimulationResult): string {
+  const lines = Object.entries(r.figures).map(([k, v]) => `  ${k.padEnd(18)} ${v.toLocaleString('en-US')}`);
+  return [
+    `simulation: seed ${r.seed}, ${r.requests.toLocaleString('en-US')} requests, ${(r.elapsedMs / 1000).toFixed(1)} s`,
+    ...lines,
+    `  violations         ${r.violations.length}`,
+    ...r.violations.slice(0, 20).map((v) => `    ${v}`),
+  ].join('\n');
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { report, simulate } from './simulate.js';
+
+/**
+ * A short run of the expert-protection simulation in `npm test` (a fixed seed unless SIM_SEED is set);
+ * `npm run simulate -- --seed N --requests 20000` runs long ones.
+ */
+const SEED = Number(process.env.SIM_SEED ?? 20261122);
+const REQUESTS = Number(process.env.SIM_REQUESTS ?? 400);
+
+describe('expert-protection simulation', () => {
+  it(`keeps every invariant over ${REQUESTS} simulated requests`, async () => {
+    const result = await simulate({ seed: SEED, requests: REQUESTS });
+    console.log(report(result));
+    expect(result.figures.asks_sent).toBeGreaterThan(0);
+    expect(result.figures.midnights).toBeGreaterThan(0);
+    expect(result.violations).toEqual([]);
+  }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
+});
