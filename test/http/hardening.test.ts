@@ -134,7 +134,7 @@ describe('defects 3, 4, 6: every answer from every layer has the SPEC error shap
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${url}/api/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1_048_576, 'a') });
       expect(res.status).toBe(413);
-      expect((await res.json()).error.code).toBe('payload_too_large');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
     }
   });
 });
