@@ -8,6 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { bearerAuth, type Credential } from './http/auth.js';
+import { healthRoutes } from './http/routes/health.js';
 import { meRoutes } from './http/routes/me.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How often the queue stream compares the store for changes made by another process (default 1 s). */
   queuePollMs?: number;
+  /** For `/readyz`: `server.tick_ms`, and whether this process runs the scheduler timer. */
+  health?: { tickMs: number; schedulerRunning: () => boolean };
   /** `server.public_metrics`: serve `/metrics` without the bearer token (default: admin token needed). */
   publicMetrics?: boolean;
   /** MCP over Streamable HTTP: extra Host headers accepted (reverse proxies) and the progress cadence. */
@@ -100,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, ...options.mcp });
+  await app.register(healthRoutes, { service: options.service, tickMs: options.health?.tickMs ?? 1000, schedulerRunning: options.health?.schedulerRunning ?? (() => false) });
   const metrics = createMetrics(options.service);
   await app.register(async (scope) => {
     if (!options.publicMetrics) scope.addHook('onRequest', bearerAuth(options.credentials));

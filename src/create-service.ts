@@ -7,6 +7,7 @@ import { configureLlm } from './llm/configure-llm.js';
 import { createLogger } from './log.js';
 import { runTick } from './scheduler/run-tick.js';
 import { ExpertqService } from './service/expertq-service.js';
+import { lockDatabase } from './store/lock-database.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
 import { createSlackTransport, slackCode } from './transport/slack/create-slack-transport.js';
@@ -49,6 +50,7 @@ export class Expertq {
     readonly transport: Transport,
     private readonly store: SqliteStore,
     private readonly timer: NodeJS.Timeout | null,
+    private readonly lock: { release(): void } = { release() {} },
   ) {}
 
   /** Registers (or re-registers after a restart) an in-process consumer with its handlers. */
@@ -76,6 +78,11 @@ export class Expertq {
     return this.service.decide(proposalId, 'rejected', decision);
   }
 
+  /** Whether this process runs the scheduler timer (`/readyz` then checks that it ticks). */
+  get timersRunning(): boolean {
+    return this.timer !== null && !this.closed;
+  }
+
   /** Stops timers, lets attempts in flight finish (not the backlog), and closes the database. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -89,6 +96,7 @@ export class Expertq {
     await this.service.idle();
     await this.transport.stop();
     this.store.close();
+    this.lock.release();
   }
 }
 
@@ -103,7 +111,14 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
 
   const llm = configureLlm(config, secrets, log);
 
-  const store = new SqliteStore(openDatabase(config.storagePath));
+  const lock = lockDatabase(config.storagePath);
+  let store: SqliteStore;
+  try {
+    store = new SqliteStore(openDatabase(config.storagePath));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const expertName = (id: string) => service.experts.get(id)?.name ?? id;
   const transport: Transport =
     slack ?? (typeof options.transport === 'object' ? options.transport : new ConsoleTransport(log, options.out ?? process.stdout, expertName));
@@ -125,6 +140,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     });
   } catch (error) {
     store.close();
+    lock.release();
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);
   }
 
@@ -138,5 +154,5 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     timer = setInterval(() => runTick(service, log), config.server.tick_ms);
     timer.unref();
   }
-  return new Expertq(service, config, secrets, transport, store, timer);
+  return new Expertq(service, config, secrets, transport, store, timer, lock);
 }

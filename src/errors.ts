@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   not_implemented: 501,
+  // Extends the SPEC's list: /readyz when a check fails.
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -57,7 +57,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = options.logger ?? createLogger();
   const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
   const { config, secrets, service } = expertq;
-  const credentials = apiCredentials(config, secrets);
+  let credentials: Credential[];
+  try {
+    credentials = apiCredentials(config, secrets);
+  } catch (error) {
+    await expertq.close();
+    throw error;
+  }
   if (credentials.length === 0) {
     log.warn(
       { env: config.server.api_token_env },
@@ -72,6 +78,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     bodyLimit: config.server.body_limit,
     chat,
     publicMetrics: config.server.public_metrics,
+    health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
     mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
   });
   const port = options.port ?? config.server.port;

@@ -68,6 +68,11 @@ export class DeliveryDispatcher {
   }
 
   /** Takes no new work; `idle()` then waits only for attempts already in flight (graceful shutdown). */
+  /** Whether `stop()` was called (then it takes no new work: `/readyz` reports it). */
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
   stop(): void {
     this.stopping = true;
   }

@@ -38,6 +38,11 @@ export class MessageDispatcher {
   ) {}
 
   /** Takes no new work; `idle()` then waits only for the batch in flight (graceful shutdown). */
+  /** Whether `stop()` was called (then it takes no new work: `/readyz` reports it). */
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
   stop(): void {
     this.stopping = true;
   }

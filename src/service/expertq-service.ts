@@ -63,6 +63,9 @@ export class ExpertqService implements Engine {
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
   readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map() };
+  /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
+  lastTickAt: number | null = null;
+  readonly transport: Transport;
   readonly messages: MessageDispatcher;
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
@@ -85,6 +88,7 @@ export class ExpertqService implements Engine {
     this.experts = new ExpertRegistry(options.config.experts);
     this.transportName = options.transport.name;
     this.threadedTransport = options.transport.threaded;
+    this.transport = options.transport;
     this.review = {
       // A review channel needs a transport that can post to one.
       channel: options.transport.threaded ? (options.review?.channel ?? null) : null,
@@ -296,6 +300,7 @@ export class ExpertqService implements Engine {
    */
   tick(): TickResult {
     const now = this.clock.now();
+    this.lastTickAt = Date.now();
     // Drafts past their deadline fall back first, so their asks go out in this same tick.
     if (this.llm) expireDrafts(this, now);
     return this.committed(this.scheduler.tick(now));

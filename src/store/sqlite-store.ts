@@ -543,6 +543,11 @@ export class SqliteStore implements Store {
     };
   }
 
+  checkWritable(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    this.db.exec('ROLLBACK');
+  }
+
   getState(key: string): string | undefined {
     return (this.stmts.getState.get(key) as Row | undefined)?.value as string | undefined;
   }

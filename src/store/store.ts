@@ -89,6 +89,8 @@ export interface Store {
   getState(key: string): string | undefined;
   /** Row counts for `/metrics`: requests by status, pending outbox rows, dead deliveries, pending proposals. */
   metricCounts(): MetricCounts;
+  /** Takes and releases the write lock (`/readyz`): throws when the database cannot be written. */
+  checkWritable(): void;
   setState(key: string, value: string): void;
 
   // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.

@@ -113,6 +113,8 @@ export interface Transport {
   /** Has threads and can edit its messages (see `Engine.threadedTransport`). */
   readonly threaded: boolean;
   send(message: OutboundMessage): Promise<SentMessage | void>;
+  /** Why the transport cannot carry messages now (for `/readyz`), or null when it can. */
+  notReady?(): string | null;
   start(inbound: Inbound): Promise<void>;
   stop(): Promise<void>;
 }

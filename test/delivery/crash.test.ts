@@ -184,8 +184,20 @@ describe('webhook delivery across kill -9', () => {
       // What the server acknowledged (answered 2xx): all of it must be in the database at the end.
       const acked = { requests: new Set<string>(), replies: new Set<string>(), decisions: new Map<string, 'accepted' | 'rejected'>() };
       const topicOf = (i: number) => EXPERTS[i % EXPERTS.length]!;
+      /** The request of each item, once its submit was acknowledged: a re-run looks there first. */
+      const known = new Map<number, string>();
       const pipeline = async (i: number) => {
         const expert = topicOf(i);
+        const earlier = known.get(i);
+        if (earlier) {
+          // A decision the kill interrupted may have committed: a rejected request is not deduplicated
+          // (a new submit would ask again), so a re-run reads the outcome instead of deciding twice.
+          const request = await ok('GET', `/api/v1/requests/${earlier}`);
+          if (request.status === 'accepted' || request.status === 'rejected') {
+            acked.decisions.set(request.proposal_id, request.status);
+            return { request_id: earlier, proposal_id: request.proposal_id as string };
+          }
+        }
         const submitted = await ok('POST', '/api/v1/requests', {
           consumer_id: 'crash-bot',
           topic: expert.topics[0],
@@ -198,6 +210,7 @@ describe('webhook delivery across kill -9', () => {
         expect(['queued', 'deduped_open', 'deduped_resolved']).toContain(submitted.status);
         const requestId: string = submitted.request_id;
         acked.requests.add(requestId);
+        known.set(i, requestId);
         let proposalId: string | undefined = submitted.proposal?.id;
         if (!proposalId) {
           const reply = await ok('POST', '/api/v1/replies', { expert_id: expert.id, text: `Answer number ${i}.`, request_id: requestId });

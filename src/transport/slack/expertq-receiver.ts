@@ -36,12 +36,16 @@ export interface ChatHttpAnswer {
 export class ExpertqReceiver implements Receiver {
   private app: App | null = null;
   private readonly socket: SocketModeClient | null;
+  /** Socket Mode: whether the WebSocket to Slack is up (Slack recycles it now and then; it reconnects). */
+  connected = false;
 
   constructor(private readonly options: ExpertqReceiverOptions) {
     this.socket = options.appToken
       ? new SocketModeClient({ appToken: options.appToken, clientOptions: options.clientOptions, logger: options.slackLogger })
       : null;
     this.socket?.on('slack_event', (args: SocketEvent) => void this.onSocketEvent(args));
+    this.socket?.on('connected', () => (this.connected = true));
+    for (const state of ['connecting', 'reconnecting', 'disconnecting', 'disconnected']) this.socket?.on(state, () => (this.connected = false));
   }
 
   get socketMode(): boolean {

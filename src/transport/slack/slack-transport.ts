@@ -75,6 +75,11 @@ export class SlackTransport implements Transport {
     return this.receiver.socketMode;
   }
 
+  notReady(): string | null {
+    if (!this.inbound) return 'the Slack transport has not started';
+    return this.receiver.socketMode && !this.receiver.connected ? 'the Socket Mode connection to Slack is down (reconnecting)' : null;
+  }
+
   async start(inbound: Inbound): Promise<void> {
     this.inbound = inbound;
     await this.receiver.start();
