@@ -44,6 +44,9 @@ export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
       `${config.server.api_token_env} is set but empty. Set it to a token, or unset it to run without authentication (warned at start-up).`,
     );
   }
+  if (secrets.apiToken === 'change-me') {
+    throw new ConfigError(`${config.server.api_token_env} is still the example placeholder "change-me"; set a long random token (expertq init writes one into .env).`);
+  }
   const credentials: Credential[] = secrets.apiToken ? [{ name: null, role: 'admin', token: secrets.apiToken }] : [];
   for (const t of secrets.scopedTokens) {
     if (!t.token) throw new ConfigError(`The environment variable ${t.env} (server.tokens, token "${t.name}") is not set or empty.`);

@@ -14,8 +14,12 @@ export class CliError extends Error {
 }
 
 export interface ClientOptions {
-  url?: string;
+  url?: string | undefined;
   config: string;
+  /** What chose the config file (for messages). */
+  configFrom?: string;
+  /** Per request (default 10 s). */
+  timeoutMs?: number;
 }
 
 /**
@@ -35,7 +39,9 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
   // EXPERTQ_TOKEN lets one person use a scoped token (server.tokens) without touching the admin variable.
   const vars = readEnv(file, env);
   const token = vars.EXPERTQ_TOKEN || vars[tokenEnv] || undefined;
-  const base = (options.url ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  const base = (options.url ?? env.EXPERTQ_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  const via = options.url ? '--url' : env.EXPERTQ_URL ? 'EXPERTQ_URL' : existsSync(file) ? `server.port in ${file}` : `the default port (no ${file})`;
+  const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {};
@@ -43,16 +49,35 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`${base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(`${base}/api/v1${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        // The long-poll wait endpoint may take up to 50 s by design.
+        signal: AbortSignal.timeout(path.includes('/wait?') ? timeoutMs + 55_000 : timeoutMs),
+      });
     } catch (error) {
-      throw new CliError(`Cannot reach expertq at ${base}: ${(error as Error).cause ?? (error as Error).message}. Is "expertq serve" running?`);
+      const e = error as Error;
+      const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : String(e.cause ?? e.message);
+      throw new CliError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`);
     }
-    const text = await response.text();
-    const data = text ? JSON.parse(text) : undefined;
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw new CliError(`expertq at ${base} (from ${via}) stopped answering: ${(error as Error).message}.`);
+    }
+    let data;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new CliError(`${base} (from ${via}) answered ${response.status} with something that is not expertq's JSON; is another program listening there?`);
+    }
     if (!response.ok) {
       const err = data?.error;
       const details = Array.isArray(err?.details) ? err.details.map((d: { path: string; message: string }) => `\n  ${d.path}: ${d.message}`).join('') : '';
-      throw new CliError(`${response.status} ${err?.code ?? 'error'}: ${err?.message ?? text}${details}`, 1, err?.code);
+      const hint = response.status === 401 ? ` Set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.` : '';
+      throw new CliError(`${response.status} ${err?.code ?? 'error'}: ${err?.message ?? text}${details}${hint}`, 1, err?.code);
     }
     return data as T;
   }

@@ -1,10 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { ProposalBody, RequestView } from '../service/views.js';
 import type { ExpertView } from '../service/experts.js';
+import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { createClient, CliError } from './client.js';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,7 +47,8 @@ export interface Io {
 export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Command {
   const program = new Command('expertq')
     .description('Ask named human experts; get human-reviewed answers.')
-    .option('--config <path>', 'configuration file', 'service.yaml')
+    .option('--config <path>', 'configuration file (default: $EXPERTQ_CONFIG, else ./service.yaml, else ./service.example.yaml)')
+    .option('--timeout <seconds>', 'seconds to wait for the server on each request', '10')
     .option('--url <url>', 'server URL (default http://127.0.0.1:<server.port>)')
     .option('--json', 'print raw JSON')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -54,11 +57,14 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
 
   const say = (line = '') => io.out(`${line}\n`);
   const client = () => {
-    const opts = program.opts<{ config: string; url?: string }>();
-    if (program.getOptionValueSource('config') !== 'default' && !existsSync(opts.config)) {
-      throw new CliError(`Configuration file not found: ${resolve(opts.config)}`);
+    const opts = program.opts<{ config?: string; url?: string; timeout: string }>();
+    const config = resolveConfigPath(opts.config);
+    if (config.from !== './service.yaml' && !existsSync(config.path)) {
+      throw new CliError(`Configuration file not found: ${config.path} (from ${config.from})`);
     }
-    return createClient(opts);
+    const timeoutS = Number(opts.timeout);
+    if (!(timeoutS > 0)) throw new CliError('--timeout must be a number of seconds greater than 0.', 2);
+    return createClient({ config: config.path, configFrom: config.from, url: opts.url, timeoutMs: timeoutS * 1000 });
   };
   /** The drafted question (SPEC §13) beside the raw one, when an LLM drafted a different one. */
   const askedAs = (r: RequestView) => {
@@ -81,7 +87,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
     .action(async (opts: { transport: 'console' | 'chat' }) => {
       const { startServer } = await import('../server.js');
-      const server = await startServer({ configPath: program.opts().config, transport: opts.transport });
+      const server = await startServer({ configPath: resolveConfigPath(program.opts().config).path, transport: opts.transport });
       const stop = async (signal: string) => {
         server.service.log.info({ signal }, 'shutting down');
         await server.close();
@@ -113,11 +119,19 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .description('write a commented configuration file to --config')
     .option('--force', 'overwrite an existing file')
     .action((opts: { force?: boolean }) => {
-      const target = resolve(program.opts().config);
+      const target = resolve(program.opts().config ?? 'service.yaml');
       if (existsSync(target) && !opts.force) throw new CliError(`${target} already exists; pass --force to overwrite it.`);
       mkdirSync(dirname(target), { recursive: true });
       copyFileSync(join(PACKAGE_ROOT, 'service.example.yaml'), target);
-      say(`Wrote ${target}. Edit org.name and the experts, then run: expertq serve --config ${target}`);
+      say(`Wrote ${target}.`);
+      // A random token in .env beside it (only this user may read it), unless there is one already.
+      const dotenv = join(dirname(target), '.env');
+      if (!existsSync(dotenv)) {
+        writeFileSync(dotenv, `# Written by expertq init. The bearer token for the API, CLI, web UI and MCP:\nSERVICE_API_TOKEN=${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+        say(`Wrote ${dotenv} with a random SERVICE_API_TOKEN (readable by you only); the server and the CLI read it from there.`);
+      }
+      const flag = resolve(target) === resolve('service.yaml') ? '' : ` --config ${target}`;
+      say(`Edit org.name and the experts, then run: expertq serve${flag}`);
     });
 
   program

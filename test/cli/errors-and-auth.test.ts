@@ -21,7 +21,7 @@ describe('operation failures exit 1 with the reason on stderr', { timeout: CLI_T
   it('a mistyped --config is an error, not a silent fall-back to the default port', async () => {
     const result = await runCli(['queue', '--config', join(served.ws.dir, 'servce.yaml')], { env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), cwd: served.ws.dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`expertq: Configuration file not found: ${join(served.ws.dir, 'servce.yaml')}\n`);
+    expect(result.stderr).toBe(`expertq: Configuration file not found: ${join(served.ws.dir, 'servce.yaml')} (from --config)\n`);
   });
 
   it('showing an unknown request reports 404 not_found', async () => {

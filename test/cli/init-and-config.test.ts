@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,11 @@ describe('expertq init', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(text).toMatch(/^org:/m);
     expect(text).toMatch(/^experts:/m);
     expect(text).not.toContain(TEST_TOKEN); // secrets never go in the file
+    // …they go in .env beside it: a random token only this user can read, and init says so.
+    const dotenv = join(dir, '.env');
+    expect(readFileSync(dotenv, 'utf8')).toMatch(/^SERVICE_API_TOKEN=[A-Za-z0-9_-]{43}$/m);
+    expect(statSync(dotenv).mode & 0o777).toBe(0o600);
+    expect(result.stdout).toMatch(/with a random SERVICE_API_TOKEN/);
 
     // Move it off the default port so the test never collides with a real server, keeping the comments.
     const doc = parseDocument(text);

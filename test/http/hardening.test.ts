@@ -171,6 +171,8 @@ describe('defect 7: a set but empty token variable', () => {
       writeFileSync(join(dir, 'service.yaml'), stringify({ org: { name: 'Acme' } }));
       const { log, logs } = captureLogger();
       await expect(startServer({ configPath: join(dir, 'service.yaml'), env: { SERVICE_API_TOKEN: '' }, logger: log, port: 0 })).rejects.toThrow(/SERVICE_API_TOKEN is set but empty/);
+      // The example placeholder is refused too (issue 12): it would be a token everyone knows.
+      await expect(startServer({ configPath: join(dir, 'service.yaml'), env: { SERVICE_API_TOKEN: 'change-me' }, logger: log, port: 0 })).rejects.toThrow(/still the example placeholder "change-me"/);
       const server = await startServer({ configPath: join(dir, 'service.yaml'), env: {}, logger: log, port: 0 });
       await server.close();
       expect(logs.text).toMatch(/authentication is DISABLED: SERVICE_API_TOKEN is not set/);

@@ -1,0 +1,64 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanEnv, CLI_TEST_TIMEOUT_MS, EXAMPLE_CONFIG, freePort, runCli, startServe, TEST_TOKEN, type ServerProcess } from '../support/cli.js';
+
+/** Server and CLI find the same configuration the same way, and a client never hangs on a wrong server. */
+describe('the CLI finds the server', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  let dir: string;
+  let server: ServerProcess | null = null;
+  let silent: Server | null = null;
+  afterEach(async () => {
+    await server?.stop();
+    server = null;
+    silent?.close();
+    silent = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('in a clone without service.yaml it uses service.example.yaml, as npm start does, even after its port changed', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'expertq-find-'));
+    const example = join(dir, 'service.example.yaml');
+    copyFileSync(EXAMPLE_CONFIG, example);
+    const doc = parseDocument(readFileSync(example, 'utf8'));
+    const port = await freePort();
+    doc.setIn(['server', 'port'], port);
+    doc.setIn(['storage', 'path'], join(dir, 'expertq.db'));
+    writeFileSync(example, doc.toString());
+    server = await startServe(example);
+    const queue = await runCli(['queue'], { cwd: dir, env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }) });
+    expect(queue.stderr).toBe('');
+    expect(queue.stdout).toMatch(/^Nothing pending$/m);
+    // EXPERTQ_CONFIG names it from anywhere.
+    const elsewhere = await runCli(['queue'], { cwd: tmpdir(), env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN, EXPERTQ_CONFIG: example }) });
+    expect(elsewhere.stdout).toMatch(/^Nothing pending$/m);
+  });
+
+  it('a server that accepts but never answers: the request times out and the message names the URL and where it came from', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'expertq-find-'));
+    silent = createServer(() => {}); // accepts connections, never answers
+    const port = await new Promise<number>((resolve) => silent!.listen(0, '127.0.0.1', () => resolve((silent!.address() as { port: number }).port)));
+    const started = Date.now();
+    const result = await runCli(['queue', '--timeout', '1'], { cwd: dir, env: cleanEnv({ EXPERTQ_URL: `http://127.0.0.1:${port}` }) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`Cannot reach expertq at http://127.0.0.1:${port} \\(from EXPERTQ_URL\\): no answer within 1 s \\(--timeout\\)`));
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('a 401 says which variable to set', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'expertq-find-'));
+    const file = join(dir, 'service.yaml');
+    copyFileSync(EXAMPLE_CONFIG, file);
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    doc.setIn(['server', 'port'], await freePort());
+    doc.setIn(['storage', 'path'], join(dir, 'expertq.db'));
+    writeFileSync(file, doc.toString());
+    server = await startServe(file);
+    const result = await runCli(['queue'], { cwd: dir, env: cleanEnv({ SERVICE_API_TOKEN: 'wrong' }) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/401 unauthorized: .* Set EXPERTQ_TOKEN, or SERVICE_API_TOKEN \(server.api_token_env\), to the server's token\./);
+  });
+});
