@@ -14,6 +14,7 @@ const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
 
 interface DeliveryRow {
   id: string;
+  event: string | null;
   consumer_id: string;
   state: string;
   attempts: number;
@@ -27,6 +28,14 @@ function readAnswerFile(path: string): string {
     return readFileSync(path, 'utf8');
   } catch (error) {
     throw new CliError(`Cannot read --answer-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -51,11 +60,19 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .option('--timeout <seconds>', 'seconds to wait for the server on each request', '10')
     .option('--url <url>', 'server URL (default http://127.0.0.1:<server.port>)')
     .option('--json', 'print raw JSON')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError('(add --help for usage)');
 
   const say = (line = '') => io.out(`${line}\n`);
+  /** Aligned columns; long cells are cut with … so a row stays on one line. */
+  const table = (head: string[], rows: string[][]) => {
+    const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+    const cells = [head, ...rows].map((row) => row.map((cell, i) => cut(cell, i === row.length - 1 ? 80 : 32)));
+    const widths = head.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+    for (const row of cells) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  };
   const client = () => {
     const opts = program.opts<{ config?: string; url?: string; timeout: string }>();
     const config = resolveConfigPath(opts.config);
@@ -176,7 +193,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .command('return <proposal_id>')
     .alias('send-back')
     .description('send a pending proposal back to its expert with instructions (the expert is asked again)')
-    .requiredOption('--instructions <text>', 'what the expert should change or add')
+    .requiredOption('--instructions <text>', 'what the expert should change or add (required)')
     .option('--decided-by <name>', 'who sends it back (default: your OS user)', osUser())
     .action(async (id: string, opts: { decidedBy: string; instructions: string }) => {
       const c = client();
@@ -192,7 +209,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   program
     .command('reject <proposal_id>')
     .description('reject a pending proposal')
-    .requiredOption('--reason <text>', 'why; delivered to the consumer')
+    .requiredOption('--reason <text>', 'why; delivered to the consumer (required)')
     .option('--decided-by <name>', 'who rejects (default: your OS user)', osUser())
     .action(async (id: string, opts: { decidedBy: string; reason: string }) => {
       decided(await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/reject`, { decided_by: opts.decidedBy, reason: opts.reason }), 'rejected');
@@ -201,8 +218,8 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   program
     .command('ask <question>')
     .description('submit a question as a consumer')
-    .requiredOption('--topic <topic>', 'topic used to route the question')
-    .requiredOption('--because <reason>', 'why you are stuck (shown to the expert)')
+    .requiredOption('--topic <topic>', 'topic used to route the question (required)')
+    .requiredOption('--because <reason>', 'why you are stuck (shown to the expert) (required)')
     .option('--consumer <id>', 'consumer id', 'cli')
     .option('--kind <kind>', 'kind of answer')
     .option('--expert <id...>', 'ask these experts directly')
@@ -255,14 +272,20 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .command('request <request_id>')
     .description('show one request')
     .action(async (id: string) => {
-      const r = await client().get<RequestView>(`/requests/${encodeURIComponent(id)}`);
+      const c = client();
+      const r = await c.get<RequestView>(`/requests/${encodeURIComponent(id)}`);
+      const proposal = r.proposal_id ? await c.get<ProposalBody>(`/proposals/${encodeURIComponent(r.proposal_id)}`) : null;
       print(r, () => {
         say(`${r.id}  ${r.status}${r.reason ? ` (${r.reason.code}: ${r.reason.message})` : ''}`);
         say(`  Topic: ${r.topic}   Consumer: ${r.consumer_id}   Kind: ${r.kind}`);
         say(`  Question: ${r.question}`);
         askedAs(r);
         for (const a of r.asks) say(`  Ask ${a.id} → ${a.expert_id}: ${a.state}${a.sent_at ? ` (sent ${a.sent_at})` : ''}`);
-        if (r.proposal_id) say(`  Proposal: ${r.proposal_id}`);
+        if (proposal) {
+          say(`  Proposal ${proposal.id} (${proposal.status}${proposal.decision ? ` by ${proposal.decision.decided_by}` : ''})`);
+          say(`  Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+          if (proposal.original_answer !== null) say(`  (edited; the expert wrote: ${proposal.original_answer})`);
+        }
       });
     });
 
@@ -305,10 +328,13 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       const page = await c.get<{ items: DeliveryRow[] }>(`/deliveries?${q}`);
       print(page, () => {
         if (page.items.length === 0) return say('No deliveries');
-        for (const d of page.items) {
-          const detail = d.state === 'pending' && d.next_attempt_at ? `next try ${d.next_attempt_at}` : (d.last_error ?? '');
-          say(`${d.id}  ${d.state.padEnd(9)} ${d.consumer_id.padEnd(16)} attempts ${d.attempts}  ${d.last_status ?? '-'}  ${detail}`);
-        }
+        table(
+          ['DELIVERY', 'STATE', 'CONSUMER', 'EVENT', 'TRIES', 'HTTP', 'NEXT TRY / LAST ERROR'],
+          page.items.map((d) => [
+            d.id, d.state, d.consumer_id, d.event ?? '-', String(d.attempts), String(d.last_status ?? '-'),
+            [d.state === 'pending' && d.next_attempt_at ? `next ${d.next_attempt_at}` : '', d.last_error ?? ''].filter(Boolean).join('; '),
+          ]),
+        );
       });
     });
 

@@ -123,6 +123,7 @@ export function deliveryView(d: DeliveryRecord) {
   return {
     id: d.id,
     event_id: d.event_id,
+    event: d.event ?? null,
     consumer_id: d.consumer_id,
     request_id: d.request_id,
     state: d.state,

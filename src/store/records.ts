@@ -195,6 +195,8 @@ export interface DeliveryRecord {
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
+  /** The event's type, when listed (`GET /deliveries`). */
+  event?: EventType;
 }
 
 /** A claimed delivery with what it takes to send it. */

@@ -629,7 +629,8 @@ export class SqliteStore implements Store {
       ['state = ?', q.state],
       ['id < ?', q.before],
     ]);
-    const sql = `SELECT ${DELIVERY_COLUMNS} FROM deliveries ${where} ORDER BY id DESC LIMIT ?`;
+    const sql = `SELECT ${DELIVERY_COLUMNS}, (SELECT type FROM events WHERE events.id = deliveries.event_id) AS event
+      FROM deliveries ${where} ORDER BY id DESC LIMIT ?`;
     return this.prepareCached(sql).all(...values, q.limit) as DeliveryRecord[];
   }
 

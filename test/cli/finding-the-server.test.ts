@@ -62,3 +62,16 @@ describe('the CLI finds the server', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(result.stderr).toMatch(/401 unauthorized: .* Set EXPERTQ_TOKEN, or SERVICE_API_TOKEN \(server.api_token_env\), to the server's token\./);
   });
 });
+
+describe('the CLI says things plainly', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('--version prints the version; a usage error prints one line and a hint, not the whole help; help marks required options', async () => {
+    const version = await runCli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const usage = await runCli(['ask', 'Why?', '--topic', 'billing']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr.trim().split('\n')).toEqual(["error: required option '--because <reason>' not specified", '(add --help for usage)']);
+    const help = await runCli(['ask', '--help']);
+    expect(help.stdout).toMatch(/--because <reason>\s+why you are stuck \(shown to the expert\) \(required\)/);
+  });
+});

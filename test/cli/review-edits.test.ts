@@ -15,7 +15,7 @@ async function proposal(question: string, answer: string): Promise<{ requestId: 
 
 describe('expertq accept --answer / return', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('accepts with a corrected answer from a file, keeping the expert’s text', async () => {
-    const { proposalId } = await proposal('How do I roll back?', 'helm rollbak');
+    const { requestId, proposalId } = await proposal('How do I roll back?', 'helm rollbak');
     const file = join(served.ws.dir, 'answer.txt');
     writeFileSync(file, 'Run helm rollback <release> <revision>.\n');
     const accepted = await cli('accept', proposalId, '--answer-file', file, '--decided-by', 'rev');
@@ -24,6 +24,11 @@ describe('expertq accept --answer / return', { timeout: CLI_TEST_TIMEOUT_MS }, (
     expect(accepted.stdout).toMatch(/the expert's text is kept: helm rollbak/);
     const stored = await (await fetch(`${served.server.url}/api/v1/proposals/${proposalId}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })).json();
     expect(stored).toMatchObject({ answer: 'Run helm rollback <release> <revision>.', original_answer: 'helm rollbak', provenance: { edited_by: 'rev' } });
+    // `expertq request` shows the answer that was delivered, and the expert's own text.
+    const shown = await cli('request', requestId);
+    expect(shown.stdout).toMatch(/Proposal prop_\S+ \(accepted by rev\)/);
+    expect(shown.stdout).toMatch(/Answer from Sam Okafor: Run helm rollback <release> <revision>\./);
+    expect(shown.stdout).toMatch(/\(edited; the expert wrote: helm rollbak\)/);
   });
 
   it('sends a proposal back; the expert is asked again with the instructions', async () => {
