@@ -1,28 +1,115 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parseDocument } from 'yaml';
+import { Document, isMap, isSeq, parseDocument, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { ExpertEntry } from './expert-schema.js';
 
 /**
- * Rewrites only the `experts:` section of the YAML file, keeping every other section and its comments
- * as they were. Atomic: a temp file beside the original is written and fsynced, then renamed over it,
- * so a crash leaves either the old file or the new one, never half of one.
+ * Rewrites the `experts:` section of the YAML file and nothing else: every other section, and every
+ * expert whose entry did not change, keeps its exact text (flow lists, comments, alignment). Changed
+ * and new entries are written in the style the file already uses for topics. Atomic: a temp file beside
+ * the original is written and fsynced, then renamed over it, so a crash leaves the old file or the new one.
  */
 export function writeExpertsSection(file: string, experts: readonly ExpertEntry[]): void {
-  const doc = parseDocument(readFileSync(file, 'utf8'));
-  const entries = experts.map((e) => {
-    const entry: Record<string, unknown> = { id: e.id, name: e.name, topics: [...e.topics] };
-    if (e.escalation_to != null) entry.escalation_to = e.escalation_to;
-    return entry;
-  });
-  const existing = doc.get('experts', true);
-  const node = doc.createNode(entries);
-  // Keep a comment that sat on the section itself (e.g. "# who we ask").
-  if (existing && typeof existing === 'object' && 'commentBefore' in existing) {
-    node.commentBefore = (existing as { commentBefore?: string | null }).commentBefore ?? null;
+  writeAtomically(file, replaceExpertsText(readFileSync(file, 'utf8'), experts));
+}
+
+/** The text of `source` with its experts section replaced by `experts`, spliced by source ranges. */
+export function replaceExpertsText(source: string, experts: readonly ExpertEntry[]): string {
+  const doc = parseDocument(source);
+  const root = doc.contents;
+  if (!isMap(root)) return `${source}${source.endsWith('\n') || source === '' ? '' : '\n'}experts:\n${renderEntries(experts, 2, false)}`;
+  const pair = (root as YAMLMap).items.find((p) => (p.key as { value?: unknown } | null)?.value === 'experts');
+  const value = pair?.value as Node | null | undefined;
+
+  if (!pair || !value) {
+    const keyEnd = (pair?.key as Node | undefined)?.range?.[1];
+    if (keyEnd === undefined) {
+      return `${source}${source.endsWith('\n') ? '' : '\n'}experts:\n${renderEntries(experts, 2, false)}`;
+    }
+    // `experts:` with no value: the entries go on the lines after the key.
+    return `${source.slice(0, keyEnd)}:\n${renderEntries(experts, 2, false).replace(/\n$/, '')}${source.slice(lineEnd(source, keyEnd) - 1)}`;
   }
-  doc.set('experts', node);
-  writeAtomically(file, doc.toString());
+  const seq = value as YAMLSeq;
+  if (experts.length === 0) {
+    return `${source.slice(0, (pair.key as Node).range![1])}: []\n${source.slice(lineEnd(source, value.range![1]))}`;
+  }
+  if (!isSeq(value) || seq.flow || seq.items.length === 0) {
+    // A flow list (`experts: []`) becomes a block list in place of the value; the rest stays as it was.
+    const [start, end] = value.range!;
+    return `${source.slice(0, start).replace(/[ \t]*$/, '')}\n${renderEntries(experts, 2, false).replace(/\n$/, '')}${source.slice(end)}`;
+  }
+
+  const items = seq.items as Node[];
+  const indent = columnOf(source, dashBefore(source, items[0]!.range![0]));
+  const flowTopics = items.some((item) => isMap(item) && (item.get('topics', true) as YAMLSeq | undefined)?.flow === true);
+  // Each old entry as [leading comment lines, its own lines], keyed by id.
+  const old = new Map<string, { lead: string; body: string; entry: unknown }>();
+  const sectionStart = lineStart(source, dashBefore(source, items[0]!.range![0]));
+  let cursor = sectionStart;
+  for (const item of items) {
+    const dashLine = lineStart(source, dashBefore(source, item.range![0]));
+    const end = lineEnd(source, item.range![2]);
+    const id = isMap(item) ? String(item.get('id') ?? '') : '';
+    old.set(id, { lead: source.slice(cursor, dashLine), body: source.slice(dashLine, end), entry: item.toJSON() });
+    cursor = end;
+  }
+  const sectionEnd = cursor;
+
+  const parts = experts.map((expert) => {
+    const before = old.get(expert.id);
+    if (before && sameEntry(before.entry, expert)) return before.lead + before.body;
+    return (before?.lead ?? '') + renderEntries([expert], indent, flowTopics);
+  });
+  return source.slice(0, sectionStart) + parts.join('') + source.slice(sectionEnd);
+}
+
+function renderEntries(experts: readonly ExpertEntry[], indent: number, flowTopics: boolean): string {
+  const doc = new Document(experts.map(plainEntry));
+  if (flowTopics) {
+    for (const item of (doc.contents as YAMLSeq).items) ((item as YAMLMap).get('topics', true) as YAMLSeq).flow = true;
+  }
+  const pad = ' '.repeat(indent);
+  return doc
+    .toString({ lineWidth: 0 })
+    .split('\n')
+    .map((line) => (line === '' ? line : pad + line))
+    .join('\n');
+}
+
+function plainEntry(e: ExpertEntry): Record<string, unknown> {
+  const entry: Record<string, unknown> = { id: e.id, name: e.name, topics: [...e.topics] };
+  if (e.escalation_to != null) entry.escalation_to = e.escalation_to;
+  return entry;
+}
+
+function sameEntry(before: unknown, after: ExpertEntry): boolean {
+  if (!before || typeof before !== 'object') return false;
+  const b = before as Record<string, unknown>;
+  const keys = Object.keys(b).filter((k) => b[k] != null);
+  const wanted = plainEntry(after);
+  return keys.length === Object.keys(wanted).length && JSON.stringify(keys.sort().map((k) => b[k])) === JSON.stringify(Object.keys(wanted).sort().map((k) => wanted[k]));
+}
+
+/** The offset of the `-` that opens the sequence item whose content starts at `offset`. */
+function dashBefore(source: string, offset: number): number {
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(source[i]!)) i--;
+  return source[i] === '-' ? i : offset;
+}
+
+function lineStart(source: string, offset: number): number {
+  return source.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** The start of the line after the one holding `offset - 1` (an offset already at a line start stays). */
+function lineEnd(source: string, offset: number): number {
+  if (offset === 0 || source[offset - 1] === '\n') return offset;
+  const next = source.indexOf('\n', offset);
+  return next === -1 ? source.length : next + 1;
+}
+
+function columnOf(source: string, offset: number): number {
+  return offset - lineStart(source, offset);
 }
 
 export function writeAtomically(file: string, text: string): void {

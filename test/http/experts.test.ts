@@ -79,6 +79,9 @@ describe('PUT /api/v1/experts', () => {
       expect(text).toContain(comment);
     }
     expect(text).toContain('escalation_after: 90m');
+    // Every other section keeps its exact text.
+    expect(text.startsWith(YAML.slice(0, YAML.indexOf('experts:\n')))).toBe(true);
+    expect(text.endsWith(YAML.slice(YAML.indexOf('\ntopics:')))).toBe(true);
     expect(text).not.toContain('Dana Smith');
     const reloaded = loadConfig(t.configFile);
     expect(reloaded.experts).toEqual([
