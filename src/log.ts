@@ -1,13 +1,37 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { ConfigError } from './config/load-config.js';
 
-/** One pino logger per process. Secrets never reach it: the token is redacted wherever it might appear. */
-export function createLogger(destination?: DestinationStream, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * One pino logger per process. Secrets never reach it: the token is redacted wherever it might appear.
+ * On a terminal the lines are readable (pino-pretty, written synchronously so nothing is lost at exit);
+ * anywhere else, one JSON object per line for a log collector. `LOG_FORMAT=json|pretty` overrides the
+ * guess, `LOG_LEVEL` sets the level.
+ */
+export function createLogger(
+  destination?: DestinationStream,
+  level = process.env.LOG_LEVEL ?? 'info',
+  format = process.env.LOG_FORMAT,
+): Logger {
+  if (!LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LEVELS.join(', ')} (got "${level}").`);
+  if (format !== undefined && format !== '' && format !== 'json' && format !== 'pretty') {
+    throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${format}").`);
+  }
+  const readable = format === 'pretty' || ((format === undefined || format === '') && destination === undefined && process.stdout.isTTY === true);
+  const target =
+    readable && destination === undefined
+      ? pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l o', ignore: 'pid,hostname,name' })
+      : readable
+        ? pretty({ sync: true, colorize: false, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l o', ignore: 'pid,hostname,name', destination })
+        : destination;
   return pino(
     {
       name: 'expertq',
       level,
       redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.signing_secret', '*.secret'], censor: '[redacted]' },
     },
-    destination,
+    target,
   );
 }

@@ -51,7 +51,8 @@ export function osUser(): string {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   if (!('SERVICE_API_TOKEN' in extra)) delete env.SERVICE_API_TOKEN;
-  delete env.LOG_LEVEL;
+  if (!('LOG_LEVEL' in extra)) delete env.LOG_LEVEL;
+  if (!('LOG_FORMAT' in extra)) delete env.LOG_FORMAT;
   return env;
 }
 
