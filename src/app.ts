@@ -67,6 +67,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.decorateRequest('caller', null as never);
+  const metrics = createMetrics(options.service);
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+  app.addHook('onClose', async () => metrics.close());
   // Before any validation or recursive code runs: a body nested thousands of levels deep is refused here.
   app.addHook('preValidation', async (req) => {
     if (nestsDeeperThan(req.body)) throw badRequest(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
@@ -104,10 +109,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, ...options.mcp });
   await app.register(healthRoutes, { service: options.service, tickMs: options.health?.tickMs ?? 1000, schedulerRunning: options.health?.schedulerRunning ?? (() => false) });
-  const metrics = createMetrics(options.service);
+  const { registry } = metrics;
   await app.register(async (scope) => {
     if (!options.publicMetrics) scope.addHook('onRequest', bearerAuth(options.credentials));
-    scope.get('/metrics', { schema: { hide: true } }, async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+    scope.get('/metrics', { schema: { hide: true } }, async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   });
 
   // Only the page and its built assets are public; the UI's sources and configs in web/ are not.

@@ -66,7 +66,7 @@ export function replaceExpertsText(source: string, experts: readonly ExpertEntry
 function renderEntries(experts: readonly ExpertEntry[], indent: number, flowTopics: boolean): string {
   const doc = new Document(experts.map(plainEntry));
   if (flowTopics) {
-    for (const item of (doc.contents as YAMLSeq).items) ((item as YAMLMap).get('topics', true) as YAMLSeq).flow = true;
+    for (const item of (doc.contents as YAMLSeq).items) ((item as YAMLMap).get('topics', true) as unknown as YAMLSeq).flow = true;
   }
   const pad = ' '.repeat(indent);
   return doc

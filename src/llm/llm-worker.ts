@@ -1,4 +1,4 @@
-import type { Engine } from '../service/engine.js';
+import { countOne, type Engine } from '../service/engine.js';
 import { kindSchemaOf } from '../service/consumers.js';
 import type { LlmJobRecord, RequestRecord } from '../store/records.js';
 import type { LlmClient } from './create-llm-client.js';
@@ -79,6 +79,7 @@ export class LlmWorker {
     if (outcome === null) return; // aborted by stop(): the job stays pending
     await this.finish(job, outcome);
     if (!outcome.result.ok && outcome.reply) {
+      countOne(this.engine.counters.llmFailures, `${job.stage} ${outcome.reply.ok ? 'unusable_output' : 'call_failed'}`);
       this.engine.log.warn({ request_id: job.request_id, stage: job.stage, err: outcome.result.error }, 'LLM call unusable; fell back');
     }
     this.afterCommit();

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
@@ -7,7 +7,7 @@ import type { ExpertqService } from '../service/expertq-service.js';
  * services in one process, as in tests, do not collide). Gauges are read from the database at scrape
  * time with a few indexed counts; counters mirror the service's in-memory counts.
  */
-export function createMetrics(service: ExpertqService): Registry {
+export function createMetrics(service: ExpertqService): ServiceMetrics {
   const registry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void) =>
     new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); collect(this); } });
@@ -63,5 +63,47 @@ export function createMetrics(service: ExpertqService): Registry {
       for (const [code, n] of service.counters.transportFailures) this.inc({ code }, n);
     },
   });
-  return registry;
+  new Counter({
+    name: 'expertq_llm_errors_total',
+    help: 'LLM calls that failed (call_failed: timeout, HTTP error, refused) or answered unusably (unusable_output), by stage (draft, structure). Each fell back to the non-LLM path.',
+    labelNames: ['stage', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [key, n] of service.counters.llmFailures) {
+        const [stage, reason] = key.split(' ');
+        this.inc({ stage, reason }, n);
+      }
+    },
+  });
+
+  const tick = new Histogram({
+    name: 'expertq_scheduler_tick_seconds',
+    help: 'How long each scheduler tick took (give-ups, escalations, quiet-hour releases, held and queued work).',
+    buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
+  const onTick = (seconds: number) => tick.observe(seconds);
+  service.ticks.on('tick', onTick);
+
+  const http = new Histogram({
+    name: 'expertq_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status code (long polls and streams included).',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  return {
+    registry,
+    observeHttp: (method, route, statusCode, seconds) => http.observe({ method, route, status_code: statusCode }, seconds),
+    close: () => service.ticks.off('tick', onTick),
+  };
+}
+
+export interface ServiceMetrics {
+  registry: Registry;
+  /** Records one HTTP request; `route` is the route pattern (`/api/v1/requests/:id`), never the raw URL. */
+  observeHttp(method: string, route: string, statusCode: number, seconds: number): void;
+  /** Stops listening to the service (the app closes). */
+  close(): void;
 }

@@ -47,6 +47,13 @@ export interface ServiceCounters {
   reviewReminders: number;
   /** Failed sends to experts, by transport error code. */
   transportFailures: Map<string, number>;
+  /** LLM calls that failed or returned something unusable, by `stage` and `reason` (key `stage reason`). */
+  llmFailures: Map<string, number>;
+}
+
+/** Adds one to a counter of a labelled count. */
+export function countOne(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
 export interface ReviewSettings {

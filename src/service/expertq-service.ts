@@ -20,7 +20,7 @@ import {
   consumerView, deleteConsumer, deliveryView, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
 } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
-import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
+import { countOne, type Engine, type ReviewSettings, type ServiceCounters } from './engine.js';
 import { reviewCardOf } from './review-channel.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
@@ -62,7 +62,7 @@ export class ExpertqService implements Engine {
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
-  readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map() };
+  readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map(), llmFailures: new Map() };
   /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
   lastTickAt: number | null = null;
   readonly transport: Transport;
@@ -79,6 +79,8 @@ export class ExpertqService implements Engine {
    * update at once instead of on their next poll.
    */
   readonly commits = new EventEmitter();
+  /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
+  readonly ticks = new EventEmitter();
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
@@ -101,7 +103,7 @@ export class ExpertqService implements Engine {
         this.onEventsQueued();
       },
       reviewCard: (proposalId, now) => reviewCardOf(this, proposalId, now),
-      onFailure: (code) => this.counters.transportFailures.set(code, (this.counters.transportFailures.get(code) ?? 0) + 1),
+      onFailure: (code) => countOne(this.counters.transportFailures, code),
     });
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
@@ -300,10 +302,13 @@ export class ExpertqService implements Engine {
    */
   tick(): TickResult {
     const now = this.clock.now();
+    const started = performance.now();
     this.lastTickAt = Date.now();
     // Drafts past their deadline fall back first, so their asks go out in this same tick.
     if (this.llm) expireDrafts(this, now);
-    return this.committed(this.scheduler.tick(now));
+    const result = this.scheduler.tick(now);
+    this.ticks.emit('tick', (performance.now() - started) / 1000);
+    return this.committed(result);
   }
 
   /**

@@ -37,3 +37,21 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^expertq_outbox_backlog\{outbox="messages"\} 0$/m);
   });
 });
+
+describe('latency metrics', () => {
+  it('times HTTP requests by route pattern (never the raw URL) and status, and scheduler ticks', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    const id = (await t.call('POST', '/api/v1/requests', submitBody())).body.request_id;
+    await t.call('GET', `/api/v1/requests/${id}`);
+    await t.call('GET', '/api/v1/requests/req_missing');
+    t.service.tick();
+    t.service.tick();
+    const { text } = await scrape();
+    expect(text).toMatch(/^expertq_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/requests",status_code="200"\} 1$/m);
+    expect(text).toMatch(/^expertq_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/requests\/:id",status_code="200"\} 1$/m);
+    expect(text).toMatch(/^expertq_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/requests\/:id",status_code="404"\} 1$/m);
+    expect(text).not.toContain(id);
+    expect(text).toMatch(/^expertq_scheduler_tick_seconds_count 2$/m);
+    expect(text).toMatch(/^expertq_scheduler_tick_seconds_bucket\{le="\+Inf"\} 2$/m);
+  });
+});
