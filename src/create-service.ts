@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
+import { Pruner, type RetentionSettings } from './service/pruner.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
@@ -51,6 +52,9 @@ export class Expertq {
     private readonly store: SqliteStore,
     private readonly timer: NodeJS.Timeout | null,
     private readonly lock: { release(): void } = { release() {} },
+    /** Retention (`storage.retention*`): hourly in a server with timers, or on demand. */
+    readonly pruner: Pruner = new Pruner(store.db, retentionOf(config), service.clock, service.log),
+    private readonly pruneTimer: NodeJS.Timeout | null = null,
   ) {}
 
   /** Registers (or re-registers after a restart) an in-process consumer with its handlers. */
@@ -88,6 +92,8 @@ export class Expertq {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    await this.pruner.stop();
     // Finish what is in flight, start nothing new: the backlog waits safely in the outbox.
     this.service.messages.stop();
     this.service.deliveries.stop();
@@ -154,5 +160,20 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     timer = setInterval(() => runTick(service, log), config.server.tick_ms);
     timer.unref();
   }
-  return new Expertq(service, config, secrets, transport, store, timer, lock);
+  const pruner = new Pruner(store.db, retentionOf(config), clock, log);
+  let pruneTimer: NodeJS.Timeout | null = null;
+  if (options.timers !== false && pruner.enabled) {
+    // Retention: once at start (in batches, after start-up work), then every hour.
+    const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'retention: pruning failed; trying again in an hour'));
+    setImmediate(prune);
+    pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+    pruneTimer.unref();
+  }
+  return new Expertq(service, config, secrets, transport, store, timer, lock, pruner, pruneTimer);
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+function retentionOf(config: Config): RetentionSettings {
+  return { retention: config.storage.retention, retentionRequests: config.storage.retention_requests };
 }

@@ -8,6 +8,7 @@ import type { ProposalBody, RequestView } from '../service/views.js';
 import type { ExpertView } from '../service/experts.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { createClient, CliError } from './client.js';
+import { addLocalCommands } from './local-commands.js';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
@@ -150,6 +151,8 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       const flag = resolve(target) === resolve('service.yaml') ? '' : ` --config ${target}`;
       say(`Edit org.name and the experts, then run: expertq serve${flag}`);
     });
+
+  addLocalCommands(program, say);
 
   program
     .command('queue')

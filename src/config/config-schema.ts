@@ -2,6 +2,25 @@ import { z } from 'zod';
 import { durationProblem, parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
 
+const DAY_MS = 86_400_000;
+
+/**
+ * How long rows are kept (`storage.retention*`): at least a day, so nothing still retried, deduplicated
+ * or waited on is pruned, and at most ten years.
+ */
+const retentionSchema = z.string().max(100).transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms === null) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration; write it like 30d, 90d or 52w` });
+    return z.NEVER;
+  }
+  if (ms < DAY_MS || ms > 3650 * DAY_MS) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is outside 1d to 3650d` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 /** A duration in the short YAML form or ISO-8601, parsed to milliseconds. */
 export const durationSchema = z.string().max(100).transform((text, ctx) => {
   const problem = durationProblem(text);
@@ -109,7 +128,14 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    storage: z.object({ path: z.string().min(1).optional() }).strict().prefault({}),
+    storage: z
+      .object({
+        path: z.string().min(1).optional(),
+        retention: retentionSchema.nullable().default(null),
+        retention_requests: retentionSchema.nullable().default(null),
+      })
+      .strict()
+      .prefault({}),
     defaults: policySchema.partial().prefault({}).transform((d) => ({
       escalation_after: d.escalation_after ?? 2 * 3_600_000,
       give_up_after: d.give_up_after ?? 24 * 3_600_000,

@@ -214,5 +214,16 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX llm_jobs_pending ON llm_jobs (created_at, id) WHERE state = 'pending';
   CREATE INDEX llm_jobs_deadline ON llm_jobs (deadline_at) WHERE state = 'pending' AND deadline_at IS NOT NULL;
+  `,  // 7: retention (storage.retention, storage.retention_requests). Pruning finds old rows by index, and
+  // "is this event still needed by a delivery" is an index probe rather than a scan.
+  `
+  CREATE INDEX deliveries_event ON deliveries (event_id);
+  CREATE INDEX deliveries_request ON deliveries (request_id);
+  CREATE INDEX deliveries_delivered ON deliveries (delivered_at) WHERE state = 'delivered';
+  CREATE INDEX messages_sent ON messages (sent_at) WHERE state = 'sent';
+  CREATE INDEX messages_request ON messages (request_id) WHERE request_id IS NOT NULL;
+  CREATE INDEX events_created ON events (created_at);
+  CREATE INDEX llm_jobs_request ON llm_jobs (request_id);
+  CREATE INDEX requests_finished ON requests (updated_at) WHERE status IN ('accepted', 'rejected', 'failed');
   `,
 ];

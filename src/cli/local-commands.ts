@@ -1,0 +1,170 @@
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Command } from 'commander';
+import { loadConfig, type Config } from '../config/load-config.js';
+import { resolveConfigPath } from '../config/resolve-config-path.js';
+import { lockDatabase } from '../store/lock-database.js';
+import { MIGRATIONS } from '../store/migrations.js';
+import { addCounts, countPrunable, emptyCounts, isEmpty, pruneBatch, type PruneCounts } from '../store/prune.js';
+import { cutoffsAt } from '../service/pruner.js';
+import { CliError } from './client.js';
+
+/**
+ * Commands that work on the database file itself, on the machine that holds it (not through the API):
+ * `backup`, `restore` and `prune`. They read `storage.path` from the same configuration `serve` uses.
+ */
+export function addLocalCommands(program: Command, say: (line?: string) => void): void {
+  const config = (): Config => loadConfig(resolveConfigPath(program.opts<{ config?: string }>().config).path);
+
+  program
+    .command('backup <file>')
+    .description('write a consistent copy of the database to <file>, safe while the server runs (SQLite online backup)')
+    .option('--force', 'overwrite <file> if it exists')
+    .action(async (file: string, opts: { force?: boolean }) => {
+      const source = config().storagePath;
+      const target = resolve(file);
+      if (!existsSync(source)) throw new CliError(`There is no database at ${source} (storage.path) to back up.`);
+      if (target === source) throw new CliError('The backup file cannot be the database itself.', 2);
+      if (existsSync(target) && !opts.force) throw new CliError(`${target} already exists; pass --force to overwrite it.`);
+      const started = performance.now();
+      const partial = `${target}.partial`;
+      const db = openExisting(source, { readonly: true });
+      try {
+        // All remaining pages in one step: one read snapshot, so writes by the server never restart the
+        // copy (WAL readers do not block the writer, so the server does not wait either).
+        await db.backup(partial, { progress: ({ remainingPages }) => Math.max(remainingPages, 1) });
+      } catch (error) {
+        rmSync(partial, { force: true });
+        throw new CliError(`Backup failed: ${(error as Error).message}`);
+      } finally {
+        db.close();
+      }
+      const check = integrityOf(partial, { standalone: true });
+      if (check !== 'ok') {
+        rmSync(partial, { force: true });
+        throw new CliError(`The copy failed its integrity check (${check}); nothing was written to ${target}.`);
+      }
+      syncFile(partial);
+      renameSync(partial, target);
+      const mb = (statSync(target).size / 1_048_576).toFixed(1);
+      say(`Backed up ${source} to ${target} (${mb} MB, integrity ok) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      say(`Restore it with: expertq restore ${file} (the server must be stopped)`);
+    });
+
+  program
+    .command('restore <file>')
+    .description('replace the database with a backup (the server must be stopped; the current database is kept aside)')
+    .action((file: string) => {
+      const source = resolve(file);
+      const target = config().storagePath;
+      if (!existsSync(source)) throw new CliError(`No such backup file: ${source}`);
+      const check = integrityOf(source);
+      if (check !== 'ok') throw new CliError(`${source} is not a sound database (${check}); nothing was changed.`);
+      // The lock is the server's: holding it proves no server runs on this database now.
+      const lock = lockDatabase(target);
+      try {
+        const aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        // The -wal and -shm files belong to the current database: they move with it, never onto the backup.
+        for (const suffix of ['', '-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, aside + suffix);
+        copyFileSync(source, `${target}.partial`);
+        syncFile(`${target}.partial`);
+        renameSync(`${target}.partial`, target);
+        say(`Restored ${target} from ${source}.`);
+        if (existsSync(aside)) say(`The database it replaced is kept as ${aside}.`);
+        say('Start the server; it applies any newer migrations at start.');
+      } finally {
+        lock.release();
+      }
+    });
+
+  program
+    .command('prune')
+    .description('remove rows past storage.retention (and storage.retention_requests) now; the server also does it hourly')
+    .option('--dry-run', 'print what would be removed and remove nothing')
+    .action((opts: { dryRun?: boolean }) => {
+      const c = config();
+      const settings = { retention: c.storage.retention, retentionRequests: c.storage.retention_requests };
+      if (settings.retention === null && settings.retentionRequests === null) {
+        throw new CliError(`Neither storage.retention nor storage.retention_requests is set in ${c.file}: nothing is ever pruned.`);
+      }
+      const cutoffs = cutoffsAt(settings, Date.now());
+      const db = openExisting(c.storagePath, { readonly: Boolean(opts.dryRun) });
+      try {
+        if (db.pragma('user_version', { simple: true }) !== MIGRATIONS.length) {
+          throw new CliError(`The database ${c.storagePath} is not at this expertq's schema; start the server once (it migrates), then prune.`);
+        }
+        const when = (at: number | null) => (at === null ? 'kept (no retention set)' : `before ${new Date(at).toISOString()}`);
+        say(`Outbox rows: ${when(cutoffs.outboxBefore)}; finished requests: ${when(cutoffs.requestsBefore)}.`);
+        if (opts.dryRun) {
+          printCounts(say, countPrunable(db, cutoffs), 'would be removed');
+          return;
+        }
+        const total = emptyCounts();
+        for (let batch = pruneBatch(db, cutoffs); !isEmpty(batch); batch = pruneBatch(db, cutoffs)) addCounts(total, batch);
+        printCounts(say, total, 'removed');
+      } finally {
+        db.close();
+      }
+    });
+}
+
+function printCounts(say: (line?: string) => void, counts: PruneCounts, verb: string): void {
+  const labels: Record<keyof PruneCounts, string> = {
+    deliveries: 'deliveries (delivered)',
+    messages: 'messages to experts (sent)',
+    events: 'event bodies',
+    chat_events: 'chat event ids',
+    llm_jobs: 'LLM jobs (finished)',
+    requests: 'requests (finished)',
+    proposals: 'proposals of those requests',
+    audit: 'audit rows of those requests',
+  };
+  const width = Math.max(...Object.values(counts).map((n) => n.toLocaleString('en-US').length));
+  for (const key of Object.keys(labels) as Array<keyof PruneCounts>) {
+    say(`  ${counts[key].toLocaleString('en-US').padStart(width)}  ${labels[key]}`);
+  }
+  say(isEmpty(counts) ? `Nothing ${verb}.` : `${Object.values(counts).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows ${verb}.`);
+}
+
+function openExisting(path: string, options: { readonly: boolean }): Database.Database {
+  if (!existsSync(path)) throw new CliError(`There is no database at ${path} (storage.path).`);
+  const db = new Database(path, { readonly: options.readonly, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    db.close();
+    throw new CliError(`The database ${path} is at schema ${version}, newer than this expertq (${MIGRATIONS.length}); use the newer expertq.`);
+  }
+  return db;
+}
+
+/**
+ * `PRAGMA integrity_check` of a database file: "ok" or the first problem. `standalone` (a fresh backup)
+ * also switches it to a rollback journal, so the copy is one self-contained file with no -wal beside it.
+ */
+function integrityOf(path: string, options: { standalone?: boolean } = {}): string {
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: !options.standalone, fileMustExist: true });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  try {
+    if (options.standalone) db.pragma('journal_mode = DELETE');
+    return String(db.pragma('integrity_check', { simple: true }));
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    db.close();
+  }
+}
+
+function syncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

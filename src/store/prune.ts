@@ -1,0 +1,124 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Retention (`storage.retention`, `storage.retention_requests`): what may go, counted and deleted in
+ * small batches. Each batch is one short transaction, so a large backlog never holds the write lock
+ * long enough to stall the API; the caller yields between batches.
+ *
+ * - With `retention`: delivered deliveries, sent messages and events (of requests no longer open;
+ *   an event only once no delivery needs its body), processed chat event ids and finished LLM jobs older than it.
+ * - With `retention_requests` as well: finished requests (accepted, rejected, failed) last changed
+ *   before it, with everything that belongs to them: asks, proposals, audit rows, events, deliveries,
+ *   messages and chat references. A request with a delivery or message still pending is kept.
+ */
+export interface RetentionCutoffs {
+  /** Rows of the outboxes older than this instant (ms) may go; null: keep them. */
+  outboxBefore: number | null;
+  /** Finished requests last changed before this instant (ms) may go; null: keep them. */
+  requestsBefore: number | null;
+}
+
+/** What a prune removed, or (a dry run) would remove, by kind of row. */
+export interface PruneCounts {
+  deliveries: number;
+  messages: number;
+  events: number;
+  chat_events: number;
+  llm_jobs: number;
+  requests: number;
+  proposals: number;
+  audit: number;
+}
+
+export const emptyCounts = (): PruneCounts => ({ deliveries: 0, messages: 0, events: 0, chat_events: 0, llm_jobs: 0, requests: 0, proposals: 0, audit: 0 });
+
+const OPEN = `('queued', 'asked', 'escalated', 'proposed')`;
+const FINAL = `('accepted', 'rejected', 'failed')`;
+
+const OUTBOX_ROWS = {
+  deliveries: `FROM deliveries WHERE state = 'delivered' AND delivered_at < @before`,
+  messages: `FROM messages WHERE state = 'sent' AND sent_at < @before
+    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = messages.request_id AND r.status IN ${OPEN})`,
+  events: `FROM events WHERE created_at < @before AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id)
+    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`,
+  chat_events: `FROM chat_events WHERE at < @before`,
+  llm_jobs: `FROM llm_jobs WHERE state <> 'pending' AND finished_at < @before`,
+} as const;
+
+const OLD_REQUESTS = `FROM requests WHERE status IN ${FINAL} AND updated_at < @before
+  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = requests.id AND d.state = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.request_id = requests.id AND m.state = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM llm_jobs j WHERE j.request_id = requests.id AND j.state = 'pending')`;
+
+/** Events a run would remove: including those whose every delivery goes in the same run. */
+const EVENTS_AFTER_DELIVERIES = `FROM events WHERE created_at < @before
+  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id AND NOT (d.state = 'delivered' AND d.delivered_at < @before))
+  AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`;
+
+/** Counts what a prune at these cutoffs would remove (`expertq prune --dry-run`). */
+export function countPrunable(db: Database.Database, cutoffs: RetentionCutoffs): PruneCounts {
+  const counts = emptyCounts();
+  if (cutoffs.outboxBefore !== null) {
+    for (const [kind, outboxRows] of Object.entries(OUTBOX_ROWS)) {
+      const rows = kind === 'events' ? EVENTS_AFTER_DELIVERIES : outboxRows;
+      counts[kind as keyof typeof OUTBOX_ROWS] = (db.prepare(`SELECT count(*) AS n ${rows}`).get({ before: cutoffs.outboxBefore }) as { n: number }).n;
+    }
+  }
+  if (cutoffs.requestsBefore !== null) {
+    const ids = `SELECT id ${OLD_REQUESTS}`;
+    const n = (sql: string) => (db.prepare(sql).get({ before: cutoffs.requestsBefore }) as { n: number }).n;
+    counts.requests = n(`SELECT count(*) AS n ${OLD_REQUESTS}`);
+    counts.proposals = n(`SELECT count(*) AS n FROM proposals WHERE request_id IN (${ids})`);
+    counts.audit = n(`SELECT count(*) AS n FROM audit WHERE request_id IN (${ids})`);
+  }
+  return counts;
+}
+
+/**
+ * Removes at most `limit` rows of each kind (and at most `limit` requests with what belongs to them)
+ * in one transaction. Returns what went; all zero means nothing is left to prune.
+ */
+export function pruneBatch(db: Database.Database, cutoffs: RetentionCutoffs, limit = 500): PruneCounts {
+  return db.transaction(() => {
+    const counts = emptyCounts();
+    if (cutoffs.requestsBefore !== null) pruneRequests(db, cutoffs.requestsBefore, limit, counts);
+    if (cutoffs.outboxBefore !== null) {
+      // Deliveries before events: an event goes once no delivery needs its body.
+      for (const [kind, rows] of Object.entries(OUTBOX_ROWS)) {
+        const table = kind as keyof typeof OUTBOX_ROWS;
+        const sql = `DELETE FROM ${table} WHERE id IN (SELECT id ${rows} LIMIT @limit)`;
+        counts[table] += db.prepare(sql).run({ before: cutoffs.outboxBefore, limit }).changes;
+      }
+    }
+    return counts;
+  })();
+}
+
+function pruneRequests(db: Database.Database, before: number, limit: number, counts: PruneCounts): void {
+  const ids = (db.prepare(`SELECT id ${OLD_REQUESTS} LIMIT @limit`).all({ before, limit }) as Array<{ id: string }>).map((r) => r.id);
+  if (ids.length === 0) return;
+  const list = JSON.stringify(ids);
+  const inList = `IN (SELECT value FROM json_each(@list))`;
+  const run = (sql: string) => db.prepare(sql).run({ list }).changes;
+  run(`DELETE FROM chat_asks WHERE ask_id IN (SELECT id FROM asks WHERE request_id ${inList})`);
+  run(`DELETE FROM review_cards WHERE proposal_id IN (SELECT id FROM proposals WHERE request_id ${inList})`);
+  run(`DELETE FROM request_subscribers WHERE request_id ${inList}`);
+  run(`DELETE FROM asks WHERE request_id ${inList}`);
+  counts.proposals += run(`DELETE FROM proposals WHERE request_id ${inList}`);
+  counts.audit += run(`DELETE FROM audit WHERE request_id ${inList}`);
+  counts.deliveries += run(`DELETE FROM deliveries WHERE request_id ${inList}`);
+  counts.events += run(`DELETE FROM events WHERE request_id ${inList}`);
+  counts.messages += run(`DELETE FROM messages WHERE request_id ${inList}`);
+  counts.llm_jobs += run(`DELETE FROM llm_jobs WHERE request_id ${inList}`);
+  counts.requests += run(`DELETE FROM requests WHERE id ${inList}`);
+}
+
+/** True when a batch removed nothing. */
+export function isEmpty(counts: PruneCounts): boolean {
+  return Object.values(counts).every((n) => n === 0);
+}
+
+/** Adds one batch's counts into a running total. */
+export function addCounts(total: PruneCounts, batch: PruneCounts): void {
+  for (const key of Object.keys(total) as Array<keyof PruneCounts>) total[key] += batch[key];
+}
