@@ -68,9 +68,9 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
 
   const say = (line = '') => io.out(`${line}\n`);
   /** Aligned columns; long cells are cut with … so a row stays on one line. */
-  const table = (head: string[], rows: string[][]) => {
+  const table = (head: string[], rows: string[][], lastMax = 80) => {
     const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-    const cells = [head, ...rows].map((row) => row.map((cell, i) => cut(cell, i === row.length - 1 ? 80 : 32)));
+    const cells = [head, ...rows].map((row) => row.map((cell, i) => cut(cell, i === row.length - 1 ? lastMax : 32)));
     const widths = head.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
     for (const row of cells) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
   };
@@ -261,13 +261,22 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .command('requests')
     .description('list requests, newest first')
     .option('--status <status>', 'only this status')
+    .option('--topic <topic>', 'only this topic')
+    .option('--consumer <id>', 'only this consumer')
+    .option('--search <text>', 'only questions containing this text')
     .option('--limit <n>', 'how many', '20')
-    .action(async (opts: { status?: string; limit: string }) => {
-      const q = new URLSearchParams({ limit: opts.limit, ...(opts.status ? { status: opts.status } : {}) });
+    .action(async (opts: { status?: string; topic?: string; consumer?: string; search?: string; limit: string }) => {
+      const q = new URLSearchParams({
+        limit: opts.limit,
+        ...(opts.status ? { status: opts.status } : {}),
+        ...(opts.topic ? { topic: opts.topic } : {}),
+        ...(opts.consumer ? { consumer_id: opts.consumer } : {}),
+        ...(opts.search ? { q: opts.search } : {}),
+      });
       const page = await client().get<{ items: RequestView[] }>(`/requests?${q}`);
       print(page, () => {
         if (page.items.length === 0) return say('No requests');
-        for (const r of page.items) say(`${r.id}  ${r.status.padEnd(9)}  ${r.topic}  ${r.question.slice(0, 60)}`);
+        table(['REQUEST', 'STATUS', 'TOPIC', 'CONSUMER', 'QUESTION'], page.items.map((r) => [r.id, r.status, r.topic, r.consumer_id, r.question]));
       });
     });
 
@@ -297,9 +306,8 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .description('every step of a request')
     .action(async (id: string) => {
       const rows = await client().get<Array<{ at: string; type: string; actor: string; data: unknown }>>(`/audit?request_id=${encodeURIComponent(id)}`);
-      print(rows, () => {
-        for (const e of rows) say(`${e.at}  ${e.type.padEnd(15)} ${e.actor.padEnd(24)} ${JSON.stringify(e.data)}`);
-      });
+      // The details are the record: never cut.
+      print(rows, () => table(['AT', 'WHAT', 'BY', 'DETAILS'], rows.map((e) => [e.at, e.type, e.actor, JSON.stringify(e.data)]), Infinity));
     });
 
   program
@@ -307,11 +315,12 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .description('the expert registry with live state')
     .action(async () => {
       const experts = await client().get<ExpertView[]>('/experts');
-      print(experts, () => {
-        for (const e of experts) {
-          say(`${e.id.padEnd(16)} ${e.name.padEnd(20)} open ${e.open_asks}  today ${e.asks_today}${e.muted ? '  MUTED' : ''}  [${e.topics.join(', ')}]`);
-        }
-      });
+      print(experts, () =>
+        table(
+          ['EXPERT', 'NAME', 'OPEN', 'TODAY', 'STATE', 'TOPICS'],
+          experts.map((e) => [e.id, e.name, String(e.open_asks), String(e.asks_today), e.muted ? 'MUTED' : 'available', e.topics.join(', ')]),
+        ),
+      );
     });
 
   program
@@ -339,6 +348,15 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
           ]),
         );
       });
+    });
+
+  program
+    .command('mute <expert_id>')
+    .description('mute an expert: no more asks until unmuted; their open asks are passed on')
+    .option('--by <name>', 'who mutes (default: your OS user; a named token mutes as itself)', osUser())
+    .action(async (id: string, opts: { by: string }) => {
+      const e = await client().post<ExpertView>(`/experts/${encodeURIComponent(id)}/mute`, { muted_by: opts.by });
+      print(e, () => say(`${e.id} is muted: no more asks until \`expertq unmute ${e.id}\`; open asks were passed on.`));
     });
 
   program

@@ -128,10 +128,14 @@ export const listRequestsQuery = z
   .object({
     status: z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed']).optional(),
     consumer_id: z.string().min(1).optional(),
+    topic: z.string().trim().min(1).max(200).optional(),
+    q: z.string().trim().min(1).max(200).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z.string().min(1).optional(),
   })
   .strict();
+
+export const muteBody = z.object({ muted_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
 
 export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
 

@@ -23,7 +23,7 @@ import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import { countOne, type Engine, type ReviewSettings, type ServiceCounters } from './engine.js';
 import { reviewCardOf } from './review-channel.js';
 import { reviewFromChat } from './review-from-chat.js';
-import { listExperts, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
+import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
@@ -245,6 +245,10 @@ export class ExpertqService implements Engine {
 
   replaceExperts(entries: ExpertEntry[]): ExpertView[] {
     return replaceExperts(this, entries);
+  }
+
+  muteExpert(id: string, mutedBy: string): ExpertView {
+    return this.committed(muteExpert(this, id, mutedBy));
   }
 
   unmuteExpert(id: string): ExpertView {

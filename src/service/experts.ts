@@ -3,7 +3,8 @@ import { writeExpertsSection } from '../config/write-experts.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
 import { badRequest, notFound } from '../errors.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
-import { liveStates, type Engine } from './engine.js';
+import { audit, liveStates, type Engine } from './engine.js';
+import { passOn } from './pass-on.js';
 
 export interface ExpertView {
   id: string;
@@ -50,6 +51,32 @@ export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertVi
   engine.experts = new ExpertRegistry(entries);
   engine.log.info({ experts: entries.length }, 'expert registry replaced');
   return listExperts(engine);
+}
+
+/**
+ * Mutes an expert and passes each of their open asks on along the escalation chain, as the expert's
+ * own `mute` reply does. The caller holds the transaction. Returns how many asks were passed on.
+ */
+export function muteAndPassOn(engine: Engine, expertId: string, actor: string, now: number): number {
+  const open = engine.store.openAsksOf(expertId);
+  engine.store.setMuted(expertId, true, now);
+  for (const ask of open) {
+    const request = engine.store.getRequest(ask.request_id)!;
+    audit(engine, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
+    passOn(engine, request, ask, 'mute', now);
+  }
+  const involved = open.flatMap((a) => engine.store.listAsks(a.request_id).map((x) => x.expert_id));
+  placeWaiting(engine, new Set([expertId, ...involved]), now);
+  return open.length;
+}
+
+/** Mutes an expert from the API (`POST /experts/{id}/mute`): no more asks until unmuted; open ones pass on. */
+export function muteExpert(engine: Engine, expertId: string, mutedBy: string): ExpertView {
+  if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
+  const now = engine.clock.now();
+  const passed = engine.store.transaction(() => muteAndPassOn(engine, expertId, `reviewer:${mutedBy}`, now));
+  engine.log.info({ expert_id: expertId, muted_by: mutedBy, passed_on: passed }, 'expert muted');
+  return listExperts(engine).find((e) => e.id === expertId)!;
 }
 
 /** Clears a mute; asks and held requests waiting for this expert get their chance in the same transaction. */

@@ -1,12 +1,11 @@
 import { composeAnswerInThread, composeNoOpenAsk } from '../core/compose-feedback.js';
 import { readReply } from '../core/read-reply.js';
 import { AppError } from '../errors.js';
-import { placeWaiting } from '../scheduler/place-waiting.js';
 import type { AskRecord } from '../store/records.js';
 import type { InboundOutcome, InboundReply } from '../transport/transport.js';
 import { tellExpert } from './close-ask.js';
-import { audit, type Engine } from './engine.js';
-import { passOn } from './pass-on.js';
+import type { Engine } from './engine.js';
+import { muteAndPassOn } from './experts.js';
 import { receiveReply } from './receive-reply.js';
 
 /**
@@ -51,14 +50,7 @@ function topLevel(engine: Engine, input: InboundReply, now: number): InboundOutc
     return receiveReply(engine, { expert_id: input.expertId, text: input.text, request_id: open[0]?.request_id });
   }
   if (kind === 'mute') {
-    engine.store.setMuted(input.expertId, true, now);
-    for (const ask of open) {
-      const request = engine.store.getRequest(ask.request_id)!;
-      audit(engine, { request_id: request.id, at: now, type: 'muted', actor: `expert:${input.expertId}`, data: { ask_id: ask.id } });
-      passOn(engine, request, ask, 'mute', now);
-    }
-    const involved = open.flatMap((a) => engine.store.listAsks(a.request_id).map((x) => x.expert_id));
-    placeWaiting(engine, new Set([input.expertId, ...involved]), now);
+    muteAndPassOn(engine, input.expertId, `expert:${input.expertId}`, now);
     tellExpert(engine, input.expertId, `You are muted: no more questions until you reply \`unmute\`. Your ${open.length} open questions were passed on.`, now);
     return { outcome: 'muted', request_id: null };
   }

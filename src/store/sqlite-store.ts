@@ -344,6 +344,8 @@ export class SqliteStore implements Store {
     const { where, values } = whereClause([
       ['status = ?', q.status],
       ['consumer_id = ?', q.consumer_id],
+      ['topic = ?', q.topic],
+      ["(question || char(10) || coalesce(asked_question, '')) LIKE ? ESCAPE '\\'", q.text === undefined ? undefined : `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
       ['id < ?', q.before],
     ]);
     const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`;

@@ -6,6 +6,9 @@ import type {
 export interface RequestQuery {
   status?: RequestStatus | undefined;
   consumer_id?: string | undefined;
+  topic?: string | undefined;
+  /** Text search: requests whose question (or drafted question) contains this, ignoring ASCII case. */
+  text?: string | undefined;
   limit: number;
   /** Return requests older than this id (the cursor). */
   before?: string | undefined;

@@ -89,7 +89,9 @@ describe('expertq: ask → reply → queue → accept', { timeout: CLI_TEST_TIME
 
     const audit = await cli('audit', requestId);
     expect(audit.code).toBe(0);
-    const types = audit.stdout.trim().split('\n').map((line) => line.split(/\s+/)[1]);
+    const [head, ...lines] = audit.stdout.trim().split('\n');
+    expect(head).toMatch(/^AT\s+WHAT\s+BY\s+DETAILS$/);
+    const types = lines.map((line) => line.split(/\s+/)[1]);
     expect(types).toEqual(['received', 'routed', 'asked', 'replied', 'proposed', 'decided']);
     expect(audit.stdout).toContain('alice');
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, expertView, idParams, putExpertsBody } from '../schemas.js';
+import { errorBody, expertView, idParams, muteBody, putExpertsBody } from '../schemas.js';
 import type { RouteOptions } from './requests.js';
 
 export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
@@ -17,6 +17,18 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       response: { 200: z.array(expertView), 400: errorBody },
     },
     handler: async (req) => service.replaceExperts(req.body),
+  });
+
+  app.post('/experts/:id/mute', {
+    schema: {
+      summary: 'Mute an expert: no more asks until unmuted; their open asks are passed on along the escalation chain',
+      tags: ['experts'],
+      params: idParams,
+      body: muteBody,
+      response: { 200: expertView, 400: errorBody, 404: errorBody },
+    },
+    // A named token mutes as itself; the unnamed admin token says who in `muted_by` (default "admin").
+    handler: async (req) => service.muteExpert(req.params.id, req.caller.name ?? req.body?.muted_by ?? 'admin'),
   });
 
   app.post('/experts/:id/unmute', {

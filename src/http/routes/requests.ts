@@ -4,6 +4,7 @@ import {
   cancelBody, errorBody, idParams, listRequestsQuery, requestRecord, submitRequestBody, submitResult,
 } from '../schemas.js';
 import { z } from 'zod';
+import { normalizeTopic } from '../../core/normalize-topic.js';
 import { actAsOwnConsumer, ownRequest } from '../scope.js';
 
 export interface RouteOptions {
@@ -35,7 +36,8 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       // A consumer token lists its own requests only.
       const consumerId = req.caller.role === 'consumer' ? req.caller.name! : req.query.consumer_id;
       if (req.query.consumer_id !== undefined) actAsOwnConsumer(req.caller, req.query.consumer_id, 'list requests');
-      return service.listRequests({ status: req.query.status, consumer_id: consumerId, limit: req.query.limit, before: req.query.cursor });
+      const { status, topic, q, limit, cursor } = req.query;
+      return service.listRequests({ status, consumer_id: consumerId, topic: topic === undefined ? undefined : normalizeTopic(topic), text: q, limit, before: cursor });
     },
   });
 
