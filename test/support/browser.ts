@@ -132,6 +132,14 @@ export function useBrowserServer(prepare?: (ws: Workspace) => void) {
       return server!;
     },
     api: (token?: string | null) => apiFor(server!, token),
+    /** Stops the server (the page stays open), for what the UI shows while it is gone. */
+    async stopServer(): Promise<void> {
+      await server?.stop();
+    },
+    /** Starts it again on the same workspace (same port unless taken meanwhile). */
+    async startServer(): Promise<void> {
+      server = await serveWorkspace(ws!);
+    },
     /** A new browser page (closed after the test). */
     async page(viewport?: { width: number; height: number }): Promise<Page> {
       browser = await openBrowser(viewport);

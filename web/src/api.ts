@@ -50,6 +50,14 @@ async function call<T>(token: string | null, method: 'GET' | 'POST', path: strin
   return (await res.json()) as T;
 }
 
+/** The Requests page's filters, as `GET /requests` names them. */
+export interface RequestFilters {
+  status: string;
+  topic: string;
+  consumer_id: string;
+  q: string;
+}
+
 /** `GET /me`: who the token is, and what it may call. */
 export interface Me {
   name: string | null;
@@ -71,6 +79,15 @@ export function apiClient(token: string | null) {
     audit: (requestId: string) => call<AuditEntry[]>(token, 'GET', `/audit?request_id=${encodeURIComponent(requestId)}`),
     experts: () => call<Expert[]>(token, 'GET', '/experts'),
     unmute: (id: string) => call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/unmute`),
+    mute: (id: string, mutedBy: string | null) =>
+      call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/mute`, mutedBy ? { muted_by: mutedBy } : {}),
+    /** `GET /requests` with the history filters; empty values are left out. */
+    requests: (filters: RequestFilters, cursor: string | null, limit = 25) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      for (const [key, value] of Object.entries(filters)) if (value.trim()) query.set(key, value.trim());
+      if (cursor) query.set('cursor', cursor);
+      return call<{ items: RequestRecord[]; next_cursor: string | null }>(token, 'GET', `/requests?${query}`);
+    },
 
     /**
      * Reads `GET /queue/events` until it ends, the signal aborts, or nothing (not even a heartbeat)

@@ -7,6 +7,8 @@ import { commandFor } from './keys.js';
 import { TokenPrompt } from './prompt.js';
 import { dialogOpen, keyTarget, QueueView, type Decision } from './queue.js';
 import { RequestView } from './request-view.js';
+import { RequestsView } from './requests-view.js';
+import { dateTime } from './format.js';
 import type { QueueItem } from './wire.js';
 
 type Phase =
@@ -211,6 +213,7 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
             <a href="#/" aria-current={route.view === 'queue' ? 'page' : undefined}>
               Queue <span class="count" aria-label={`${pending} pending`}>{pending}</span>
             </a>
+            <a href="#/requests" aria-current={route.view === 'requests' ? 'page' : undefined}>Requests</a>
             <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
           </nav>
           <div class="top-tools">
@@ -228,16 +231,24 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
           </div>
         </div>
       </header>
+      {queue.unreachableSince !== null ? (
+        <div class="offline-banner" role="alert">
+          <strong>Cannot reach the expertq server</strong> since {dateTime(new Date(queue.unreachableSince).toISOString())}.
+          What you see may be out of date and decisions cannot be sent. Retrying every few seconds…
+        </div>
+      ) : null}
       <main id="main" tabIndex={-1}>
         <div class={`flash${flash ? ` flash-${flash.tone}` : ''}`} role={flash?.tone === 'error' ? 'alert' : 'status'} aria-live={flash?.tone === 'error' ? 'assertive' : 'polite'}>
           {flash?.text ?? ''}
         </div>
         {route.view === 'request' ? (
           <RequestView api={api} id={route.id} onUnauthorized={onUnauthorized} />
+        ) : route.view === 'requests' ? (
+          <RequestsView api={api} filters={route.filters} onUnauthorized={onUnauthorized} />
         ) : route.view === 'experts' ? (
-          <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} canUnmute={props.me.role === 'admin'} />
+          <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} isAdmin={props.me.role === 'admin'} mutedBy={tokenName ?? (name || null)} />
         ) : (
-          <QueueView items={queue.items} connection={queue.connection} now={now} selected={selected} onSelect={setSelected} decide={decide} />
+          <QueueView items={queue.items} connection={queue.connection} unreachable={queue.unreachableSince !== null} now={now} selected={selected} onSelect={setSelected} decide={decide} />
         )}
       </main>
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />

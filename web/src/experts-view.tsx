@@ -2,12 +2,24 @@ import { useEffect, useState } from 'preact/hooks';
 import { Unauthorized, type Api } from './api.js';
 import type { Expert } from './wire.js';
 
-/** The expert registry with live state, re-read every 5 s while shown; muted experts can be unmuted. */
-export function ExpertsView(props: { api: Api; onUnauthorized: () => void; announce: (text: string, tone?: 'error') => void; canUnmute: boolean }) {
+/**
+ * The expert registry with live state, re-read every 5 s while shown. An admin can mute an expert (on
+ * their behalf: holiday, overload; their open asks pass on along the escalation chain, after a confirm
+ * step) and unmute them again.
+ */
+export function ExpertsView(props: {
+  api: Api;
+  onUnauthorized: () => void;
+  announce: (text: string, tone?: 'error') => void;
+  isAdmin: boolean;
+  /** Recorded as who muted (a named token mutes as itself on the server anyway). */
+  mutedBy: string | null;
+}) {
   const { api, onUnauthorized, announce } = props;
   const [experts, setExperts] = useState<Expert[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
 
   const failed = (e: unknown) => {
     if (e instanceof Unauthorized) return onUnauthorized();
@@ -35,6 +47,23 @@ export function ExpertsView(props: { api: Api; onUnauthorized: () => void; annou
       announce(`Could not unmute ${expert.name}: ${e instanceof Error ? e.message : String(e)}`, 'error');
     } finally {
       setBusy(null);
+    }
+  };
+
+  const mute = async (expert: Expert) => {
+    setBusy(expert.id);
+    try {
+      const updated = await api.mute(expert.id, props.mutedBy);
+      setExperts((list) => list && list.map((e) => (e.id === updated.id ? updated : e)));
+      announce(
+        `${expert.name} is muted: no more questions until unmuted.${expert.open_asks ? ` Their ${expert.open_asks} open question${expert.open_asks === 1 ? ' was' : 's were'} passed on.` : ''}`,
+      );
+    } catch (e) {
+      if (e instanceof Unauthorized) return onUnauthorized();
+      announce(`Could not mute ${expert.name}: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    } finally {
+      setBusy(null);
+      setConfirming(null);
     }
   };
 
@@ -73,7 +102,7 @@ export function ExpertsView(props: { api: Api; onUnauthorized: () => void; annou
                     {e.muted ? (
                       <span class="state-cell">
                         <span class="status status-muted">muted</span>
-                        {props.canUnmute ? (
+                        {props.isAdmin ? (
                           <button type="button" class="small" disabled={busy === e.id} onClick={() => unmute(e)} aria-label={`Unmute ${e.name}`}>
                             Unmute
                           </button>
@@ -81,8 +110,21 @@ export function ExpertsView(props: { api: Api; onUnauthorized: () => void; annou
                           <span class="muted small-note">an admin token can unmute</span>
                         )}
                       </span>
+                    ) : confirming === e.id ? (
+                      <span class="state-cell confirm" role="group" aria-label={`Confirm muting ${e.name}`}>
+                        <span>
+                          Mute {e.name}?{e.open_asks ? ` ${e.open_asks} open question${e.open_asks === 1 ? '' : 's'} will be passed on.` : ''}
+                        </span>
+                        <button type="button" class="small danger" disabled={busy === e.id} onClick={() => mute(e)}>Mute</button>
+                        <button type="button" class="small" onClick={() => setConfirming(null)}>Cancel</button>
+                      </span>
                     ) : (
-                      <span class="status status-available">available</span>
+                      <span class="state-cell">
+                        <span class="status status-available">available</span>
+                        {props.isAdmin ? (
+                          <button type="button" class="small" onClick={() => setConfirming(e.id)} aria-label={`Mute ${e.name}…`}>Mute…</button>
+                        ) : null}
+                      </span>
                     )}
                   </td>
                 </tr>

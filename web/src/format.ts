@@ -10,9 +10,12 @@ export function timeAgo(iso: string, now: number): string {
   return days === 1 ? '1 day ago' : `${days} days ago`;
 }
 
-/** "2026-11-21 14:03:07 UTC"-style absolute time in the viewer's zone (for titles and the audit trail). */
-export function dateTime(iso: string, locale?: string): string {
-  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+/**
+ * An absolute time in the viewer's zone, with the zone named ("Nov 21, 2026, 2:03:07 PM UTC"), so a
+ * time read aloud or pasted into a ticket is never ambiguous.
+ */
+export function dateTime(iso: string, locale?: string, timeZone?: string): string {
+  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'long', ...(timeZone ? { timeZone } : {}) });
 }
 
 /**

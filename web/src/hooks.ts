@@ -1,16 +1,36 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Unauthorized, type Api } from './api.js';
+import { ApiError, Unauthorized, type Api, type RequestFilters } from './api.js';
 import type { QueueItem } from './wire.js';
 
-export type Route = { view: 'queue' } | { view: 'experts' } | { view: 'request'; id: string };
+export type Route =
+  | { view: 'queue' }
+  | { view: 'experts' }
+  | { view: 'requests'; filters: RequestFilters }
+  | { view: 'request'; id: string };
 
-/** Hash routes (`#/`, `#/experts`, `#/requests/<id>`): the static server only ever serves index.html. */
+/**
+ * Hash routes (`#/`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`):
+ * the static server only ever serves index.html, and a filtered history is a link one can share.
+ */
 export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, '');
+  const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
   const request = /^\/requests\/([^/]+)$/.exec(path);
   if (request) return { view: 'request', id: decodeURIComponent(request[1]!) };
   if (path === '/experts') return { view: 'experts' };
+  if (path === '/requests') {
+    const query = new URLSearchParams(search);
+    const get = (key: string) => query.get(key) ?? '';
+    return { view: 'requests', filters: { status: get('status'), topic: get('topic'), consumer_id: get('consumer_id'), q: get('q') } };
+  }
   return { view: 'queue' };
+}
+
+/** The hash of the Requests page with these filters (empty ones left out). */
+export function requestsHash(filters: RequestFilters): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value.trim()) query.set(key, value.trim());
+  const search = query.toString();
+  return `#/requests${search ? `?${search}` : ''}`;
 }
 
 export function useRoute(): Route {
@@ -48,6 +68,8 @@ export type Connection = 'connecting' | 'live' | 'reconnecting';
 export interface LiveQueue {
   items: QueueItem[] | null;
   connection: Connection;
+  /** When the server stopped answering at all (ms), or null while it answers. */
+  unreachableSince: number | null;
   /** Takes a proposal off the screen now; the server's next queue will agree once the decision lands. */
   hide(id: string): void;
   /** Puts it back (the decision failed) and re-reads the queue. */
@@ -61,6 +83,7 @@ export interface LiveQueue {
 export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
   const [items, setItems] = useState<QueueItem[] | null>(null);
   const [connection, setConnection] = useState<Connection>('connecting');
+  const [unreachableSince, setUnreachableSince] = useState<number | null>(null);
   const hidden = useRef(new Set<string>());
   const latest = useRef<QueueItem[]>([]);
 
@@ -77,6 +100,7 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
           await api.streamQueue((list) => {
             failures = 0;
             setConnection('live');
+            setUnreachableSince(null);
             show(list);
           }, stop.signal);
         } catch (error) {
@@ -89,8 +113,11 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
         if (stop.signal.aborted) return;
         try {
           show(await api.queue());
+          setUnreachableSince(null);
         } catch (error) {
           if (error instanceof Unauthorized) return onUnauthorized();
+          // Neither the stream nor a plain read got through: the server (or the network) is down.
+          if (!(error instanceof ApiError) || error.status >= 502) setUnreachableSince((since) => since ?? Date.now());
         }
       }
     };
@@ -101,6 +128,7 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
   return {
     items,
     connection,
+    unreachableSince,
     hide(id) {
       hidden.current.add(id);
       setItems((current) => current && current.filter((item) => item.proposal.id !== id));

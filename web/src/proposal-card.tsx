@@ -1,4 +1,5 @@
 import { confidenceText, draftedQuestion, structuredIsVerbatim, structuredText } from './format.js';
+import { CopyId } from './copy-id.js';
 import { editedAnswer } from './queue.js';
 import type { QueueItem } from './wire.js';
 
@@ -75,6 +76,13 @@ export function ProposalCard(props: ProposalCardProps) {
           </time>
           <span class="position">{props.position}</span>
         </header>
+        <p class="ids">
+          <span>Proposal <CopyId id={id} label="proposal id" /></span>
+          <span>
+            <a href={`#/requests/${encodeURIComponent(request.id)}`} title="The request's details and audit trail">Request</a>{' '}
+            <CopyId id={request.id} label="request id" />
+          </span>
+        </p>
 
         <h2 id={questionId} class="question">{request.question}</h2>
         {drafted ? (

@@ -13,6 +13,8 @@ export type Decision =
 export interface QueueViewProps {
   items: QueueItem[] | null;
   connection: Connection;
+  /** The server cannot be reached: an empty list means "unknown", not "nothing pending". */
+  unreachable: boolean;
   now: number;
   selected: string | null;
   onSelect: (id: string | null) => void;
@@ -187,7 +189,12 @@ export function QueueView(props: QueueViewProps) {
           <LiveBadge connection={props.connection} />
         </p>
       </div>
-      {items === null ? null : count === 0 ? (
+      {props.unreachable && count === 0 ? (
+        <div class="empty card" role="status">
+          <h2>Queue unknown</h2>
+          <p class="muted">The server cannot be reached, so there is no way to tell what is pending. This page reconnects by itself.</p>
+        </div>
+      ) : items === null ? null : count === 0 ? (
         <div class="empty card" role="status">
           <h2>Nothing pending</h2>
           <p class="muted">New proposals appear here as soon as experts answer; no need to reload.</p>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, Unauthorized, type Api } from './api.js';
-import { dateTime, draftedQuestion, humanize } from './format.js';
+import { auditSentence } from './audit-words.js';
+import { CopyId } from './copy-id.js';
+import { dateTime, draftedQuestion } from './format.js';
 import type { AuditEntry, Expert, Proposal, RequestRecord } from './wire.js';
 
 interface Loaded {
@@ -44,7 +46,12 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
     document.getElementById('request-title')?.focus();
   }, [data?.request.id]);
 
-  const back = <a class="back" href="#/">← Back to the queue</a>;
+  const back = (
+    <span class="back-links">
+      <a class="back" href="#/">← Queue</a>
+      <a class="back" href="#/requests">All requests</a>
+    </span>
+  );
   if (error) {
     return (
       <section aria-labelledby="request-title">
@@ -68,7 +75,7 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
         <p class="request-status">
           <span class={`status status-${request.status}`}>{request.status}</span>
           <span class="chip">{request.topic}</span>
-          <code class="id">{request.id}</code>
+          <CopyId id={request.id} label="request id" />
         </p>
         <h1 id="request-title" class="question" tabIndex={-1}>{request.question}</h1>
         <dl class="details">
@@ -127,6 +134,7 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
       {proposal ? (
         <div class="card">
           <h2>Proposal <span class={`status status-${proposal.status}`}>{proposal.status}</span></h2>
+          <p class="ids"><CopyId id={proposal.id} label="proposal id" /></p>
           <p class="answer-by">Answer from <strong>{proposal.provenance.expert_name}</strong></p>
           <blockquote class="answer-text">{proposal.answer}</blockquote>
           {proposal.decision ? (
@@ -149,17 +157,11 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
             <li key={index} class={`event event-${entry.type}`}>
               <time dateTime={entry.at}>{dateTime(entry.at)}</time>
               <div>
-                <strong>{humanize(entry.type)}</strong> <span class="actor">by {entry.actor}</span>
-                {Object.keys(entry.data).length ? (
-                  <dl class="event-data">
-                    {Object.entries(entry.data).map(([key, value]) => (
-                      <div key={key}>
-                        <dt>{key}</dt>
-                        <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                ) : null}
+                <p class="event-text">{auditSentence(entry, name)}</p>
+                <details class="event-raw">
+                  <summary>Recorded as <code>{entry.type}</code> by <code>{entry.actor}</code></summary>
+                  <pre>{JSON.stringify(entry.data, null, 2)}</pre>
+                </details>
               </div>
             </li>
           ))}
