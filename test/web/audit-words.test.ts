@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actorName, auditSentence } from '../../web/src/audit-words.js';
 import { dateTime } from '../../web/src/format.js';
-import { parseRoute, requestsHash } from '../../web/src/hooks.js';
+import { parseRoute, requestsHash } from '../../web/src/routes.js';
 
 const NAMES: Record<string, string> = { dana: 'Dana Smith', lee: 'Lee Chen' };
 const name = (id: string) => NAMES[id] ?? id;

@@ -81,9 +81,9 @@ describe.runIf(HAVE_CHROMIUM)('approval UI: requests page, ids, mute and outages
     expect(await c.textContent()).toContain(proposed.requestId);
     await c.getByRole('button', { name: `Copy proposal id ${proposed.proposalId}` }).click();
     await expect.poll(() => c.getByRole('button', { name: `Copy proposal id ${proposed.proposalId}` }).textContent()).toBe('Copied');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(proposed.proposalId);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(proposed.proposalId);
     await c.getByRole('button', { name: `Copy request id ${proposed.requestId}` }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(proposed.requestId);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(proposed.requestId);
     await api('POST', `/proposals/${proposed.proposalId}/accept`, { decided_by: 'alice' });
   });
 

@@ -1,3 +1,4 @@
+import type { RequestFilters } from './routes.js';
 import { SseParser } from './sse.js';
 import type { AuditEntry, ErrorBody, Expert, Proposal, QueueItem, RequestRecord } from './wire.js';
 
@@ -48,14 +49,6 @@ async function call<T>(token: string | null, method: 'GET' | 'POST', path: strin
   });
   if (!res.ok) throw await failure(res);
   return (await res.json()) as T;
-}
-
-/** The Requests page's filters, as `GET /requests` names them. */
-export interface RequestFilters {
-  status: string;
-  topic: string;
-  consumer_id: string;
-  q: string;
 }
 
 /** `GET /me`: who the token is, and what it may call. */

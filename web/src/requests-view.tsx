@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Unauthorized, type Api, type RequestFilters } from './api.js';
+import { Unauthorized, type Api } from './api.js';
 import { CopyId } from './copy-id.js';
 import { dateTime } from './format.js';
-import { requestsHash } from './hooks.js';
+import { requestsHash, type RequestFilters } from './routes.js';
 import type { RequestRecord } from './wire.js';
 
 const STATUSES = ['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed'];

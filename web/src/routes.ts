@@ -1,0 +1,39 @@
+/** The Requests page's filters, as `GET /requests` names them. */
+export interface RequestFilters {
+  status: string;
+  topic: string;
+  consumer_id: string;
+  q: string;
+}
+
+export type Route =
+  | { view: 'queue' }
+  | { view: 'experts' }
+  | { view: 'requests'; filters: RequestFilters }
+  | { view: 'request'; id: string };
+
+/**
+ * Hash routes (`#/`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`):
+ * the static server only ever serves index.html, and a filtered history is a link one can share.
+ */
+export function parseRoute(hash: string): Route {
+  const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
+  const request = /^\/requests\/([^/]+)$/.exec(path);
+  if (request) return { view: 'request', id: decodeURIComponent(request[1]!) };
+  if (path === '/experts') return { view: 'experts' };
+  if (path === '/requests') {
+    const query = new URLSearchParams(search);
+    const get = (key: string) => query.get(key) ?? '';
+    return { view: 'requests', filters: { status: get('status'), topic: get('topic'), consumer_id: get('consumer_id'), q: get('q') } };
+  }
+  return { view: 'queue' };
+}
+
+/** The hash of the Requests page with these filters (empty ones left out). */
+export function requestsHash(filters: RequestFilters): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value.trim()) query.set(key, value.trim());
+  const search = query.toString();
+  return `#/requests${search ? `?${search}` : ''}`;
+}
+
