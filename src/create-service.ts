@@ -11,7 +11,7 @@ import { ExpertqService } from './service/expertq-service.js';
 import { lockDatabase } from './store/lock-database.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
-import { createSlackTransport, slackCode } from './transport/slack/create-slack-transport.js';
+import { slackCode } from './transport/slack/slack-code.js';
 import type { Transport } from './transport/transport.js';
 
 export interface CreateServiceOptions {
@@ -113,7 +113,11 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   const log = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
   // The chat transport is checked with Slack before the database opens: nothing half-starts.
-  const slack = options.transport === 'chat' ? await createSlackTransport(config, secrets, log, clock) : null;
+  // Loaded only for the chat transport: the Slack libraries take most of a console server's start-up.
+  const slack =
+    options.transport === 'chat'
+      ? await (await import('./transport/slack/create-slack-transport.js')).createSlackTransport(config, secrets, log, clock)
+      : null;
 
   const llm = configureLlm(config, secrets, log);
 

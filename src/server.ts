@@ -1,3 +1,4 @@
+import type { ChatEvents } from './http/routes/chat.js';
 import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -8,7 +9,6 @@ import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
-import { SlackTransport } from './transport/slack/slack-transport.js';
 
 export interface ServeOptions {
   configPath: string;
@@ -73,7 +73,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       `authentication is DISABLED: ${config.server.api_token_env} is not set, so every API call is accepted`,
     );
   }
-  const chat = expertq.transport instanceof SlackTransport ? expertq.transport : null;
+  // The Slack transport answers HTTP-mode events; its class is not imported here, so a console server never loads it.
+  const chat = expertq.transport.name === 'chat' ? (expertq.transport as unknown as ChatEvents) : null;
   const app = await buildApp({
     service,
     credentials,

@@ -49,7 +49,8 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
       renameSync(partial, target);
       const mb = (statSync(target).size / 1_048_576).toFixed(1);
       say(`Backed up ${source} to ${target} (${mb} MB, integrity ok) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-      say(`Restore it with: expertq restore ${file} (the server must be stopped)`);
+      const flag = program.opts<{ config?: string }>().config;
+      say(`Restore it with: expertq${flag ? ` --config ${flag}` : ''} restore ${file} (the server must be stopped)`);
     });
 
   program

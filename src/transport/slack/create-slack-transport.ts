@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import { ConfigError, type Config, type Secrets } from '../../config/load-config.js';
+import { slackCode } from './slack-code.js';
 import { SlackTransport } from './slack-transport.js';
 
 /**
@@ -46,8 +47,4 @@ const LABEL: Record<string, string> = {
   signing_secret_env: 'signing secret for HTTP events',
 };
 
-/** Slack's error code (`invalid_auth`, …), or what went wrong reaching it. */
-export function slackCode(error: unknown): string {
-  const e = error as { data?: { error?: string }; message?: string };
-  return e.data?.error ?? e.message ?? String(error);
-}
+export { slackCode } from './slack-code.js';
