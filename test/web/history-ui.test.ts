@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { card, HAVE_CHROMIUM, propose, signIn, TIMEOUT, useBrowserServer } from '../support/browser.js';
+import { card, HAVE_CHROMIUM, propose, screenshotPath, signIn, TIMEOUT, useBrowserServer } from '../support/browser.js';
 
 /** A time as the UI prints it: date, time and the zone's name ("Nov 24, 2026, 4:10:07 AM UTC"). */
 const WITH_ZONE = /\d{4}, \d{1,2}:\d\d:\d\d(\s?[AP]M)? (UTC|GMT([+-]\d{1,2}(:\d\d)?)?|[A-Z]{2,5})/;
@@ -44,14 +44,17 @@ describe.runIf(HAVE_CHROMIUM)('approval UI: requests page, ids, mute and outages
     expect(await rows.first().textContent()).toContain('Which ledger takes refunds over 500 EUR?');
     expect(page.url()).toContain('#/requests?status=accepted');
     expect(await rows.first().locator('time').textContent()).toMatch(WITH_ZONE);
+    await page.screenshot({ path: screenshotPath('requests-desktop.png'), fullPage: true });
 
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Question contains').fill('usd');
     await page.getByLabel('Consumer').fill('ledger-bot');
     await page.getByLabel('Topic').fill('Billing');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => rows.count()).toBe(1);
-    expect(await rows.first().textContent()).toMatch(/rejected.*Can invoices be reissued in USD\?.*billing.*ledger-bot/);
+    // The accepted row above is also a single row: wait for the new result, then count it.
+    await expect.poll(() => rows.first().textContent()).toMatch(/rejected.*Can invoices be reissued in USD\?.*billing.*ledger-bot/);
+    expect(await rows.count()).toBe(1);
+    expect(page.url()).toContain('q=usd');
 
     await page.getByLabel('Question contains').fill('no such question anywhere');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -101,6 +104,7 @@ describe.runIf(HAVE_CHROMIUM)('approval UI: requests page, ids, mute and outages
     await sam.getByRole('button', { name: 'Mute', exact: true }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Sam Okafor is muted: no more questions until unmuted\. Their 1 open question was passed on\./);
     await expect.poll(() => sam.textContent()).toMatch(/muted/);
+    await page.screenshot({ path: screenshotPath('experts-muted-desktop.png') });
     const request = (await api('GET', `/requests/${submitted.body.request_id}`)).body;
     expect(request.asks.map((a: { expert_id: string; state: string }) => [a.expert_id, a.state])).toEqual([['sam', 'skipped']]);
 
@@ -115,8 +119,12 @@ describe.runIf(HAVE_CHROMIUM)('approval UI: requests page, ids, mute and outages
     const banner = page.getByRole('alert').filter({ hasText: 'Cannot reach the expertq server' });
     await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(1);
     expect(await banner.textContent()).toMatch(WITH_ZONE);
+    await page.screenshot({ path: screenshotPath('unreachable-desktop.png') });
     expect(await page.getByRole('heading', { name: 'Nothing pending' }).count()).toBe(0);
     await expect.poll(() => page.getByRole('heading', { name: 'Queue unknown' }).count()).toBe(1);
+    // No count anywhere claims the queue is empty while nobody can know.
+    expect(await page.getByText('0 pending').count()).toBe(0);
+    expect(await page.getByLabel('pending: unknown, the server cannot be reached').textContent()).toBe('?');
 
     await served.startServer();
     await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(0);

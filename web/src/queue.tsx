@@ -185,7 +185,7 @@ export function QueueView(props: QueueViewProps) {
       <div class="view-head">
         <h1 id="queue-title">Review queue</h1>
         <p class="view-sub">
-          {items === null ? 'Loading…' : `${count} pending`}
+          {items === null ? 'Loading…' : props.unreachable ? (count === 0 ? 'Pending: unknown' : `${count} pending when last seen`) : `${count} pending`}
           <LiveBadge connection={props.connection} />
         </p>
       </div>
