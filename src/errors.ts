@@ -9,7 +9,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   not_implemented: 501,
-  // Extends the SPEC's list: /readyz when a check fails.
+  // Extends the SPEC's list: /readyz when a check fails, or a write when the database cannot take one.
   unavailable: 503,
 } as const;
 

@@ -101,6 +101,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       const code = statusCodes[status] ?? 'bad_request';
       return reply.code(statusCodes[status] ? status : 400).send(body(code, error.message || 'The request is invalid.'));
     }
+    if (/^SQLITE_(FULL|IOERR|READONLY|BUSY)/.test(String(error.code))) {
+      // Nothing was written (the transaction rolled back): the client may retry, and /readyz says why.
+      request.log.error({ err: error }, 'the database cannot take writes');
+      return reply.code(503).header('retry-after', '30').send(body('unavailable', 'The server cannot store anything right now (its database cannot take writes); nothing was changed. Try again later.'));
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(body('internal', 'Something went wrong on the server; it has been logged.'));
   });

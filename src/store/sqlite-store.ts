@@ -1,4 +1,7 @@
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ConfigError } from '../config/load-config.js';
 import type {
   AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
@@ -10,6 +13,15 @@ import type {
 } from './store.js';
 
 type Row = Record<string, unknown>;
+
+/** SQLite result codes that mean the storage, not the statement, failed. */
+const STORAGE_FAILURES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/;
+/**
+ * Below this much free disk `/readyz` fails: a checkpoint may grow the database by the whole WAL
+ * (about 4 MB at SQLite's default of 1,000 pages), and the next burst needs room beyond that.
+ */
+const MIN_FREE_BYTES = 16 * 1_048_576;
+const FAILURE_MEMORY_MS = 60_000;
 
 /** Opens (creating if needed) a SQLite database with the durability expertq promises. */
 export function openDatabase(path: string): Database.Database {
@@ -26,7 +38,10 @@ export function openDatabase(path: string): Database.Database {
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
-    throw new Error(`database schema version ${version} is newer than this expertq (${MIGRATIONS.length})`);
+    throw new ConfigError(
+      `The database ${db.name} is at schema version ${version}, newer than this expertq (${MIGRATIONS.length}): a newer expertq has used it. ` +
+        'Run that version, or restore the backup taken before the upgrade (docs/operations.md).',
+    );
   }
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
@@ -249,7 +264,26 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    try {
+      const value = this.db.transaction(fn).immediate();
+      this.lastWriteFailure = null;
+      return value;
+    } catch (error) {
+      this.noteFailure(error);
+      throw error;
+    }
+  }
+
+  /**
+   * The last write that failed for want of storage (disk full, read-only, I/O error), until a write
+   * succeeds again. `/readyz` reports it: a probe write of its own could pass on pages the WAL already
+   * holds while real writes fail.
+   */
+  lastWriteFailure: { at: number; message: string } | null = null;
+
+  private noteFailure(error: unknown): void {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && STORAGE_FAILURES.test(code)) this.lastWriteFailure = { at: Date.now(), message: (error as Error).message };
   }
 
   /**
@@ -278,14 +312,20 @@ export class SqliteStore implements Store {
           try {
             results.push({ ok: true, value: this.db.transaction(item.fn)() });
           } catch (error) {
+            this.noteFailure(error);
+            // On some errors (a full disk, I/O) SQLite rolls the whole transaction back: then nothing of
+            // this batch was written, and the rest must not run, each committing alone, outside it.
+            if (!this.db.inTransaction) throw error;
             results.push({ ok: false, error });
           }
         }
       }).immediate();
     } catch (error) {
+      this.noteFailure(error);
       for (const item of batch) item.reject(error);
       return;
     }
+    if (results.some((r) => r.ok)) this.lastWriteFailure = null;
     batch.forEach((item, i) => {
       const result = results[i]!;
       if (result.ok) item.resolve(result.value);
@@ -545,9 +585,27 @@ export class SqliteStore implements Store {
     };
   }
 
-  checkWritable(): void {
-    this.db.exec('BEGIN IMMEDIATE');
-    this.db.exec('ROLLBACK');
+  checkWritable(minFreeBytes = MIN_FREE_BYTES): void {
+    // Wait a moment for the write lock, not the usual 5 s: this runs on the event loop, and a blocked
+    // loop would fail /healthz too.
+    this.db.pragma('busy_timeout = 250');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec('ROLLBACK');
+    } finally {
+      this.db.pragma('busy_timeout = 5000');
+    }
+    // A failure counts for a minute: a load balancer that stops sending traffic must not keep the
+    // server unready for want of a write that would clear it. A full disk stays caught by the check
+    // of free space below.
+    if (this.lastWriteFailure && Date.now() - this.lastWriteFailure.at < FAILURE_MEMORY_MS) {
+      throw new Error(`a write failed ${Math.round((Date.now() - this.lastWriteFailure.at) / 1000)} s ago (${this.lastWriteFailure.message}) and none has succeeded since`);
+    }
+    if (this.db.name !== ':memory:' && this.db.name !== '') {
+      const disk = statfsSync(dirname(this.db.name));
+      const free = disk.bavail * disk.bsize;
+      if (free < minFreeBytes) throw new Error(`only ${(free / 1_048_576).toFixed(1)} MB free on the disk that holds ${this.db.name}`);
+    }
   }
 
   getState(key: string): string | undefined {

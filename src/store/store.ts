@@ -92,8 +92,11 @@ export interface Store {
   getState(key: string): string | undefined;
   /** Row counts for `/metrics`: requests by status, pending outbox rows, dead deliveries, pending proposals. */
   metricCounts(): MetricCounts;
-  /** Takes and releases the write lock (`/readyz`): throws when the database cannot be written. */
-  checkWritable(): void;
+  /**
+   * `/readyz`: throws, saying why, when the database cannot take writes: the write lock is not to be
+   * had, the last write failed for want of storage, or less than `minFreeBytes` (16 MiB) is free.
+   */
+  checkWritable(minFreeBytes?: number): void;
   setState(key: string, value: string): void;
 
   // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.
