@@ -12,14 +12,14 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
  */
 export function createLogger(
   destination?: DestinationStream,
-  level = process.env.LOG_LEVEL ?? 'info',
-  format = process.env.LOG_FORMAT,
+  level = (process.env.LOG_LEVEL ?? 'info').toLowerCase(),
+  format = process.env.LOG_FORMAT?.toLowerCase(),
 ): Logger {
   if (!LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LEVELS.join(', ')} (got "${level}").`);
   if (format !== undefined && format !== '' && format !== 'json' && format !== 'pretty') {
     throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${format}").`);
   }
-  const readable = format === 'pretty' || ((format === undefined || format === '') && destination === undefined && process.stdout.isTTY === true);
+  const readable = destination === undefined ? stdoutLogsReadable(format) : format === 'pretty';
   const target =
     readable && destination === undefined
       ? pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l o', ignore: 'pid,hostname,name' })
@@ -34,4 +34,13 @@ export function createLogger(
     },
     target,
   );
+}
+
+/**
+ * Whether a logger writing to stdout writes readable lines (a terminal, or LOG_FORMAT=pretty) rather
+ * than one JSON object per line. Anything else printed for people then goes to stderr, so a log
+ * collector reading stdout only ever sees JSON.
+ */
+export function stdoutLogsReadable(format = process.env.LOG_FORMAT?.toLowerCase()): boolean {
+  return format === 'pretty' || ((format === undefined || format === '') && process.stdout.isTTY === true);
 }

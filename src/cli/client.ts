@@ -58,7 +58,7 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
       });
     } catch (error) {
       const e = error as Error;
-      const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : String(e.cause ?? e.message);
+      const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : networkReason(e);
       throw new CliError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`);
     }
     let text: string;
@@ -76,7 +76,12 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     if (!response.ok) {
       const err = data?.error;
       const details = Array.isArray(err?.details) ? err.details.map((d: { path: string; message: string }) => `\n  ${d.path}: ${d.message}`).join('') : '';
-      const hint = response.status === 401 ? ` Set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.` : '';
+      const hint =
+        response.status !== 401
+          ? ''
+          : token
+            ? ` The token sent (from ${vars.EXPERTQ_TOKEN ? 'EXPERTQ_TOKEN' : `${tokenEnv}, server.api_token_env`}) is not one this server knows; check it matches the server's.`
+            : ` No token was sent: set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.`;
       throw new CliError(`${response.status} ${err?.code ?? 'error'}: ${err?.message ?? text}${details}${hint}`, 1, err?.code);
     }
     return data as T;
@@ -91,3 +96,21 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
 }
 
 export type Client = ReturnType<typeof createClient>;
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'nothing is listening there',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+/** fetch's "fetch failed" in words, with the system's code for searching: "nothing is listening there (ECONNREFUSED)". */
+function networkReason(error: Error): string {
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  const code = cause?.code;
+  if (code) return `${NETWORK_REASONS[code] ?? cause.message} (${code})`;
+  return cause?.message ?? error.message;
+}

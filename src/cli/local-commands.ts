@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Command } from 'commander';
@@ -9,13 +9,15 @@ import { MIGRATIONS } from '../store/migrations.js';
 import { addCounts, countPrunable, emptyCounts, isEmpty, pruneBatch, type PruneCounts } from '../store/prune.js';
 import { cutoffsAt } from '../service/pruner.js';
 import { CliError } from './client.js';
+import { howToRun } from './how-to-run.js';
 
 /**
  * Commands that work on the database file itself, on the machine that holds it (not through the API):
  * `backup`, `restore` and `prune`. They read `storage.path` from the same configuration `serve` uses.
  */
 export function addLocalCommands(program: Command, say: (line?: string) => void): void {
-  const config = (): Config => loadConfig(resolveConfigPath(program.opts<{ config?: string }>().config).path);
+  const configPath = (): string => resolveConfigPath(program.opts<{ config?: string }>().config).path;
+  const config = (): Config => loadConfig(configPath());
 
   program
     .command('backup <file>')
@@ -45,12 +47,12 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
         rmSync(partial, { force: true });
         throw new CliError(`The copy failed its integrity check (${check}); nothing was written to ${target}.`);
       }
+      chmodSync(partial, 0o600); // it holds consumers' signing secrets, like the database
       syncFile(partial);
       renameSync(partial, target);
       const mb = (statSync(target).size / 1_048_576).toFixed(1);
       say(`Backed up ${source} to ${target} (${mb} MB, integrity ok) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-      const flag = program.opts<{ config?: string }>().config;
-      say(`Restore it with: expertq${flag ? ` --config ${flag}` : ''} restore ${file} (the server must be stopped)`);
+      say(`Restore it with: ${howToRun(configPath(), `restore ${file}`)} (the server must be stopped)`);
     });
 
   program

@@ -9,6 +9,7 @@ import type { ExpertView } from '../service/experts.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { createClient, CliError } from './client.js';
 import { addLocalCommands } from './local-commands.js';
+import { howToRun } from './how-to-run.js';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
@@ -58,11 +59,19 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   const program = new Command('expertq')
     .description('Ask named human experts; get human-reviewed answers.')
     .option('--config <path>', 'configuration file (default: $EXPERTQ_CONFIG, else ./service.yaml, else ./service.example.yaml)')
-    .option('--timeout <seconds>', 'seconds to wait for the server on each request', '10')
-    .option('--url <url>', 'server URL (default http://127.0.0.1:<server.port>)')
+    .option('--timeout <seconds>', 'seconds to wait for the server on each request (default: 10)')
+    .option('--url <url>', 'server URL (default: $EXPERTQ_URL, else http://127.0.0.1:<server.port>)')
     .option('--json', 'print raw JSON')
     .version(packageVersion(), '-V, --version', 'print the version')
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .addHelpText(
+      'after',
+      '\nEnvironment:\n  EXPERTQ_CONFIG   configuration file, when --config is not given\n  EXPERTQ_URL      server URL, when --url is not given\n' +
+        '  EXPERTQ_TOKEN    bearer token for client commands (else the variable named by server.api_token_env, SERVICE_API_TOKEN)\n' +
+        '  LOG_LEVEL, LOG_FORMAT   serve: fatal|error|warn|info|debug|trace|silent; json|pretty',
+    )
+    .configureHelp({ showGlobalOptions: true })
+    // Usage errors read like every other error: "expertq: …", then the hint.
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text, write) => write(text.replace(/^error: /, 'expertq: ')) })
     .exitOverride()
     .showHelpAfterError('(add --help for usage)');
 
@@ -75,12 +84,12 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     for (const row of cells) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
   };
   const client = () => {
-    const opts = program.opts<{ config?: string; url?: string; timeout: string }>();
+    const opts = program.opts<{ config?: string; url?: string; timeout?: string }>();
     const config = resolveConfigPath(opts.config);
     if (config.from !== './service.yaml' && !existsSync(config.path)) {
       throw new CliError(`Configuration file not found: ${config.path} (from ${config.from})`);
     }
-    const timeoutS = Number(opts.timeout);
+    const timeoutS = Number(opts.timeout ?? 10);
     if (!(timeoutS > 0)) throw new CliError('--timeout must be a number of seconds greater than 0.', 2);
     return createClient({ config: config.path, configFrom: config.from, url: opts.url, timeoutMs: timeoutS * 1000 });
   };
@@ -89,13 +98,31 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     if (r.asked_question === null) say('  Asked as: (the question is being drafted)');
     else if (r.asked_question !== r.question) say(`  Asked as: ${r.asked_question}`);
   };
-  /** Accept/reject answer 200 with the decided proposal even when it was decided before: say so. */
-  const decided = (p: ProposalBody, wanted: 'accepted' | 'rejected') => {
-    if (p.status !== wanted) {
-      throw new CliError(`${p.id} was already ${p.status}${p.decision ? ` by ${p.decision.decided_by}` : ''}; nothing changed.`);
-    }
-    print(p, () => say(`${p.id} is ${p.status} (by ${p.decision!.decided_by}${p.decision!.reason ? `: ${p.decision!.reason}` : ''})`));
+  const alreadyDecided = (p: ProposalBody) => {
+    const what = p.status === 'rejected' && p.decision?.reason === 'returned' ? 'sent back' : p.status;
+    return new CliError(`${p.id} was already ${what}${p.decision ? ` by ${p.decision.decided_by}` : ''}; nothing changed.`);
   };
+  /**
+   * Accept, reject and return answer 200 with the proposal as it is when it was decided before (a
+   * no-op, SPEC §4): look first, so a second `accept` says it changed nothing and exits 1.
+   */
+  const decide = async (id: string, verb: 'accept' | 'reject' | 'return', body: Record<string, unknown>): Promise<ProposalBody> => {
+    const c = client();
+    const path = `/proposals/${encodeURIComponent(id)}`;
+    // A token that may not read proposals gets the decision's own 403 below, which says what it may not do.
+    const before = await c.get<ProposalBody>(path).catch((error: unknown) => {
+      if (error instanceof CliError && error.code === 'forbidden') return null;
+      throw error;
+    });
+    if (before && before.status !== 'pending') throw alreadyDecided(before);
+    const p = await c.post<ProposalBody>(`${path}/${verb}`, body);
+    // Decided otherwise by someone else between the two calls (a sent-back proposal reads as rejected, reason "returned").
+    const returned = p.status === 'rejected' && p.decision?.reason === 'returned';
+    if (verb === 'accept' ? p.status !== 'accepted' : verb === 'reject' ? p.status !== 'rejected' || returned : !returned) throw alreadyDecided(p);
+    return p;
+  };
+  const decided = (p: ProposalBody) =>
+    print(p, () => say(`${p.id} is ${p.status} (by ${p.decision!.decided_by}${p.decision!.reason ? `: ${p.decision!.reason}` : ''})`));
   const json = () => Boolean(program.opts().json);
   const print = (value: unknown, human: () => void) => (json() ? say(JSON.stringify(value, null, 2)) : human());
 
@@ -148,8 +175,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         writeFileSync(dotenv, `# Written by expertq init. The bearer token for the API, CLI, web UI and MCP:\nSERVICE_API_TOKEN=${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
         say(`Wrote ${dotenv} with a random SERVICE_API_TOKEN (readable by you only); the server and the CLI read it from there.`);
       }
-      const flag = resolve(target) === resolve('service.yaml') ? '' : ` --config ${target}`;
-      say(`Edit org.name and the experts, then run: expertq serve${flag}`);
+      say(`Edit org.name and the experts, then run: ${howToRun(target, 'serve')}`);
     });
 
   addLocalCommands(program, say);
@@ -187,8 +213,8 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       if (opts.answer !== undefined && opts.answerFile !== undefined) throw new CliError('Give --answer or --answer-file, not both.', 2);
       const answer = opts.answerFile !== undefined ? readAnswerFile(opts.answerFile) : opts.answer;
       const body = { decided_by: opts.decidedBy, note: opts.note, ...(answer !== undefined ? { answer } : {}) };
-      const p = await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/accept`, body);
-      decided(p, 'accepted');
+      const p = await decide(id, 'accept', body);
+      decided(p);
       if (!json() && p.original_answer !== null && p.decision) say(`  delivered your edit; the expert's text is kept: ${p.original_answer}`);
     });
 
@@ -199,13 +225,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .requiredOption('--instructions <text>', 'what the expert should change or add (required)')
     .option('--decided-by <name>', 'who sends it back (default: your OS user)', osUser())
     .action(async (id: string, opts: { decidedBy: string; instructions: string }) => {
-      const c = client();
-      // The API answers a decided proposal as it is (a no-op, like accept and reject): look first, to say so.
-      const before = await c.get<ProposalBody>(`/proposals/${encodeURIComponent(id)}`);
-      if (before.status !== 'pending') {
-        throw new CliError(`${before.id} was already ${before.status}${before.decision ? ` by ${before.decision.decided_by}` : ''}; nothing changed.`);
-      }
-      const p = await c.post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/return`, { decided_by: opts.decidedBy, instructions: opts.instructions });
+      const p = await decide(id, 'return', { decided_by: opts.decidedBy, instructions: opts.instructions });
       print(p, () => say(`${p.id} sent back to ${p.provenance.expert_name} (by ${p.decision!.decided_by}); the request waits for a new answer.`));
     });
 
@@ -215,7 +235,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .requiredOption('--reason <text>', 'why; delivered to the consumer (required)')
     .option('--decided-by <name>', 'who rejects (default: your OS user)', osUser())
     .action(async (id: string, opts: { decidedBy: string; reason: string }) => {
-      decided(await client().post<ProposalBody>(`/proposals/${encodeURIComponent(id)}/reject`, { decided_by: opts.decidedBy, reason: opts.reason }), 'rejected');
+      decided(await decide(id, 'reject', { decided_by: opts.decidedBy, reason: opts.reason }));
     });
 
   program

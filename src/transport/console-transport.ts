@@ -4,6 +4,7 @@ import type { Inbound, OutboundMessage, Transport } from './transport.js';
 
 /**
  * Prints each message as a pino line plus a readable block, for running expertq with no chat platform.
+ * The block ends with the command that answers it, ready to paste.
  * Experts answer through `POST /api/v1/replies` or `expertq reply`, so `start` has nothing to listen to.
  */
 export class ConsoleTransport implements Transport {
@@ -14,6 +15,8 @@ export class ConsoleTransport implements Transport {
     private readonly log: Logger,
     private readonly out: Writable = process.stdout,
     private readonly expertName: (id: string) => string = (id) => id,
+    /** The command line to print for `args` (the CLI's hints must work when pasted: see howToRun). */
+    private readonly cli: (args: string) => string = (args) => `expertq ${args}`,
   ) {}
 
   async send(message: OutboundMessage): Promise<void> {
@@ -24,7 +27,7 @@ export class ConsoleTransport implements Transport {
     const heading = `── message to ${this.expertName(message.expertId)} (${message.expertId})`;
     const footer =
       message.purpose === 'ask' && message.requestId
-        ? `\n   reply with: expertq reply ${message.expertId} "<answer>" --request ${message.requestId}`
+        ? `\n   reply with: ${this.cli(`reply ${message.expertId} "<answer>" --request ${message.requestId}`)}`
         : '';
     this.out.write(`\n${heading} ${'─'.repeat(Math.max(3, 72 - heading.length))}\n${indent(message.text)}${footer}\n\n`);
   }

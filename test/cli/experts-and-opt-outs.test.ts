@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, useServedWorkspace } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, nonJsonLines, stderrBesideMessages, useServedWorkspace } from '../support/cli.js';
 
 /** `expertq experts` with live counts, and the experts' `skip`, `mute` and `unmute` replies. */
 
@@ -141,8 +141,9 @@ describe('opt-outs from the command line', { timeout: CLI_TEST_TIMEOUT_MS }, () 
 });
 
 describe('the server after these sessions', () => {
-  it('logged no errors and wrote nothing to stderr', () => {
+  it('logged no errors; stdout is JSON lines and stderr holds only the readable message blocks', () => {
     expect(loggedErrors(served.server.stdout())).toEqual([]);
-    expect(served.server.stderr()).toBe('');
+    expect(nonJsonLines(served.server.stdout())).toEqual([]);
+    expect(stderrBesideMessages(served.server.stderr())).toBe('');
   });
 });

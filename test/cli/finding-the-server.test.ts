@@ -57,9 +57,14 @@ describe('the CLI finds the server', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     doc.setIn(['storage', 'path'], join(dir, 'expertq.db'));
     writeFileSync(file, doc.toString());
     server = await startServe(file);
-    const result = await runCli(['queue'], { cwd: dir, env: cleanEnv({ SERVICE_API_TOKEN: 'wrong' }) });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/401 unauthorized: .* Set EXPERTQ_TOKEN, or SERVICE_API_TOKEN \(server.api_token_env\), to the server's token\./);
+    const none = await runCli(['queue'], { cwd: dir, env: cleanEnv() });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/401 unauthorized: .* No token was sent: set EXPERTQ_TOKEN, or SERVICE_API_TOKEN \(server.api_token_env\), to the server's token\./);
+    const wrong = await runCli(['queue'], { cwd: dir, env: cleanEnv({ SERVICE_API_TOKEN: 'wrong' }) });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/401 unauthorized: .* The token sent \(from SERVICE_API_TOKEN, server.api_token_env\) is not one this server knows/);
+    const scoped = await runCli(['queue'], { cwd: dir, env: cleanEnv({ EXPERTQ_TOKEN: 'wrong' }) });
+    expect(scoped.stderr).toMatch(/The token sent \(from EXPERTQ_TOKEN\) is not one this server knows/);
   });
 });
 
@@ -70,8 +75,16 @@ describe('the CLI says things plainly', { timeout: CLI_TEST_TIMEOUT_MS }, () => 
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     const usage = await runCli(['ask', 'Why?', '--topic', 'billing']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr.trim().split('\n')).toEqual(["error: required option '--because <reason>' not specified", '(add --help for usage)']);
+    expect(usage.stderr.trim().split('\n')).toEqual(["expertq: required option '--because <reason>' not specified", '(add --help for usage)']);
     const help = await runCli(['ask', '--help']);
     expect(help.stdout).toMatch(/--because <reason>\s+why you are stuck \(shown to the expert\) \(required\)/);
+    // A command's help also lists the options every client command takes, and the variables.
+    expect(help.stdout).toMatch(/--timeout <seconds>\s+seconds to wait for the server on each request\s+\(default:\s+10\)/);
+    expect(help.stdout).toMatch(/--url <url>\s+server URL \(default:\s+\$EXPERTQ_URL/);
+    const top = await runCli(['--help']);
+    expect(top.stdout).toMatch(/EXPERTQ_TOKEN\s+bearer token/);
+    const unknown = await runCli(['queue', '--colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toEqual(["expertq: unknown option '--colour'", '(add --help for usage)']);
   });
 });

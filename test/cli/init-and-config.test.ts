@@ -1,10 +1,11 @@
-import { existsSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { CLI_TEST_TIMEOUT_MS, cleanEnv, EXAMPLE_CONFIG, freePort, runCli, startServe, TEST_TOKEN } from '../support/cli.js';
+import { BIN, CLI_TEST_TIMEOUT_MS, cleanEnv, EXAMPLE_CONFIG, freePort, runCli, startServe, TEST_TOKEN } from '../support/cli.js';
 
 /** `expertq init` and what a user sees when the configuration is wrong or missing. */
 
@@ -26,7 +27,10 @@ describe('expertq init', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(file);
-    expect(result.stdout).toMatch(/expertq serve/);
+    // The hint works as printed: no expertq on the PATH and outside the clone, so it names the binary;
+    // the config is ./service.yaml there, so no --config.
+    const hint = result.stdout.match(/then run: (.+)$/m)![1]!;
+    expect(hint).toBe(`node ${BIN} serve`);
 
     const text = readFileSync(file, 'utf8');
     expect(text.split('\n').filter((line) => line.trim().startsWith('#')).length).toBeGreaterThan(5);
@@ -45,7 +49,7 @@ describe('expertq init', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     writeFileSync(file, doc.toString());
     expect(readFileSync(file, 'utf8')).toMatch(/^#/m);
 
-    const server = await startServe(file, env);
+    const server = await startServe(file, env, hint);
     try {
       const experts = await runCli(['--config', file, 'experts'], { env, cwd: dir });
       expect(experts.code).toBe(0);
@@ -154,5 +158,21 @@ describe('configuration errors', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(result.stderr).toMatch(/not found/i);
     expect(result.stderr).toMatch(/expertq init/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a database from a newer expertq: one line saying what to do, and the database untouched', async () => {
+    const sub = join(dir, 'newer');
+    mkdirSync(sub);
+    const file = join(sub, 'service.yaml');
+    writeFileSync(file, readFileSync(EXAMPLE_CONFIG, 'utf8'));
+    const db = new Database(join(sub, 'expertq.db'));
+    db.pragma('user_version = 999');
+    db.close();
+    const result = await runCli(['serve', '--config', file], { env, cwd: sub });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^expertq: The database .*expertq\.db is at schema version 999, newer than this expertq \(\d+\): a newer expertq has used it\. Run that version, or restore the backup taken before the upgrade \(docs\/operations\.md\)\.\n$/);
+    const after = new Database(join(sub, 'expertq.db'), { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(999);
+    after.close();
   });
 });

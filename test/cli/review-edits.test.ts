@@ -40,7 +40,7 @@ describe('expertq accept --answer / return', { timeout: CLI_TEST_TIMEOUT_MS }, (
     expect(message).toMatch(/A reviewer sent your answer back \("prod"\) and asks: Which cluster, too\?/);
     const again = await cli('return', proposalId, '--instructions', 'again', '--decided-by', 'rev');
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already rejected by rev; nothing changed/);
+    expect(again.stderr).toMatch(/already sent back by rev; nothing changed/);
     const request = jsonOf<{ status: string }>(await cli('--json', 'request', requestId));
     expect(request.status).toBe('asked');
   });

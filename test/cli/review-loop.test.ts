@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, osUser, useServedWorkspace } from '../support/cli.js';
+import { spawnSync } from 'node:child_process';
+import { cleanEnv, CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, nonJsonLines, osUser, stderrBesideMessages, TEST_TOKEN, useServedWorkspace } from '../support/cli.js';
 
 /**
  * A new user's first session: a consumer asks, the expert is messaged on the console, the expert
@@ -195,7 +196,11 @@ describe('expertq reject', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(`expertq: ${proposalId} was already accepted by alice; nothing changed.\n`);
     expect(again.stdout).not.toMatch(/is rejected/);
-    expect((await cli('accept', proposalId, '--decided-by', 'bob')).code).toBe(0); // already what was asked
+    // The same decision again changes nothing either, and says so the same way.
+    const twice = await cli('accept', proposalId, '--decided-by', 'bob');
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toBe(`expertq: ${proposalId} was already accepted by alice; nothing changed.\n`);
+    expect(twice.stdout).toBe('');
 
     const request = await cli('request', requestId);
     expect(request.stdout).toMatch(new RegExp(`^${requestId}\\s+accepted`, 'm'));
@@ -205,9 +210,23 @@ describe('expertq reject', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   });
 });
 
+describe('the console transport\'s hint', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('answers the ask when pasted into a shell as printed', async () => {
+    const requestId = await ask('Are disputed invoices paused for dunning?');
+    const message = await served.server.waitForMessage((m) => m.includes(requestId));
+    const hint = message.match(/reply with: (.+)$/m)![1]!;
+    // The server runs in its workspace with no expertq on the PATH: the hint names the binary.
+    expect(hint).toMatch(/^node \S+\/dist\/cli\/main\.js reply \w+ "<answer>" --request req_\S+$/);
+    const pasted = spawnSync('sh', ['-c', hint.replace('<answer>', 'Yes, dunning waits.')], { cwd: served.ws.dir, env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), encoding: 'utf8' });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    expect(pasted.stdout).toMatch(/^proposed .*prop_/);
+  });
+});
+
 describe('the server after these sessions', () => {
-  it('logged no errors and wrote nothing to stderr', () => {
+  it('logged no errors; stdout (a pipe) is one JSON object per line, the readable blocks went to stderr', () => {
     expect(loggedErrors(served.server.stdout())).toEqual([]);
-    expect(served.server.stderr()).toBe('');
+    expect(nonJsonLines(served.server.stdout())).toEqual([]);
+    expect(stderrBesideMessages(served.server.stderr())).toBe('');
   });
 });

@@ -208,6 +208,23 @@ export function loggedErrors(stdout: string): Array<Record<string, unknown>> {
     .filter((line) => typeof line.level === 'number' && line.level >= 50);
 }
 
+/** Lines of the server's stdout that are not one JSON object: a piped server writes none. */
+export function nonJsonLines(stdout: string): string[] {
+  return stdout.split('\n').filter((line) => {
+    if (line === '') return false;
+    try {
+      return typeof JSON.parse(line) !== 'object';
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** A piped server's stderr without the console transport's message blocks: a normal session leaves nothing. */
+export function stderrBesideMessages(stderr: string): string {
+  return stderr.split(/\n(?=── message to )/).filter((part) => !part.startsWith('── message to ')).join('').trim();
+}
+
 export function messageBlocks(stdout: string): string[] {
   return stdout
     .split(/\n(?=── message to )/)
@@ -219,9 +236,17 @@ export function messageBlocks(stdout: string): string[] {
  * Starts `expertq serve --config <configFile>` and resolves once it logs "expertq is serving".
  * Rejects with its output if it exits first or does not get there in time.
  */
-export async function startServe(configFile: string, env: NodeJS.ProcessEnv = cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN })): Promise<ServerProcess> {
+export async function startServe(
+  configFile: string,
+  env: NodeJS.ProcessEnv = cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }),
+  /** A command line to run as typed into a shell in the config's folder, instead of the usual one. */
+  shellCommand?: string,
+): Promise<ServerProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [BIN, 'serve', '--config', configFile], { cwd: dirname(configFile), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const options = { cwd: dirname(configFile), env, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+  const child = shellCommand
+    ? spawn('sh', ['-c', `exec ${shellCommand}`], options)
+    : spawn(process.execPath, [BIN, 'serve', '--config', configFile], options);
   let out = '';
   let err = '';
   let exited: number | string | null | undefined;
@@ -231,7 +256,10 @@ export async function startServe(configFile: string, env: NodeJS.ProcessEnv = cl
     out += chunk.toString();
     notify();
   });
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+    notify();
+  });
   const closed = new Promise<void>((resolveClose) =>
     child.once('close', (code, signal) => {
       exited = code ?? signal;
@@ -263,9 +291,10 @@ export async function startServe(configFile: string, env: NodeJS.ProcessEnv = cl
     url: '',
     stdout: () => out,
     stderr: () => err,
-    messages: () => messageBlocks(out),
+    // JSON logs on stdout (a pipe): the console transport's readable blocks are on stderr.
+    messages: () => [...messageBlocks(err), ...messageBlocks(out)],
     waitForStdout: (match, timeoutMs) => waitFor(() => out.match(match) ?? undefined, String(match), timeoutMs),
-    waitForMessage: (predicate, timeoutMs) => waitFor(() => messageBlocks(out).find(predicate), 'a matching "── message to" block', timeoutMs),
+    waitForMessage: (predicate, timeoutMs) => waitFor(() => server.messages().find(predicate), 'a matching "── message to" block', timeoutMs),
     async stop() {
       if (exited !== undefined) return;
       child.kill('SIGTERM');
