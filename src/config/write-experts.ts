@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Document, isMap, isSeq, parseDocument, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { ExpertEntry } from './expert-schema.js';
@@ -10,7 +10,9 @@ import type { ExpertEntry } from './expert-schema.js';
  * the original is written and fsynced, then renamed over it, so a crash leaves the old file or the new one.
  */
 export function writeExpertsSection(file: string, experts: readonly ExpertEntry[]): void {
-  writeAtomically(file, replaceExpertsText(readFileSync(file, 'utf8'), experts));
+  const before = readFileSync(file, 'utf8');
+  const after = replaceExpertsText(before, experts);
+  if (after !== before) writeAtomically(file, after);
 }
 
 /** The text of `source` with its experts section replaced by `experts`, spliced by source ranges. */
@@ -70,7 +72,7 @@ function renderEntries(experts: readonly ExpertEntry[], indent: number, flowTopi
   }
   const pad = ' '.repeat(indent);
   return doc
-    .toString({ lineWidth: 0 })
+    .toString({ lineWidth: 0, flowCollectionPadding: false })
     .split('\n')
     .map((line) => (line === '' ? line : pad + line))
     .join('\n');
@@ -112,15 +114,31 @@ function columnOf(source: string, offset: number): number {
   return offset - lineStart(source, offset);
 }
 
-export function writeAtomically(file: string, text: string): void {
+/**
+ * Replaces the file's text atomically. A symlinked config is written where the link points (the link
+ * stays), and the new file keeps the old one's mode and, where the process may set it, its owner, so
+ * a `0640 root:expertq` config does not come back world-readable.
+ */
+export function writeAtomically(path: string, text: string): void {
+  const file = realpathSync(path);
+  const old = statSync(file);
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  const fd = openSync(temp, 'w', 0o644);
+  const fd = openSync(temp, 'w', old.mode & 0o7777);
   try {
+    fchmodSync(fd, old.mode & 0o7777); // the mode given to open is masked by the umask
+    try {
+      fchownSync(fd, old.uid, old.gid);
+    } catch {
+      // Only root may give a file away; the service user's own file keeps its owner anyway.
+    }
     writeSync(fd, text);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
   }
+  closeSync(fd);
   renameSync(temp, file);
   const dir = openSync(dirname(file), 'r');
   try {

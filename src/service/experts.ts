@@ -1,7 +1,7 @@
 import type { ExpertEntry } from '../config/expert-schema.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
-import { badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
 import { audit, liveStates, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
@@ -47,7 +47,19 @@ export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertVi
       orphans.map(([topic, t]) => ({ path: `topics.${topic}.fallback`, message: `expert "${t.fallback}" would no longer exist` })),
     );
   }
-  if (engine.config.file) writeExpertsSection(engine.config.file, entries);
+  if (engine.config.file) {
+    try {
+      writeExpertsSection(engine.config.file, entries);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      engine.log.error({ err: error, file: engine.config.file }, 'could not write the experts section');
+      throw new AppError(
+        'internal',
+        `The experts were not changed: the configuration file ${engine.config.file} cannot be written (${code}). ` +
+          'Let the server write it (file and folder), or edit the file and restart.',
+      );
+    }
+  }
   engine.experts = new ExpertRegistry(entries);
   engine.log.info({ experts: entries.length }, 'expert registry replaced');
   return listExperts(engine);

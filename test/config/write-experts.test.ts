@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExpertEntry } from '../../src/config/expert-schema.js';
-import { replaceExpertsText } from '../../src/config/write-experts.js';
+import { replaceExpertsText, writeExpertsSection } from '../../src/config/write-experts.js';
 
 const HEAD = `# expertq config
 org:
@@ -51,14 +54,14 @@ describe('writing the experts section', () => {
     expect(text.startsWith(`${HEAD}experts:\n${DANA}`)).toBe(true);
     expect(text.endsWith(`${SAM}${TAIL}`)).toBe(true);
     // The changed entry keeps its comment and the file's flow style for topics.
-    expect(text).toContain('  # Lee covers payments on Fridays too.\n  - id: lee\n    name: Lee Chen\n    topics: [ billing, payments, tax ]\n');
+    expect(text).toContain('  # Lee covers payments on Fridays too.\n  - id: lee\n    name: Lee Chen\n    topics: [billing, payments, tax]\n');
     expect(parse(text).experts[1]).toEqual({ id: 'lee', name: 'Lee Chen', topics: ['billing', 'payments', 'tax'] });
   });
 
   it('adds, removes and reorders without touching the entries that stay', () => {
     const ravi: ExpertEntry = { id: 'ravi', name: 'Ravi Patel', topics: ['tax'], escalation_to: 'sam' };
     const text = replaceExpertsText(FILE, [sam, ravi, dana]);
-    expect(text).toBe(`${HEAD}experts:\n${SAM}  - id: ravi\n    name: Ravi Patel\n    topics: [ tax ]\n    escalation_to: sam\n${DANA}${TAIL}`);
+    expect(text).toBe(`${HEAD}experts:\n${SAM}  - id: ravi\n    name: Ravi Patel\n    topics: [tax]\n    escalation_to: sam\n${DANA}${TAIL}`);
   });
 
   it('replaces an empty or flow list, or a missing section, without touching the rest', () => {
@@ -104,5 +107,37 @@ describe('writing the experts section', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('writing the file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'expertq-write-experts-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the file mode (a 0640 config stays 0640) and leaves an unchanged file untouched', () => {
+    const file = join(dir, 'service.yaml');
+    writeFileSync(file, FILE);
+    chmodSync(file, 0o640);
+    const inode = statSync(file).ino;
+    writeExpertsSection(file, [dana, lee, sam]);
+    expect(statSync(file).ino).toBe(inode); // not rewritten at all
+    writeExpertsSection(file, [dana, lee]);
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    expect(readFileSync(file, 'utf8')).toBe(`${HEAD}experts:\n${DANA}${LEE}${TAIL}`);
+    expect(readdirSync(dir)).toEqual(['service.yaml']); // no temp file left beside it
+  });
+
+  it('writes through a symlink: the link stays a link and the file it points to changes', () => {
+    mkdirSync(join(dir, 'real'));
+    const real = join(dir, 'real', 'service.yaml');
+    writeFileSync(real, FILE);
+    const link = join(dir, 'service.yaml');
+    symlinkSync(real, link);
+    writeExpertsSection(link, [dana, sam]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toBe(`${HEAD}experts:\n${DANA}${SAM}${TAIL}`);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
@@ -119,6 +120,21 @@ describe('PUT /api/v1/experts', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('bad_request');
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(readFileSync(t.configFile, 'utf8')).toBe(YAML);
+    expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee']);
+  });
+
+  it('a config the server cannot write → a clear error naming the file; registry and file unchanged', async () => {
+    t = await buildTestApp({ yaml: YAML });
+    // The file cannot be replaced: where its temp file must go, a directory is in the way (as root,
+    // permissions would not stop the test).
+    mkdirSync(join(dirname(t.configFile), `.${basename(t.configFile)}.${process.pid}.tmp`));
+    const res = await t.call('PUT', '/api/v1/experts', next);
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({
+      code: 'internal',
+      message: `The experts were not changed: the configuration file ${t.configFile} cannot be written (EISDIR). Let the server write it (file and folder), or edit the file and restart.`,
+    });
     expect(readFileSync(t.configFile, 'utf8')).toBe(YAML);
     expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee']);
   });
