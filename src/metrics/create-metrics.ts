@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { REQUEST_STATUSES } from '../store/records.js';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
@@ -13,7 +14,9 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); collect(this); } });
 
   gauge('expertq_requests', 'Requests by status.', ['status'], (g) => {
-    for (const [status, n] of Object.entries(service.store.metricCounts().requestsByStatus)) g.set({ status }, n);
+    // Every status, 0 included: a ratio such as failed / all needs both series to exist.
+    const counts = service.store.metricCounts().requestsByStatus;
+    for (const status of REQUEST_STATUSES) g.set({ status }, counts[status] ?? 0);
   });
   gauge('expertq_expert_open_asks', 'Unanswered asks per expert.', ['expert'], (g) => {
     const now = service.clock.now();
@@ -70,12 +73,17 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     registers: [registry],
     collect() {
       this.reset();
+      if (service.llm) for (const stage of ['draft', 'structure']) for (const reason of ['call_failed', 'unusable_output']) this.inc({ stage, reason }, 0);
       for (const [key, n] of service.counters.llmFailures) {
         const [stage, reason] = key.split(' ');
         this.inc({ stage, reason }, n);
       }
     },
   });
+
+  // The usual process_* and nodejs_* series (memory, CPU, event-loop lag, handles), under their usual
+  // names so stock Node.js dashboards work.
+  collectDefaultMetrics({ register: registry });
 
   const tick = new Histogram({
     name: 'expertq_scheduler_tick_seconds',

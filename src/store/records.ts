@@ -2,6 +2,7 @@ import type { Policy } from '../config/config-schema.js';
 
 export type RequestStatus = 'queued' | 'asked' | 'escalated' | 'proposed' | 'accepted' | 'rejected' | 'failed';
 export const OPEN_STATUSES: readonly RequestStatus[] = ['queued', 'asked', 'escalated', 'proposed'];
+export const REQUEST_STATUSES: readonly RequestStatus[] = [...OPEN_STATUSES, 'accepted', 'rejected', 'failed'];
 export type FailureCode = 'timeout' | 'no_expert_found' | 'expert_declined' | 'rate_limited' | 'cancelled' | 'error';
 
 export interface Reason {

@@ -35,6 +35,16 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^expertq_oldest_pending_proposal_age_seconds 1860$/m);
     expect(text).toMatch(/^expertq_review_reminders_total 1$/m);
     expect(text).toMatch(/^expertq_outbox_backlog\{outbox="messages"\} 0$/m);
+    // Statuses nobody is in yet are 0, not missing: a failed share can be computed from the start.
+    for (const status of ['queued', 'escalated', 'accepted', 'rejected', 'failed']) expect(text).toMatch(new RegExp(`^expertq_requests\\{status="${status}"\\} 0$`, 'm'));
+  });
+
+  it('has the usual process and Node.js series: memory, CPU, event-loop lag', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    const { text } = await scrape();
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^process_cpu_seconds_total [\d.]+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds [\d.e-]+/m);
   });
 });
 
