@@ -20,4 +20,4 @@ if (!haveCompilers) {
   console.error('expertq: dist/ is missing and the build tools are not installed (a production install?). Build first with: npm ci && npm run build');
   process.exit(process.env.npm_lifecycle_event === 'prepare' ? 0 : 1);
 }
-execSync(server ? 'npm run -s build:web' : web ? 'npx tsc -p tsconfig.json' : 'npm run -s build', { stdio: 'inherit' });
+execSync(server ? 'npm run -s build:web' : web ? 'npm run -s build:server' : 'npm run -s build', { stdio: 'inherit' });

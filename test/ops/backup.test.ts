@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +53,9 @@ describe('expertq backup and restore', () => {
     expect(backup.stdout).toMatch(new RegExp(`^Backed up .*expertq\\.db to ${backupFile.replace(/[.]/g, '\\.')} \\([\\d.]+ MB, integrity ok\\) in [\\d.]+ s\\.$`, 'm'));
     // One self-contained file: no -wal or partial file beside it.
     expect(readdirSync(ws.dir).filter((f) => f.startsWith('nightly'))).toEqual(['nightly.db']);
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600); // it holds signing secrets: the owner's only
+    // The restore hint works as printed: the workspace finds its own service.yaml, so no --config.
+    expect(backup.stdout).toMatch(new RegExp(`^Restore it with: node \\S+/dist/cli/main\\.js restore ${backupFile.replace(/[.]/g, '\\.')} \\(the server must be stopped\\)$`, 'm'));
     const check = new Database(backupFile, { readonly: true });
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(check.pragma('foreign_key_check')).toEqual([]);
