@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -62,5 +63,13 @@ describe('the README webhook receiver (examples/receiver.mjs)', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual(['Set EXPERTQ_WEBHOOK_SECRET to the whsec_… secret that POST /consumers answered.']);
+  });
+
+  it('is the receiver the README and docs/webhooks.md show, character for character', () => {
+    const example = readFileSync(RECEIVER, 'utf8');
+    for (const doc of ['README.md', join('docs', 'webhooks.md')]) {
+      const blocks = [...readFileSync(join(ROOT, doc), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+      expect(blocks, doc).toContain(example);
+    }
   });
 });
