@@ -40,7 +40,7 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
   const vars = readEnv(file, env);
   const token = vars.EXPERTQ_TOKEN || vars[tokenEnv] || undefined;
   const base = (options.url ?? env.EXPERTQ_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
-  const via = options.url ? '--url' : env.EXPERTQ_URL ? 'EXPERTQ_URL' : existsSync(file) ? `server.port in ${file}` : `the default port (no ${file})`;
+  const via = options.url ? '--url' : env.EXPERTQ_URL ? 'EXPERTQ_URL' : existsSync(file) ? `server.port in ${file}` : `the default port, as there is no ${file}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
