@@ -45,10 +45,17 @@ function program(main: string, env: NodeJS.ProcessEnv, cwd: string): string {
   return `node ${quote(real ?? main)}`;
 }
 
+/**
+ * What npm and npx add to the PATH of what they run (`node_modules/.bin` folders, npx's cache, npm's
+ * node-gyp shim): under `npx expertq` the CLI finds itself there, but the shell the hint is pasted into
+ * does not have them.
+ */
+const ADDED_BY_NPM = /(^|\/)node_modules\/\.bin\/?$|\/_npx\/|node-gyp-bin\/?$/;
+
 /** The real path of the first `name` on the PATH, as a shell would pick it. */
 function firstOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
+    if (dir === '' || ADDED_BY_NPM.test(dir)) continue;
     const candidate = join(dir, name);
     if (existsSync(candidate)) return realOrNull(candidate);
   }

@@ -45,6 +45,14 @@ describe('howToRun', () => {
     expect(howToRun(join(elsewhere, 'service.yaml'), 'serve', { main, cwd: elsewhere, env: { PATH: '/usr/bin' } })).toBe(`node ${main} serve`);
   });
 
+  it('under npx, the PATH npx made (its cache, node_modules/.bin) is not the shell\'s: npx expertq', () => {
+    const npxBin = join(root, '.npm', '_npx', 'f00d', 'node_modules', '.bin');
+    mkdirSync(npxBin, { recursive: true });
+    symlinkSync(main, join(npxBin, 'expertq'));
+    const env = { PATH: `/usr/bin:${join(clone, 'node_modules', '.bin')}:${npxBin}` };
+    expect(howToRun(join(clone, 'service.example.yaml'), 'restore b.db', { main, cwd: clone, env })).toBe('npx expertq restore b.db');
+  });
+
   it('another expertq first on the PATH is not trusted to be this one', () => {
     const other = join(root, 'other-bin');
     mkdirSync(other, { recursive: true });
