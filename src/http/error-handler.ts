@@ -1,3 +1,4 @@
+import { isStorageFailure } from '../store/storage-errors.js';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -101,7 +102,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       const code = statusCodes[status] ?? 'bad_request';
       return reply.code(statusCodes[status] ? status : 400).send(body(code, error.message || 'The request is invalid.'));
     }
-    if (/^SQLITE_(FULL|IOERR|READONLY|BUSY)/.test(String(error.code))) {
+    if (isStorageFailure(error)) {
       // Nothing was written (the transaction rolled back): the client may retry, and /readyz says why.
       request.log.error({ err: error }, 'the database cannot take writes');
       return reply.code(503).header('retry-after', '30').send(body('unavailable', 'The server cannot store anything right now (its database cannot take writes); nothing was changed. Try again later.'));

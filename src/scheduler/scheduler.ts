@@ -1,3 +1,4 @@
+import { isStorageFailure } from '../store/storage-errors.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
@@ -142,6 +143,9 @@ export class Scheduler {
         return { rows, results: rows.map((row) => d.work(row, freed)), freed };
       });
     } catch (error) {
+      // The storage failed, not a row: no row is to blame (or to be failed for it). The tick fails and
+      // the same work is due again on the next one.
+      if (isStorageFailure(error)) throw error;
       this.engine.log.warn({ err: error }, 'a batch of due work failed; redoing it one request at a time');
       return store.transaction(() => {
         const rows = load();

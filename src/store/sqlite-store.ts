@@ -1,4 +1,4 @@
-import { statfsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../config/load-config.js';
@@ -7,6 +7,7 @@ import type {
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
+import { isStorageFault } from './storage-errors.js';
 import type {
   AskPatch, DeliveryClaim, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
   WaitingAsk,
@@ -14,23 +15,30 @@ import type {
 
 type Row = Record<string, unknown>;
 
-/** SQLite result codes that mean the storage, not the statement, failed. */
-const STORAGE_FAILURES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/;
 /**
  * Below this much free disk `/readyz` fails: a checkpoint may grow the database by the whole WAL
  * (about 4 MB at SQLite's default of 1,000 pages), and the next burst needs room beyond that.
  */
 const MIN_FREE_BYTES = 16 * 1_048_576;
 const FAILURE_MEMORY_MS = 60_000;
+/** How long a write waits for another process's write lock, blocking the event loop meanwhile. */
+export const BUSY_TIMEOUT_MS = 250;
 
 /** Opens (creating if needed) a SQLite database with the durability expertq promises. */
 export function openDatabase(path: string): Database.Database {
+  // A new database is the owner's only (SQLite gives its -wal and -shm the same mode): it holds
+  // consumers' signing secrets. An existing file keeps the mode its operator chose.
+  if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // FULL: an acknowledged decision survives power loss, not only a process crash.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  // This process is the database's only writer (the lock): a busy database means another process (an
+  // operator's sqlite3, `expertq prune`) holds the write lock. Waiting for it blocks the event loop, so
+  // wait briefly; a write that still cannot go answers 503 with Retry-After, and the scheduler and the
+  // dispatchers try again on their next turn.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   migrate(db);
   return db;
 }
@@ -282,8 +290,7 @@ export class SqliteStore implements Store {
   lastWriteFailure: { at: number; message: string } | null = null;
 
   private noteFailure(error: unknown): void {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && STORAGE_FAILURES.test(code)) this.lastWriteFailure = { at: Date.now(), message: (error as Error).message };
+    if (isStorageFault(error)) this.lastWriteFailure = { at: Date.now(), message: (error as Error).message };
   }
 
   /**
@@ -586,15 +593,8 @@ export class SqliteStore implements Store {
   }
 
   checkWritable(minFreeBytes = MIN_FREE_BYTES): void {
-    // Wait a moment for the write lock, not the usual 5 s: this runs on the event loop, and a blocked
-    // loop would fail /healthz too.
-    this.db.pragma('busy_timeout = 250');
-    try {
-      this.db.exec('BEGIN IMMEDIATE');
-      this.db.exec('ROLLBACK');
-    } finally {
-      this.db.pragma('busy_timeout = 5000');
-    }
+    this.db.exec('BEGIN IMMEDIATE');
+    this.db.exec('ROLLBACK');
     // A failure counts for a minute: a load balancer that stops sending traffic must not keep the
     // server unready for want of a write that would clear it. A full disk stays caught by the check
     // of free space below.

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { BUSY_TIMEOUT_MS, openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import { captureLogger } from '../support/capture.js';
 
 let dir: string;
@@ -87,7 +87,7 @@ describe('readiness under storage trouble', () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   });
 
-  it('a write lock held elsewhere fails /readyz quickly (database), and /healthz still answers', async () => {
+  it('a write lock held elsewhere fails /readyz (database) and refuses writes with 503 after a brief wait; /healthz still answers', async () => {
     const server = await start();
     const other = new Database(join(dir, 'expertq.db'));
     other.exec('BEGIN IMMEDIATE');
@@ -96,8 +96,15 @@ describe('readiness under storage trouble', () => {
       expect(ready.status).toBe(503);
       expect(((await ready.json()) as { error: { message: string } }).error.message).toMatch(/database: the database cannot be written: database is locked/);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      // The check waited briefly, and left the usual 5 s wait in place for real writes.
-      expect((server.service.store as SqliteStore).db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      // A write waits only briefly (the wait blocks the event loop), then is refused with a retry hint.
+      expect((server.service.store as SqliteStore).db.pragma('busy_timeout', { simple: true })).toBe(BUSY_TIMEOUT_MS);
+      const refused = await fetch(`${server.url}/api/v1/requests`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer ops-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ consumer_id: 'ops', topic: 'billing', question: 'Locked?', context: { asked_because: 'lock test' } }),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
     } finally {
       other.exec('ROLLBACK');
       other.close();
@@ -140,6 +147,12 @@ describe('one process per database', () => {
     await new Promise((resolve) => holder.once('exit', resolve));
     const server = await start(); // pid 1 "on another host" is not asked whether it lives: the kernel let go
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  it('creates a new database readable by its owner only (it holds signing secrets)', async () => {
+    await start();
+    expect(statSync(join(dir, 'expertq.db')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'expertq.db-wal')).mode & 0o777).toBe(0o600);
   });
 
   it('releases its lock on close: the next server starts on the same database', async () => {

@@ -1,0 +1,16 @@
+/**
+ * SQLite result codes that say the storage failed, not the statement: the disk is full or read-only,
+ * I/O failed, or another process holds the write lock (`SQLITE_BUSY`). Work that fails so is not at
+ * fault and must not be judged for it: it is retried, and an API caller is told to try again.
+ */
+const STORAGE_FAILURE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|BUSY)/;
+
+export function isStorageFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && STORAGE_FAILURE.test(code);
+}
+
+/** A storage failure other than a busy lock: what `/readyz` remembers (a lock is checked on its own). */
+export function isStorageFault(error: unknown): boolean {
+  return isStorageFailure(error) && !String((error as { code: string }).code).startsWith('SQLITE_BUSY');
+}
