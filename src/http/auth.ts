@@ -38,14 +38,23 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export function bearerAuth(credentials: readonly Credential[]) {
   const table = credentials.map((c) => ({ caller: { name: c.name, role: c.role } satisfies Caller, digest: digest(c.token) }));
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     let caller: Caller | null = table.length === 0 ? OPEN_CALLER : null;
     if (caller === null) {
       const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
       const presented = digest(match ? match[1]!.trim() : '');
       for (const entry of table) if (timingSafeEqual(presented, entry.digest) && match) caller ??= entry.caller;
     }
-    if (caller === null) throw new AppError('unauthorized', 'A valid bearer token is required: send Authorization: Bearer <token>.');
+    if (caller === null) {
+      // RFC 6750: say which scheme, and whether a token was sent at all.
+      reply.header('www-authenticate', request.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer');
+      throw new AppError(
+        'unauthorized',
+        request.headers.authorization
+          ? 'The bearer token sent is not one this server accepts.'
+          : 'A valid bearer token is required: send Authorization: Bearer <token>.',
+      );
+    }
     request.caller = caller;
     const route = request.routeOptions.url;
     if (route !== undefined && !mayCall(caller.role, request.method, route)) {

@@ -22,9 +22,12 @@ describe('authentication', () => {
     ] as const) {
       const none = await t.app.inject({ method, url });
       expect(none.statusCode, `${method} ${url}`).toBe(401);
-      expect(none.json()).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('bearer token') } });
+      expect(none.json()).toEqual({ error: { code: 'unauthorized', message: 'A valid bearer token is required: send Authorization: Bearer <token>.' } });
+      expect(none.headers['www-authenticate']).toBe('Bearer');
       const wrong = await t.app.inject({ method, url, headers: { authorization: 'Bearer s3cret-but-longer' } });
       expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toEqual({ error: { code: 'unauthorized', message: 'The bearer token sent is not one this server accepts.' } });
+      expect(wrong.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     }
     const ok = await t.call('POST', '/api/v1/requests', submitBody());
     expect(ok.status).toBe(200);
