@@ -1,11 +1,9 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveConfigPath } from '../config/resolve-config-path.js';
 
-/** This CLI's entry point (dist/cli/main.js once built) and the package it belongs to. */
+/** This CLI's entry point (dist/cli/main.js once built). */
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
-const PACKAGE_ROOT = resolve(dirname(MAIN), '..', '..');
 
 export interface Shell {
   env?: NodeJS.ProcessEnv;
@@ -15,33 +13,25 @@ export interface Shell {
 }
 
 /**
- * A command line a person can paste into a shell opened in `cwd` to run this CLI on `configPath`, for
- * the hints expertq prints (`init`, the console transport, `backup`). The program part is:
- * - `expertq` when that name on the PATH is this very CLI (after `npm link` or a symlink);
- * - `npx expertq` inside the clone, where npx runs the clone's own bin (never the registry's);
- * - otherwise `node /absolute/path/to/dist/cli/main.js`.
- *
- * `--config` is added unless the CLI, started there, would find that file by itself.
+ * A command line a person can paste into any shell, in any folder, to run this CLI on `configPath`,
+ * for the hints expertq prints (`init`, the console transport, `backup`'s restore line, which people
+ * keep for later):
+ * - `expertq` when that name on the user's PATH is this very CLI (after `npm link` or a symlink),
+ *   otherwise `node /absolute/path/to/dist/cli/main.js`. Never `npx expertq`: outside the clone that
+ *   asks the npm registry for a package of that name.
+ * - Always `--config` with the absolute path: a hint pasted elsewhere must not find another
+ *   configuration (a restore onto another database) or none.
  */
 export function howToRun(configPath: string, args: string, shell: Shell = {}): string {
   const env = shell.env ?? process.env;
-  const cwd = shell.cwd ?? process.cwd();
   const main = shell.main ?? MAIN;
-  const config = resolve(cwd, configPath);
-  // Found by itself: ./service.yaml or ./service.example.yaml. Not EXPERTQ_CONFIG, which the shell the
-  // hint is pasted into may not have.
-  const found = resolveConfigPath(undefined, {}, cwd).path === config;
-  const shown = relative(cwd, config);
-  const configFlag = found ? '' : ` --config ${quote(shown.startsWith('..') || isAbsolute(shown) ? config : shown)}`;
-  return `${program(main, env, cwd)} ${args}${configFlag}`;
+  const config = resolve(shell.cwd ?? process.cwd(), configPath);
+  return `${program(main, env)} ${args} --config ${quote(config)}`;
 }
 
-function program(main: string, env: NodeJS.ProcessEnv, cwd: string): string {
+function program(main: string, env: NodeJS.ProcessEnv): string {
   const real = realOrNull(main);
   if (real !== null && firstOnPath('expertq', env) === real) return 'expertq';
-  const root = real === null ? PACKAGE_ROOT : resolve(dirname(real), '..', '..');
-  const inside = relative(root, resolve(cwd));
-  if (!inside.startsWith('..') && !isAbsolute(inside)) return 'npx expertq';
   return `node ${quote(real ?? main)}`;
 }
 

@@ -4,6 +4,12 @@ import { ConfigError } from '../config/load-config.js';
 import { CliError } from './client.js';
 import { buildProgram } from './program.js';
 
+// A reader that stops early (`expertq queue | head -1`) is not an error of ours: stop quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 /** Exit codes: 0 ok, 1 the operation failed, 2 usage error. */
 try {
   await buildProgram().parseAsync(process.argv);

@@ -175,7 +175,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         writeFileSync(dotenv, `# Written by expertq init. The bearer token for the API, CLI, web UI and MCP:\nSERVICE_API_TOKEN=${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
         say(`Wrote ${dotenv} with a random SERVICE_API_TOKEN (readable by you only); the server and the CLI read it from there.`);
       }
-      say(`Edit org.name and the experts, then run: ${howToRun(target, 'serve')}`);
+      say(`Edit org.name, storage.path and the experts, then run: ${howToRun(target, 'serve')}`);
     });
 
   addLocalCommands(program, say);
@@ -205,7 +205,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   program
     .command('accept <proposal_id>')
     .description('accept a pending proposal, optionally with your corrected answer')
-    .option('--decided-by <name>', 'who approves (default: your OS user)', osUser())
+    .addOption(new Option('--decided-by <name>', 'who approves').default(osUser(), 'your OS user name'))
     .option('--note <text>', 'note recorded with the decision')
     .option('--answer <text>', 'deliver this corrected answer instead (the expert\'s text is kept as original_answer)')
     .option('--answer-file <path>', 'read the corrected answer from a file')
@@ -223,7 +223,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .alias('send-back')
     .description('send a pending proposal back to its expert with instructions (the expert is asked again)')
     .requiredOption('--instructions <text>', 'what the expert should change or add (required)')
-    .option('--decided-by <name>', 'who sends it back (default: your OS user)', osUser())
+    .addOption(new Option('--decided-by <name>', 'who sends it back').default(osUser(), 'your OS user name'))
     .action(async (id: string, opts: { decidedBy: string; instructions: string }) => {
       const p = await decide(id, 'return', { decided_by: opts.decidedBy, instructions: opts.instructions });
       print(p, () => say(`${p.id} sent back to ${p.provenance.expert_name} (by ${p.decision!.decided_by}); the request waits for a new answer.`));
@@ -233,7 +233,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .command('reject <proposal_id>')
     .description('reject a pending proposal')
     .requiredOption('--reason <text>', 'why; delivered to the consumer (required)')
-    .option('--decided-by <name>', 'who rejects (default: your OS user)', osUser())
+    .addOption(new Option('--decided-by <name>', 'who rejects').default(osUser(), 'your OS user name'))
     .action(async (id: string, opts: { decidedBy: string; reason: string }) => {
       decided(await decide(id, 'reject', { decided_by: opts.decidedBy, reason: opts.reason }));
     });

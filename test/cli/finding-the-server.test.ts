@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanEnv, CLI_TEST_TIMEOUT_MS, EXAMPLE_CONFIG, freePort, runCli, startServe, TEST_TOKEN, type ServerProcess } from '../support/cli.js';
+import { BIN, cleanEnv, CLI_TEST_TIMEOUT_MS, EXAMPLE_CONFIG, freePort, runCli, startServe, TEST_TOKEN, type ServerProcess } from '../support/cli.js';
 
 /** Server and CLI find the same configuration the same way, and a client never hangs on a wrong server. */
 describe('the CLI finds the server', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
@@ -86,5 +87,15 @@ describe('the CLI says things plainly', { timeout: CLI_TEST_TIMEOUT_MS }, () => 
     const unknown = await runCli(['queue', '--colour']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toEqual(["expertq: unknown option '--colour'", '(add --help for usage)']);
+  });
+
+  it('a reader that stops early (| head -1) ends the command quietly, exit 0, no stack trace', async () => {
+    const child = spawn(process.execPath, [BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the first write
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += String(chunk)));
+    const code = await new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });

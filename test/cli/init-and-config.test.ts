@@ -27,10 +27,10 @@ describe('expertq init', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(file);
-    // The hint works as printed: no expertq on the PATH and outside the clone, so it names the binary;
-    // the config is ./service.yaml there, so no --config.
+    // The hint works as printed, anywhere: no expertq on the PATH, so it names the binary, and the
+    // config by its absolute path.
     const hint = result.stdout.match(/then run: (.+)$/m)![1]!;
-    expect(hint).toBe(`node ${BIN} serve`);
+    expect(hint).toBe(`node ${BIN} serve --config ${file}`);
 
     const text = readFileSync(file, 'utf8');
     expect(text.split('\n').filter((line) => line.trim().startsWith('#')).length).toBeGreaterThan(5);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cleanEnv, CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, nonJsonLines, osUser, stderrBesideMessages, TEST_TOKEN, useServedWorkspace } from '../support/cli.js';
+import { tmpdir } from 'node:os';
+import { BIN, cleanEnv, CLI_TEST_TIMEOUT_MS, jsonOf, loggedErrors, nonJsonLines, osUser, stderrBesideMessages, TEST_TOKEN, useServedWorkspace } from '../support/cli.js';
 
 /**
  * A new user's first session: a consumer asks, the expert is messaged on the console, the expert
@@ -215,9 +216,10 @@ describe('the console transport\'s hint', { timeout: CLI_TEST_TIMEOUT_MS }, () =
     const requestId = await ask('Are disputed invoices paused for dunning?');
     const message = await served.server.waitForMessage((m) => m.includes(requestId));
     const hint = message.match(/reply with: (.+)$/m)![1]!;
-    // The server runs in its workspace with no expertq on the PATH: the hint names the binary.
-    expect(hint).toMatch(/^node \S+\/dist\/cli\/main\.js reply \w+ "<answer>" --request req_\S+$/);
-    const pasted = spawnSync('sh', ['-c', hint.replace('<answer>', 'Yes, dunning waits.')], { cwd: served.ws.dir, env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), encoding: 'utf8' });
+    // No expertq on the PATH: the hint names the binary, and the config by its absolute path.
+    expect(hint).toBe(`node ${BIN} reply ${hint.split(' ')[3]} "<answer>" --request ${requestId} --config ${served.ws.configFile}`);
+    // Pasted in another folder, it still answers this server's ask.
+    const pasted = spawnSync('sh', ['-c', hint.replace('<answer>', 'Yes, dunning waits.')], { cwd: tmpdir(), env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), encoding: 'utf8' });
     expect(pasted.status, pasted.stderr).toBe(0);
     expect(pasted.stdout).toMatch(/^proposed .*prop_/);
   });

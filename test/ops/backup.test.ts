@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, cliFor, makeWorkspace, serveWorkspace, TEST_TOKEN, type ServerProcess, type Workspace } from '../support/cli.js';
+import { BIN, CLI_TEST_TIMEOUT_MS, cliFor, makeWorkspace, serveWorkspace, TEST_TOKEN, type ServerProcess, type Workspace } from '../support/cli.js';
 
 let ws: Workspace;
 let server: ServerProcess | null = null;
@@ -54,8 +54,9 @@ describe('expertq backup and restore', () => {
     // One self-contained file: no -wal or partial file beside it.
     expect(readdirSync(ws.dir).filter((f) => f.startsWith('nightly'))).toEqual(['nightly.db']);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600); // it holds signing secrets: the owner's only
-    // The restore hint works as printed: the workspace finds its own service.yaml, so no --config.
-    expect(backup.stdout).toMatch(new RegExp(`^Restore it with: node \\S+/dist/cli/main\\.js restore ${backupFile.replace(/[.]/g, '\\.')} \\(the server must be stopped\\)$`, 'm'));
+    // The restore hint names the config by its absolute path: pasted anywhere later, it restores this
+    // database and no other.
+    expect(backup.stdout).toContain(`\nRestore it with: node ${BIN} restore ${backupFile} --config ${ws.configFile} (the server must be stopped)\n`);
     const check = new Database(backupFile, { readonly: true });
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(check.pragma('foreign_key_check')).toEqual([]);
