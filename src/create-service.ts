@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
 import { configureLlm } from './llm/configure-llm.js';
-import { howToRun } from './cli/how-to-run.js';
+import { hintCommand } from './cli/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
 import { runTick } from './scheduler/run-tick.js';
 import { ExpertqService } from './service/expertq-service.js';
@@ -136,7 +136,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     (typeof options.transport === 'object'
       ? options.transport
       : // With JSON logs on stdout, the readable blocks go to stderr: stdout stays one JSON object per line.
-        new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, (args) => howToRun(config.file, args)));
+        new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, hintCommand(config.file)));
   const service: ExpertqService = new ExpertqService({
     config,
     store,

@@ -23,10 +23,16 @@ export interface Shell {
  *   configuration (a restore onto another database) or none.
  */
 export function howToRun(configPath: string, args: string, shell: Shell = {}): string {
-  const env = shell.env ?? process.env;
-  const main = shell.main ?? MAIN;
-  const config = resolve(shell.cwd ?? process.cwd(), configPath);
-  return `${program(main, env)} ${args} --config ${quote(config)}`;
+  return hintCommand(configPath, shell)(args);
+}
+
+/**
+ * `howToRun` for many hints (one per console ask): the PATH is searched once, here, not per message.
+ */
+export function hintCommand(configPath: string, shell: Shell = {}): (args: string) => string {
+  const prefix = program(shell.main ?? MAIN, shell.env ?? process.env);
+  const config = quote(resolve(shell.cwd ?? process.cwd(), configPath));
+  return (args) => `${prefix} ${args} --config ${config}`;
 }
 
 function program(main: string, env: NodeJS.ProcessEnv): string {

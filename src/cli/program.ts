@@ -98,10 +98,12 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     if (r.asked_question === null) say('  Asked as: (the question is being drafted)');
     else if (r.asked_question !== r.question) say(`  Asked as: ${r.asked_question}`);
   };
-  const alreadyDecided = (p: ProposalBody) => {
-    const what = p.status === 'rejected' && p.decision?.reason === 'returned' ? 'sent back' : p.status;
-    return new CliError(`${p.id} was already ${what}${p.decision ? ` by ${p.decision.decided_by}` : ''}; nothing changed.`);
-  };
+  /** What was done to a proposal, in the CLI's verbs: a sent-back one reads as rejected, reason "returned". */
+  const outcomeOf = (p: ProposalBody): 'accept' | 'reject' | 'return' | 'pending' =>
+    p.status === 'accepted' ? 'accept' : p.status === 'rejected' ? (p.decision?.reason === 'returned' ? 'return' : 'reject') : 'pending';
+  const PAST = { accept: 'accepted', reject: 'rejected', return: 'sent back', pending: 'pending' } as const;
+  const alreadyDecided = (p: ProposalBody) =>
+    new CliError(`${p.id} was already ${PAST[outcomeOf(p)]}${p.decision ? ` by ${p.decision.decided_by}` : ''}; nothing changed.`);
   /**
    * Accept, reject and return answer 200 with the proposal as it is when it was decided before (a
    * no-op, SPEC §4): look first, so a second `accept` says it changed nothing and exits 1.
@@ -116,9 +118,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     });
     if (before && before.status !== 'pending') throw alreadyDecided(before);
     const p = await c.post<ProposalBody>(`${path}/${verb}`, body);
-    // Decided otherwise by someone else between the two calls (a sent-back proposal reads as rejected, reason "returned").
-    const returned = p.status === 'rejected' && p.decision?.reason === 'returned';
-    if (verb === 'accept' ? p.status !== 'accepted' : verb === 'reject' ? p.status !== 'rejected' || returned : !returned) throw alreadyDecided(p);
+    if (outcomeOf(p) !== verb) throw alreadyDecided(p); // decided otherwise by someone else between the two calls
     return p;
   };
   const decided = (p: ProposalBody) =>

@@ -1,9 +1,9 @@
-import { isStorageFailure } from '../store/storage-errors.js';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { isStorageFailure } from '../store/storage-errors.js';
 
 function body(code: ErrorCode, message: string, details?: ErrorDetail[]) {
   return { error: details ? { code, message, details } : { code, message } };

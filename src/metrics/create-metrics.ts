@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { REQUEST_STATUSES } from '../store/records.js';
+import { LLM_STAGES, REQUEST_STATUSES } from '../store/records.js';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
@@ -73,7 +73,7 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      if (service.llm) for (const stage of ['draft', 'structure']) for (const reason of ['call_failed', 'unusable_output']) this.inc({ stage, reason }, 0);
+      if (service.llm) for (const stage of LLM_STAGES) for (const reason of ['call_failed', 'unusable_output']) this.inc({ stage, reason }, 0);
       for (const [key, n] of service.counters.llmFailures) {
         const [stage, reason] = key.split(' ');
         this.inc({ stage, reason }, n);

@@ -1,9 +1,9 @@
-import { isStorageFailure } from '../store/storage-errors.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
 import { noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
+import { isStorageFailure } from '../store/storage-errors.js';
 import type { DueCursor } from '../store/store.js';
 import { guarded, placeWaiting, type WakeScope } from './place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';

@@ -207,7 +207,8 @@ export interface DeliveryJob extends DeliveryRecord {
   body: string;
 }
 
-export type LlmStage = 'draft' | 'structure';
+export const LLM_STAGES = ['draft', 'structure'] as const;
+export type LlmStage = (typeof LLM_STAGES)[number];
 
 /**
  * Drafting or structuring work owed to a request (SPEC §13), written in the same transaction as the

@@ -5,12 +5,16 @@
  */
 const STORAGE_FAILURE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|BUSY)/;
 
-export function isStorageFailure(error: unknown): boolean {
+const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && STORAGE_FAILURE.test(code);
+  return typeof code === 'string' ? code : '';
+};
+
+export function isStorageFailure(error: unknown): boolean {
+  return STORAGE_FAILURE.test(codeOf(error));
 }
 
 /** A storage failure other than a busy lock: what `/readyz` remembers (a lock is checked on its own). */
 export function isStorageFault(error: unknown): boolean {
-  return isStorageFailure(error) && !String((error as { code: string }).code).startsWith('SQLITE_BUSY');
+  return isStorageFailure(error) && !codeOf(error).startsWith('SQLITE_BUSY');
 }

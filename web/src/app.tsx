@@ -211,9 +211,10 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
           <a class="brand" href="#/">expertq</a>
           <nav aria-label="Views">
             <a href="#/" aria-current={route.view === 'queue' ? 'page' : undefined}>
+              Queue{' '}
               {queue.unreachableSince !== null
-                ? <>Queue <span class="count" aria-label="pending: unknown, the server cannot be reached">?</span></>
-                : <>Queue <span class="count" aria-label={`${pending} pending`}>{pending}</span></>}
+                ? <span class="count" aria-label="pending: unknown, the server cannot be reached">?</span>
+                : <span class="count" aria-label={`${pending} pending`}>{pending}</span>}
             </a>
             <a href="#/requests" aria-current={route.view === 'requests' ? 'page' : undefined}>Requests</a>
             <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
