@@ -153,8 +153,12 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
         import('../mcp/http-backend.js'),
       ]);
       // A consumer token asks as its own consumer by default, as over /mcp.
-      const me = await c.get<{ name: string | null; role: string }>('/me').catch(() => null);
-      const server = createMcpServer(httpBackend(c), me?.role === 'consumer' && me.name ? { defaultConsumer: me.name } : {});
+      // Only the tools this token may use are listed.
+      const me = await c.get<{ name: string | null; role: 'consumer' | 'reviewer' | 'admin' }>('/me').catch(() => null);
+      const server = createMcpServer(httpBackend(c), {
+        ...(me ? { role: me.role } : {}),
+        ...(me?.role === 'consumer' && me.name ? { defaultConsumer: me.name } : {}),
+      });
       await server.connect(new StdioServerTransport());
       process.stderr.write(`expertq mcp: MCP on stdio, calling ${c.base}\n`);
     });

@@ -18,6 +18,7 @@ const ALLOWED: Record<Exclude<Role, 'admin'>, ReadonlySet<string>> = {
     'POST /consumers',
     'DELETE /consumers/:id',
     'GET /kinds',
+    'GET /topics',
     // MCP: the endpoint itself; each tool checks the route it stands for.
     'POST /mcp',
     'GET /mcp',
@@ -38,6 +39,7 @@ const ALLOWED: Record<Exclude<Role, 'admin'>, ReadonlySet<string>> = {
     'GET /experts',
     'GET /audit',
     'GET /kinds',
+    'GET /topics',
     'POST /mcp',
     'GET /mcp',
     'DELETE /mcp',

@@ -82,6 +82,16 @@ export const submitResult = z.object({
   proposal: proposal.optional(),
 });
 
+export const waiting = z
+  .object({
+    why: z
+      .enum(['llm', 'quiet_hours', 'working_hours', 'away', 'dnd', 'cap', 'review'])
+      .describe('llm: the question is being drafted; quiet_hours: asks wait for quiet hours to end; cap: every expert who could answer is at a limit; review: an answer waits for a reviewer.'),
+    expert_id: z.string().optional().describe('Whom it waits for, when that is one expert.'),
+    until: isoTime.optional().describe('When the wait ends, when that is known.'),
+  })
+  .meta({ id: 'Waiting' });
+
 export const requestRecord = z
   .object({
     id: z.string(),
@@ -113,8 +123,24 @@ export const requestRecord = z
         state: z.enum(['queued', 'open', 'answered', 'released', 'escalated', 'skipped']),
       }),
     ),
+    asked: z
+      .array(
+        z.object({
+          expert_id: z.string(),
+          expert_name: z.string(),
+          sent_at: isoTime.nullable().describe('Null while the ask waits to be sent.'),
+          escalates_at: isoTime.nullable().describe('When the question passes to escalates_to if this expert has not answered.'),
+          escalates_to: z.string().nullable().describe('The name of the expert asked next, if any.'),
+        }),
+      )
+      .describe('The experts asked now (or about to be), by name.'),
+    waiting: waiting
+      .nullable()
+      .describe('Why nobody is working on the request right now, and until when; null while an ask is out and once the request is closed.'),
+    gives_up_at: isoTime.nullable().describe('When the request fails with timeout if nobody answered; null once it is closed, or while an answer waits for review.'),
     subscribers: z.array(z.string()),
     proposal_id: z.string().nullable(),
+    proposal: proposal.nullable().describe('The latest proposal of the request, pending or decided, in full.'),
     created_at: isoTime,
     updated_at: isoTime,
   })
@@ -165,8 +191,24 @@ export const expertView = z
     muted: z.boolean(),
     open_asks: z.number().int(),
     asks_today: z.number().int(),
+    available_now: z.boolean().describe('Whether a new question could be sent to this expert this minute under the default limits.'),
+    unavailable: z
+      .object({
+        why: z.enum(['muted', 'cap', 'quiet_hours']).describe('muted: until they unmute; cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now.'),
+        until: isoTime.optional().describe('When it ends, when that is known (quiet hours end, the daily limit resets).'),
+      })
+      .nullable(),
   })
   .meta({ id: 'Expert' });
+
+export const topicView = z
+  .object({
+    topic: z.string(),
+    experts: z.number().int().describe('Experts who take the topic.'),
+    available_now: z.number().int().describe('Of those, how many could be asked this minute.'),
+    fallback: z.string().nullable().describe('The expert asked when nobody else matches, if any.'),
+  })
+  .meta({ id: 'Topic' });
 
 export const putExpertsBody = expertListSchema;
 export { expertEntrySchema };

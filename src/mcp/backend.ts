@@ -1,12 +1,13 @@
 import type { z } from 'zod';
-import type { expertView, queueItem } from '../http/schemas.js';
+import type { expertView, queueItem, topicView } from '../http/schemas.js';
 import type { SubmitResult } from '../service/submit-request.js';
 import type { ProposalBody, RequestView } from '../service/views.js';
 
 export type ExpertItem = z.infer<typeof expertView>;
 export type QueueEntry = z.infer<typeof queueItem>;
+export type TopicItem = z.infer<typeof topicView>;
 
-/** A failure a tool reports as an `isError` result with the SPEC error code (never a crash of the connection). */
+/** A failure a tool reports as an `isError` result with the API's error code (never a crash of the connection). */
 export class McpToolError extends Error {
   constructor(
     readonly code: string,
@@ -40,6 +41,7 @@ export interface McpBackend {
   cancel(id: string): Promise<RequestView>;
   proposal(id: string): Promise<ProposalBody>;
   experts(): Promise<ExpertItem[]>;
+  topics(): Promise<TopicItem[]>;
   queue(): Promise<QueueEntry[]>;
   decide(id: string, decision: 'accept' | 'reject', body: { decided_by: string; note?: string | undefined; reason?: string | undefined; answer?: string | undefined; structured?: unknown }): Promise<ProposalBody>;
   returnProposal(id: string, body: { decided_by: string; instructions: string }): Promise<ProposalBody>;

@@ -1,7 +1,7 @@
 import { CliError, type Client } from '../cli/client.js';
 import type { SubmitResult } from '../service/submit-request.js';
 import type { ProposalBody, RequestView } from '../service/views.js';
-import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry } from './backend.js';
+import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry, type TopicItem } from './backend.js';
 
 /**
  * The tools over stdio (`expertq mcp`): a thin client of the running server's HTTP API with the same
@@ -25,6 +25,7 @@ export function httpBackend(client: Client): McpBackend {
     cancel: (requestId) => call(() => client.post<RequestView>(`/requests/${id(requestId)}/cancel`, {})),
     proposal: (proposalId) => call(() => client.get<ProposalBody>(`/proposals/${id(proposalId)}`)),
     experts: () => call(() => client.get<ExpertItem[]>('/experts')),
+    topics: () => call(() => client.get<TopicItem[]>('/topics')),
     queue: () => call(() => client.get<QueueEntry[]>('/queue')),
     decide: (proposalId, decision, body) => call(() => client.post<ProposalBody>(`/proposals/${id(proposalId)}/${decision}`, body)),
     returnProposal: (proposalId, body) => call(() => client.post<ProposalBody>(`/proposals/${id(proposalId)}/return`, body)),

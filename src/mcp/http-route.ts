@@ -86,6 +86,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     const caller = req.caller;
     const hosts = hostsFor(req);
     const server = createMcpServer(serviceBackend(options.service, caller), {
+      role: caller.role,
       ...(caller.role === 'consumer' && caller.name ? { defaultConsumer: caller.name } : {}),
       ...(options.progressEveryMs !== undefined ? { progressEveryMs: options.progressEveryMs } : {}),
     });

@@ -51,6 +51,10 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
       allow('GET', '/experts');
       return service.listExperts();
     },
+    async topics() {
+      allow('GET', '/topics');
+      return service.listTopics();
+    },
     async queue() {
       allow('GET', '/queue');
       return queueItems(service);
@@ -67,7 +71,7 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
   });
 }
 
-/** Every method's AppError becomes a McpToolError with the same SPEC code. */
+/** Every method's AppError becomes a McpToolError with the same error code. */
 function withCodes(backend: McpBackend): McpBackend {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(backend) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {

@@ -3,11 +3,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { parseDuration } from '../config/durations.js';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { expertView, proposal, queueItem, requestRecord } from '../http/schemas.js';
+import { expertView, proposal, queueItem, requestRecord, topicView, waiting } from '../http/schemas.js';
 import type { RequestView } from '../service/views.js';
-import { McpToolError, type ExpertItem, type McpBackend } from './backend.js';
+import { mayCall, type Role } from '../http/permissions.js';
+import { McpToolError, type McpBackend } from './backend.js';
+import { describeOutcome, waitingMessage } from './describe.js';
 
 export interface ToolOptions {
   /** How often a waiting call sends a progress notification (SPEC §11: at least every 15 s). */
@@ -15,7 +16,23 @@ export interface ToolOptions {
   /** The consumer id `ask_expert` uses when none is given (a consumer token's own name, else `mcp`). */
   defaultConsumer?: string;
   clock?: () => number;
+  /** The caller's role: only the tools it may use are listed (default: all). */
+  role?: Role;
 }
+
+/** The API operation each tool performs: a tool is listed only for roles that may call it. */
+const TOOL_ROUTES: Record<string, readonly [string, string]> = {
+  ask_expert: ['POST', '/requests'],
+  wait_for_answer: ['GET', '/requests/:id/wait'],
+  get_request: ['GET', '/requests/:id'],
+  cancel_request: ['POST', '/requests/:id/cancel'],
+  list_topics: ['GET', '/topics'],
+  list_experts: ['GET', '/experts'],
+  list_pending: ['GET', '/queue'],
+  accept_proposal: ['POST', '/proposals/:id/accept'],
+  reject_proposal: ['POST', '/proposals/:id/reject'],
+  return_proposal: ['POST', '/proposals/:id/return'],
+};
 
 /** No tool call may last longer than this (MCP clients give up after about 45–60 s). */
 export const MAX_WAIT_S = 50;
@@ -35,8 +52,14 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
   const every = options.progressEveryMs ?? 15_000;
   const clock = options.clock ?? Date.now;
   const decidedBy = (given: string | undefined) => given ?? `mcp:${server.server.getClientVersion()?.name ?? 'client'}`;
+  const role = options.role ?? 'admin';
+  // Registers a tool only when the caller's role may perform its operation.
+  const registerTool: McpServer['registerTool'] = ((name: string, config: never, handler: never) => {
+    const [method, route] = TOOL_ROUTES[name]!;
+    return mayCall(role, method, route) ? server.registerTool(name, config, handler) : undefined;
+  }) as McpServer['registerTool'];
 
-  server.registerTool(
+  registerTool(
     'ask_expert',
     {
       title: 'Ask a human expert',
@@ -78,7 +101,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         const open = submitted.status === 'queued' || submitted.status === 'deduped_open';
         if (open && (args.wait_s ?? 0) > 0) {
           const view = await waitWithProgress(backend, submitted.request_id, args.wait_s! * 1000, extra, every, clock);
-          if (DONE.has(view.status)) result = { ...(await answerOf(backend, view)), status: view.status };
+          if (DONE.has(view.status)) result = { ...answerOf(view), status: view.status };
         }
         const text = open && !DONE.has(String(result.status))
           ? `Asked: request ${submitted.request_id} is ${submitted.status === 'deduped_open' ? 'already open (your earlier ask; no new ask was made)' : 'queued'}. ` +
@@ -88,7 +111,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       }),
   );
 
-  server.registerTool(
+  registerTool(
     'wait_for_answer',
     {
       title: 'Wait for the answer to a request',
@@ -106,6 +129,8 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         proposal: proposal.optional(),
         reason: reasonShape.optional(),
         asked: askedShape.optional(),
+        waiting: waiting.nullable().optional(),
+        gives_up_at: z.string().nullable().optional(),
         next_check_after_s: z.number(),
       },
       annotations: { title: 'Wait for the answer', readOnlyHint: true, openWorldHint: false },
@@ -114,22 +139,21 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       run(async () => {
         const view = await waitWithProgress(backend, args.request_id, (args.timeout_s ?? 45) * 1000, extra, every, clock);
         const done = DONE.has(view.status);
-        const experts = done ? [] : await backend.experts();
         const structured: Record<string, unknown> = {
-          ...(await answerOf(backend, view)),
+          ...answerOf(view),
           status: view.status,
           done,
-          ...(done ? {} : { asked: askedOf(view, experts) }),
+          ...(done ? {} : { asked: view.asked.map((a) => ({ expert_name: a.expert_name, sent_at: a.sent_at })), waiting: view.waiting, gives_up_at: view.gives_up_at }),
           next_check_after_s: done ? 0 : 5,
         };
         const text = done
           ? describeOutcome(structured)
-          : `Not decided yet (status ${view.status}). ${waitingMessage(view, experts, clock())} Call wait_for_answer again with request_id "${view.id}".`;
+          : `Not decided yet (status ${view.status}). ${waitingMessage(view, clock())} Call wait_for_answer again with request_id "${view.id}".`;
         return { text, structured };
       }),
   );
 
-  server.registerTool(
+  registerTool(
     'get_request',
     {
       title: 'Read a request',
@@ -141,7 +165,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
     (args) => run(async () => record(await backend.getRequest(args.request_id))),
   );
 
-  server.registerTool(
+  registerTool(
     'cancel_request',
     {
       title: 'Cancel a request',
@@ -153,7 +177,25 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
     (args) => run(async () => record(await backend.cancel(args.request_id))),
   );
 
-  server.registerTool(
+  registerTool(
+    'list_topics',
+    {
+      title: 'List the topics',
+      description:
+        'The topics questions can be asked about, with how many experts take each and how many could be asked right now. Use one of these topics with ask_expert.',
+      inputSchema: {},
+      outputSchema: { topics: z.array(topicView) },
+      annotations: { title: 'List the topics', readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      run(async () => {
+        const topics = await backend.topics();
+        const lines = topics.map((t) => `${t.topic}: ${t.experts} expert${t.experts === 1 ? '' : 's'}, ${t.available_now} available now${t.fallback ? ` (fallback ${t.fallback})` : ''}`);
+        return { text: lines.join('\n') || 'No topics are configured.', structured: { topics } };
+      }),
+  );
+
+  registerTool(
     'list_experts',
     {
       title: 'List experts',
@@ -170,7 +212,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       }),
   );
 
-  server.registerTool(
+  registerTool(
     'list_pending',
     {
       title: 'List proposals waiting for review',
@@ -195,7 +237,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
     title: { accept_proposal: 'Accept a proposal', reject_proposal: 'Reject a proposal', return_proposal: 'Send a proposal back to its expert' }[name],
   });
 
-  server.registerTool(
+  registerTool(
     'accept_proposal',
     {
       title: 'Accept a proposal',
@@ -204,7 +246,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         proposal_id: z.string().min(1).max(100),
         note: z.string().max(4000).optional(),
         decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
-        answer: z.string().min(1).max(4000).optional().describe('Your corrected answer (SPEC §14).'),
+        answer: z.string().min(1).max(4000).optional().describe('Your corrected answer, delivered instead of the expert\'s (which is kept).'),
       },
       outputSchema: proposal.shape,
       annotations: decision('accept_proposal'),
@@ -216,7 +258,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       }),
   );
 
-  server.registerTool(
+  registerTool(
     'reject_proposal',
     {
       title: 'Reject a proposal',
@@ -236,7 +278,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       }),
   );
 
-  server.registerTool(
+  registerTool(
     'return_proposal',
     {
       title: 'Send a proposal back to its expert',
@@ -278,53 +320,11 @@ export function derivedDedupKey(consumer: string, topic: string, question: strin
 const record = (view: RequestView) => ({ text: `Request ${view.id}: ${view.status}${view.reason ? ` (${view.reason.code}: ${view.reason.message})` : ''}.`, structured: view as unknown as Record<string, unknown> });
 
 /** The request's outcome fields: the accepted (or rejected) proposal, or the failure reason. */
-async function answerOf(backend: McpBackend, view: RequestView): Promise<Record<string, unknown>> {
+function answerOf(view: RequestView): Record<string, unknown> {
   const out: Record<string, unknown> = { request_id: view.id };
   if (view.reason) out.reason = view.reason;
-  if ((view.status === 'accepted' || view.status === 'rejected') && view.proposal_id) out.proposal = await backend.proposal(view.proposal_id);
+  if ((view.status === 'accepted' || view.status === 'rejected') && view.proposal) out.proposal = view.proposal;
   return out;
-}
-
-function describeOutcome(result: Record<string, unknown>): string {
-  const p = result.proposal as { answer: string; provenance: { expert_name: string }; decision: { reason: string | null } | null } | undefined;
-  const reason = result.reason as { code: string; message: string } | undefined;
-  switch (result.status) {
-    case 'accepted':
-    case 'deduped_resolved':
-      return `Accepted answer from ${p?.provenance.expert_name} (human-reviewed): ${p?.answer}`;
-    case 'rejected':
-      return `A reviewer rejected the answer${p?.decision?.reason ? `: ${p.decision.reason}` : ''}. Do not use it.`;
-    case 'failed':
-      return `The request failed (${reason?.code}): ${reason?.message}`;
-    default:
-      return `Request ${String(result.request_id)}: ${String(result.status)}.`;
-  }
-}
-
-/** Who was asked and when, from the request's asks. */
-function askedOf(view: RequestView, experts: ExpertItem[]): Array<{ expert_name: string; sent_at: string | null }> {
-  const name = (id: string) => experts.find((e) => e.id === id)?.name ?? id;
-  return view.asks.filter((a) => a.state === 'open' || a.state === 'queued').map((a) => ({ expert_name: name(a.expert_id), sent_at: a.sent_at }));
-}
-
-const clockTime = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} UTC`;
-const ago = (ms: number) => (ms < 60_000 ? 'just now' : ms < 3_600_000 ? `${Math.round(ms / 60_000)} min ago` : `${(ms / 3_600_000).toFixed(1)} h ago`);
-
-/** A sentence a person can read: who was asked when, when it escalates, when it gives up. */
-export function waitingMessage(view: RequestView, experts: ExpertItem[], now: number): string {
-  if (view.status === 'proposed') return 'An expert answered; the answer waits for human review.';
-  const escalation = parseDuration(view.routing_policy.escalation_after) ?? 0;
-  const giveUp = Date.parse(view.created_at) + (parseDuration(view.routing_policy.give_up_after) ?? 0);
-  const parts = view.asks
-    .filter((a) => a.state === 'open' && a.sent_at)
-    .map((a) => {
-      const expert = experts.find((e) => e.id === a.expert_id);
-      const next = expert?.escalation_to ? experts.find((e) => e.id === expert.escalation_to) : undefined;
-      const sent = Date.parse(a.sent_at!);
-      return `Asked ${expert?.name ?? a.expert_id} ${ago(now - sent)}${next ? `; escalates to ${next.name} at ${clockTime(sent + escalation)}` : ''}`;
-    });
-  const waiting = view.asks.some((a) => a.state === 'queued') ? 'An ask waits for quiet hours or a free expert. ' : '';
-  return `${parts.join('; ')}${parts.length ? '. ' : ''}${waiting}Gives up at ${clockTime(giveUp)}.`;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -340,9 +340,9 @@ async function waitWithProgress(backend: McpBackend, requestId: string, timeoutM
   if (token !== undefined) {
     timer = setInterval(() => {
       void (async () => {
-        const [view, experts] = await Promise.all([backend.getRequest(requestId), backend.experts()]);
+        const view = await backend.getRequest(requestId);
         progress += 1;
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message: waitingMessage(view, experts, clock()) } });
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message: waitingMessage(view, clock()) } });
       })().catch(() => {});
     }, every);
   }

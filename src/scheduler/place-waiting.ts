@@ -106,6 +106,7 @@ function sendWaitingAsk(
   result: PlaceResult,
 ): void {
   const request = engine.store.getRequest(ask.request_id);
+  if (request && isWaiting(request)) followDefaults(engine, request, now);
   if (!request || !isWaiting(request)) {
     // Closing a request releases its asks; a queued ask left on a closed one is let go here.
     engine.store.updateAsk(ask.id, { state: 'released', closed_at: now, send_after: null });
@@ -133,7 +134,7 @@ function sendWaitingAsk(
 function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): void {
   const request = engine.store.getRequest(held.id);
   if (!request || !request.held || request.status !== 'queued') return;
-  const policy = request.routing_policy;
+  const policy = followDefaults(engine, request, now);
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
@@ -153,7 +154,24 @@ function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<
   request.held = false;
   engine.store.updateRequest(request.id, { held: false, updated_at: now });
   askAsRouted(engine, request, decision, now, { after: 'held' });
+  engine.log.info({ request_id: request.id, experts: decision.ask }, 'held request placed: an expert has room now');
   result.placed++;
+}
+
+/**
+ * A request that waits to be sent follows the current `defaults` for every routing field it did not
+ * set itself, so raising a limit in the configuration (and restarting) releases what it held. Its
+ * give-up deadline stays as it was fixed at submission. Returns the policy now in force.
+ */
+function followDefaults(engine: Engine, request: RequestRecord, now: number): Policy {
+  if (request.own_policy === null) return request.routing_policy;
+  const current: Policy = { ...engine.config.defaults, ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
+  const changed = (Object.keys(current) as Array<keyof Policy>).some((k) => JSON.stringify(current[k]) !== JSON.stringify(request.routing_policy[k]));
+  if (changed) {
+    request.routing_policy = current;
+    engine.store.updateRequest(request.id, { routing_policy: current, updated_at: now });
+  }
+  return current;
 }
 
 const isWaiting = (r: RequestRecord) => r.status === 'queued' || r.status === 'asked' || r.status === 'escalated';

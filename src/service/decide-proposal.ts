@@ -98,10 +98,24 @@ export function proposalToDecide(engine: Engine, proposalId: string, decidedBy: 
   const proposal = engine.store.getProposal(proposalId);
   if (!proposal) throw notFound('Proposal', proposalId);
   if (proposal.status !== 'pending') return { proposal, pending: false };
-  if (decidedBy === proposal.provenance.expert_id) {
+  if (isAnsweringExpert(engine, decidedBy, proposal)) {
     throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
   }
   return { proposal, pending: true };
+}
+
+/**
+ * Whether the decider is the expert who answered: people, not strings, are compared. The decider
+ * (a token's name, a typed `decided_by`, or a chat user as "<name> (slack:<id>)") matches the expert's
+ * id or name, as recorded on the proposal or in the registry now, ignoring case and surrounding spaces.
+ */
+export function isAnsweringExpert(engine: Engine, decidedBy: string, proposal: ProposalRecord): boolean {
+  const fold = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+  const expert = proposal.provenance;
+  const them = new Set([expert.expert_id, expert.expert_name, engine.experts.get(expert.expert_id)?.name ?? expert.expert_name].map(fold));
+  const chatUser = /^(.*)\((?:slack|chat):([^)]+)\)\s*$/.exec(decidedBy);
+  const decider = chatUser ? [decidedBy, chatUser[1]!, chatUser[2]!] : [decidedBy];
+  return decider.some((d) => them.has(fold(d)));
 }
 
 /**

@@ -28,6 +28,7 @@ import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
+import { listTopics, type TopicView } from './topics.js';
 import { requestView, type RequestView } from './views.js';
 
 export interface ExpertqServiceOptions {
@@ -140,7 +141,7 @@ export class ExpertqService implements Engine {
   getRequest(id: string): RequestView {
     const request = this.store.getRequest(id);
     if (!request) throw notFound('Request', id);
-    return requestView(this.store, request);
+    return requestView(this, request);
   }
 
   /**
@@ -185,7 +186,7 @@ export class ExpertqService implements Engine {
     const rows = this.store.listRequests({ ...query, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     return {
-      items: page.map((r) => requestView(this.store, r)),
+      items: page.map((r) => requestView(this, r)),
       next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
     };
   }
@@ -193,7 +194,7 @@ export class ExpertqService implements Engine {
   async cancelRequest(id: string, by = 'api'): Promise<RequestView> {
     const request: RequestRecord = await this.store.commit(() => cancelRequest(this, id, by));
     this.log.info({ request_id: id }, 'request cancel');
-    return this.committed(requestView(this.store, request));
+    return this.committed(requestView(this, request));
   }
 
   async receiveReply(input: ReplyInput): Promise<ReplyResult> {
@@ -241,6 +242,10 @@ export class ExpertqService implements Engine {
 
   listExperts(): ExpertView[] {
     return listExperts(this);
+  }
+
+  listTopics(): TopicView[] {
+    return listTopics(this, this.clock.now());
   }
 
   replaceExperts(entries: ExpertEntry[]): ExpertView[] {

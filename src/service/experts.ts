@@ -1,6 +1,10 @@
 import type { ExpertEntry } from '../config/expert-schema.js';
 import { writeExpertsSection } from '../config/write-experts.js';
+import { iso } from '../clock.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
+import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
+import { isCapped } from '../core/route-request.js';
+import type { ExpertLiveState } from '../store/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from '../scheduler/place-waiting.js';
 import { audit, liveStates, type Engine } from './engine.js';
@@ -14,23 +18,48 @@ export interface ExpertView {
   muted: boolean;
   open_asks: number;
   asks_today: number;
+  available_now: boolean;
+  unavailable: Unavailable | null;
+}
+
+export interface Unavailable {
+  why: 'muted' | 'cap' | 'quiet_hours';
+  until?: string;
 }
 
 /** The registry with exact live state, counted from the asks themselves. */
 export function listExperts(engine: Engine): ExpertView[] {
-  const states = liveStates(engine, null, engine.clock.now());
+  const now = engine.clock.now();
+  const states = liveStates(engine, null, now);
   return engine.experts.experts.map((e) => {
-    const s = states.get(e.id);
+    const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
+    const unavailable = unavailableNow(engine, s, now);
     return {
       id: e.id,
       name: e.name,
       topics: e.topics,
       escalation_to: e.escalation_to,
-      muted: s?.muted ?? false,
-      open_asks: s?.openAsks ?? 0,
-      asks_today: s?.asksToday ?? 0,
+      muted: s.muted,
+      open_asks: s.openAsks,
+      asks_today: s.asksToday,
+      available_now: unavailable === null,
+      unavailable,
     };
   });
+}
+
+/** Why a new question would not be sent to an expert this minute under the default limits, and until when. */
+function unavailableNow(engine: Engine, s: ExpertLiveState, now: number): Unavailable | null {
+  const { defaults, org } = engine.config;
+  if (s.muted) return { why: 'muted' };
+  if (isCapped(s, defaults)) {
+    const dailyOnly = s.openAsks < defaults.max_open_asks_per_expert;
+    return dailyOnly ? { why: 'cap', until: iso(startOfNextLocalDay(now, org.timezone)) } : { why: 'cap' };
+  }
+  if (defaults.quiet_hours && isQuietAt(now, org.timezone, defaults.quiet_hours)) {
+    return { why: 'quiet_hours', until: iso(quietHoursEnd(now, org.timezone, defaults.quiet_hours)) };
+  }
+  return null;
 }
 
 /**

@@ -10,6 +10,7 @@ import { OPEN_STATUSES } from '../store/records.js';
 import { closeAsk } from './close-ask.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
+import { suggestTopics } from './topics.js';
 import { proposalBody, type ProposalBody } from './views.js';
 
 export interface SubmitInput {
@@ -49,7 +50,8 @@ export function submitRequest(engine: Engine, input: SubmitInput, options: Submi
     );
   }
   const now = engine.clock.now();
-  const policy: Policy = { ...engine.config.defaults, ...stripUndefined(input.routing_policy ?? {}) };
+  const ownPolicy = stripUndefined(input.routing_policy ?? {});
+  const policy: Policy = { ...engine.config.defaults, ...ownPolicy };
   if (policy.give_up_after < policy.escalation_after) {
     throw badRequest('give_up_after must not be shorter than escalation_after: the request would give up before anyone else is asked.', [
       { path: 'routing_policy.give_up_after', message: `is shorter than escalation_after (${formatDuration(policy.escalation_after)})` },
@@ -74,6 +76,7 @@ export function submitRequest(engine: Engine, input: SubmitInput, options: Submi
       context: input.context,
       target_experts: input.target_experts && input.target_experts.length > 0 ? input.target_experts : null,
       routing_policy: policy,
+      own_policy: ownPolicy,
       dedup_key: input.dedup_key ?? null,
       status: 'queued',
       reason: null,
@@ -130,7 +133,7 @@ function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'aske
   const decision = decideRoute(engine, request, now);
 
   if (decision.outcome === 'failed') {
-    failRequest(engine, request, 'no_expert_found', 'No expert matches this topic exactly or fuzzily, and it has no fallback expert.', now);
+    failRequest(engine, request, 'no_expert_found', noExpertMessage(engine, request), now);
     return 'failed';
   }
   if (decision.outcome === 'held') {
@@ -144,6 +147,10 @@ function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'aske
       data: { step: decision.step, reason: 'every candidate is at a rate-limit cap', waiting_for: decision.waitFor },
     });
     for (const id of decision.waitFor) planAsk(engine, request, id, 'target', now);
+    engine.log.info(
+      { request_id: request.id, topic: request.topic, waiting_for: decision.waitFor },
+      'request held: every expert who could take it is at a limit; it is sent when one has room',
+    );
     return 'held';
   }
   askAsRouted(engine, request, decision, now);
@@ -169,6 +176,14 @@ export function askAsRouted(
     data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor, ...extra },
   });
   for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
+}
+
+/** Why nobody can be asked: nobody takes the topic (and which topics are close), or everyone who does muted. */
+function noExpertMessage(engine: Engine, request: RequestRecord): string {
+  if (request.target_experts) return 'Every expert listed in target_experts has muted questions.';
+  const candidates = findCandidates(request.topic, null, engine.experts, engine.config.topics);
+  if (candidates.length > 0) return `Every expert who takes the topic "${request.topic}" has muted questions, and it has no other fallback.`;
+  return `No expert takes the topic "${request.topic}" (exactly or by a similar topic), and it has no fallback expert.${suggestTopics(engine, request.topic)}`;
 }
 
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */

@@ -2,8 +2,8 @@ import { iso } from '../clock.js';
 import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
-import { subscribersOf } from './engine.js';
+import { subscribersOf, type Engine } from './engine.js';
+import { givesUpAt, waitingOf } from './waiting.js';
 
 export function policyView(p: Policy) {
   return {
@@ -15,8 +15,15 @@ export function policyView(p: Policy) {
   };
 }
 
-/** The full request record of `GET /requests/{id}` (SPEC §2). */
-export function requestView(store: Store, r: RequestRecord) {
+/**
+ * The full request record of `GET /requests/{id}`. It carries everything a consumer needs to act on
+ * its own request without reading any other route: who is asked, why it waits and until when, and
+ * the latest proposal (pending or decided).
+ */
+export function requestView(engine: Engine, r: RequestRecord, now = engine.clock.now()) {
+  const { store } = engine;
+  const asks = store.listAsks(r.id);
+  const latest = r.proposal_id === null ? undefined : store.getProposal(r.proposal_id);
   return {
     id: r.id,
     consumer_id: r.consumer_id,
@@ -30,9 +37,25 @@ export function requestView(store: Store, r: RequestRecord) {
     dedup_key: r.dedup_key,
     status: r.status,
     reason: r.reason,
-    asks: store.listAsks(r.id).map((a) => ({ id: a.id, expert_id: a.expert_id, sent_at: iso(a.sent_at), state: a.state })),
+    asks: asks.map((a) => ({ id: a.id, expert_id: a.expert_id, sent_at: iso(a.sent_at), state: a.state })),
+    asked: asks
+      .filter((a) => a.state === 'open' || a.state === 'queued')
+      .map((a) => {
+        const expert = engine.experts.get(a.expert_id);
+        const next = expert?.escalation_to ? engine.experts.get(expert.escalation_to) : undefined;
+        return {
+          expert_id: a.expert_id,
+          expert_name: expert?.name ?? a.expert_id,
+          sent_at: iso(a.sent_at),
+          escalates_at: iso(a.state === 'open' ? a.escalate_at : null),
+          escalates_to: next?.name ?? null,
+        };
+      }),
+    waiting: waitingOf(engine, r, asks, now),
+    gives_up_at: givesUpAt(r),
     subscribers: subscribersOf(store, r).map((c) => c.id),
     proposal_id: r.proposal_id,
+    proposal: latest ? proposalBody(latest) : null,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };

@@ -226,4 +226,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX llm_jobs_request ON llm_jobs (request_id);
   CREATE INDEX requests_finished ON requests (updated_at) WHERE status IN ('accepted', 'rejected', 'failed');
   `,
+  // 8: the routing_policy fields a request set itself, so a held request follows the current defaults
+  // for the rest (raising a limit and restarting releases it). Null on older rows: all kept as stored.
+  `
+  ALTER TABLE requests ADD COLUMN own_policy TEXT;
+  `,
 ];

@@ -20,6 +20,8 @@ export interface RequestRecord {
   target_experts: string[] | null;
   /** The effective policy: `defaults` merged with the request's `routing_policy`; durations in ms. */
   routing_policy: Policy;
+  /** The fields of `routing_policy` the request set itself (the rest follow `defaults`); null on rows older than this field. */
+  own_policy: Partial<Policy> | null;
   dedup_key: string | null;
   status: RequestStatus;
   reason: Reason | null;

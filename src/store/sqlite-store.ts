@@ -78,6 +78,7 @@ function toRequest(r: Row): RequestRecord {
     context: JSON.parse(r.context as string),
     target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
     routing_policy: JSON.parse(r.routing_policy as string),
+    own_policy: r.own_policy === null || r.own_policy === undefined ? null : JSON.parse(r.own_policy as string),
     dedup_key: r.dedup_key as string | null,
     status: r.status as RequestRecord['status'],
     reason: r.reason_code === null ? null : { code: r.reason_code as never, message: r.reason_message as string },
@@ -160,10 +161,10 @@ export class SqliteStore implements Store {
     this.stmts = {
       insertRequest: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
         routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-        drafting, asked_question)
+        drafting, asked_question, own_policy)
         VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
         @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
-        @drafting, @asked_question)`),
+        @drafting, @asked_question, @own_policy)`),
       getRequest: p('SELECT * FROM requests WHERE id = ?'),
       findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
       addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
@@ -356,6 +357,7 @@ export class SqliteStore implements Store {
       context: json(r.context),
       target_experts: r.target_experts === null ? null : json(r.target_experts),
       routing_policy: json(r.routing_policy),
+      own_policy: r.own_policy === null ? null : json(r.own_policy),
       reason_code: r.reason?.code ?? null,
       reason_message: r.reason?.message ?? null,
       held: r.held ? 1 : 0,
@@ -378,6 +380,9 @@ export class SqliteStore implements Store {
         const reason = value as RequestRecord['reason'];
         sets.push('reason_code = ?', 'reason_message = ?');
         values.push(reason?.code ?? null, reason?.message ?? null);
+      } else if (key === 'routing_policy') {
+        sets.push('routing_policy = ?');
+        values.push(json(value));
       } else {
         sets.push(`${key} = ?`);
         values.push(typeof value === 'boolean' ? Number(value) : value);

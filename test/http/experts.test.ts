@@ -48,6 +48,8 @@ describe('GET /api/v1/experts', () => {
       muted: false,
       open_asks: 1,
       asks_today: 2,
+      available_now: true,
+      unavailable: null,
     });
     expect(experts.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee', 'sam']);
   });

@@ -138,4 +138,16 @@ describe('no self-approval', () => {
     }
     expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body.status).toBe('pending');
   });
+
+  it('compares people, not strings: another case, the full name or surrounding spaces are the same expert', async () => {
+    await withConsumer();
+    const { proposalId } = await proposed();
+    for (const decidedBy of ['DANA', 'Dana Smith', '  dana smith ', 'Dana Smith (slack:U0DANA)', 'somebody (slack:dana)']) {
+      const res = await t.call('POST', `/api/v1/proposals/${proposalId}/accept`, { decided_by: decidedBy });
+      expect(res.status, decidedBy).toBe(409);
+    }
+    expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body.status).toBe('pending');
+    // A colleague whose name merely contains the expert's is someone else.
+    expect((await t.call('POST', `/api/v1/proposals/${proposalId}/accept`, { decided_by: 'Dana Smithson' })).body.status).toBe('accepted');
+  });
 });

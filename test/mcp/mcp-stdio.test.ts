@@ -68,14 +68,19 @@ describe('MCP over stdio (expertq mcp)', { timeout: CLI_TEST_TIMEOUT_MS }, () =>
     await client.close();
   });
 
-  it('with a consumer token (EXPERTQ_TOKEN), deciding is forbidden by the server', async () => {
+  it('with a consumer token (EXPERTQ_TOKEN) the agent sees only its tools, asks, waits and gets the accepted answer', async () => {
     const { client } = await connect({ EXPERTQ_TOKEN: AGENT_TOKEN });
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['ask_expert', 'cancel_request', 'get_request', 'list_topics', 'wait_for_answer']);
     const { request_id } = structured(await call(client, 'ask_expert', { topic: 'kubernetes', question: 'Who owns the ingress?', asked_because: 'a 502', target_experts: ['sam'] }));
     expect((await api('GET', `/requests/${request_id}`)).consumer_id).toBe('stdio-agent');
+    const open = await call(client, 'wait_for_answer', { request_id, timeout_s: 1 });
+    expect(open.isError, JSON.stringify(open.content)).toBeFalsy();
+    expect(structured(open)).toMatchObject({ done: false, asked: [{ expert_name: 'Sam Okafor' }] });
     const reply = await api('POST', '/replies', { expert_id: 'sam', text: 'Platform team.', request_id });
-    const refused = await call(client, 'accept_proposal', { proposal_id: reply.proposal_id! });
-    expect(refused.isError).toBe(true);
-    expect((refused.content[0] as { text: string }).text).toMatch(/^forbidden: This token \(stdio-agent\) has the consumer role/);
+    await api('POST', `/proposals/${reply.proposal_id}/accept`, { decided_by: 'rev' });
+    const done = await call(client, 'wait_for_answer', { request_id, timeout_s: 10 });
+    expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
+    expect(structured(done)).toMatchObject({ done: true, status: 'accepted', proposal: { answer: 'Platform team.' } });
     await client.close();
   });
 });

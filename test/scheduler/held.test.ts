@@ -111,3 +111,41 @@ describe('held requests are placed as soon as capacity frees', () => {
     expect((await k.request(held)).status).toBe('asked');
   });
 });
+
+describe('a held request says why it waits and until when', () => {
+  it('names the capped expert and, for a daily limit, when it resets; the server logs the hold', async () => {
+    const { held } = await samAtCap({ max_open_asks_per_expert: 5, max_asks_per_expert_per_day: 1 });
+    expect(await k.request(held)).toMatchObject({
+      status: 'queued',
+      waiting: { why: 'cap', expert_id: 'sam', until: '2026-11-24T00:00:00.000Z' },
+      gives_up_at: '2026-11-24T10:01:00.000Z',
+      asked: [],
+    });
+    expect(k.t.logs.lines).toContainEqual(expect.objectContaining({ request_id: held, msg: expect.stringMatching(/^request held: every expert who could take it is at a limit/) }));
+    expect(await k.expert('sam')).toMatchObject({ available_now: false, unavailable: { why: 'cap', until: '2026-11-24T00:00:00.000Z' } });
+  });
+
+  it('an open-ask limit has no end time: it frees when an answer comes', async () => {
+    const { first, held } = await samAtCap();
+    expect((await k.request(held)).waiting).toEqual({ why: 'cap', expert_id: 'sam' });
+    expect(await k.request(first)).toMatchObject({ waiting: null, asked: [{ expert_id: 'sam', expert_name: 'Sam Okafor', sent_at: '2026-11-23T10:00:00.000Z' }] });
+    await k.reply('sam', 'Drain the node first.', first);
+    expect(await k.request(first)).toMatchObject({ status: 'proposed', waiting: { why: 'review' }, gives_up_at: null });
+  });
+
+  it('raising the limit in the configuration and restarting releases it', async () => {
+    const { held } = await samAtCap();
+    await k.restart({ defaults: { max_open_asks_per_expert: 2 } });
+    expect(await k.tickAfter(MINUTE)).toMatchObject({ placed: 1 });
+    expect(await k.request(held)).toMatchObject({ status: 'asked', waiting: null, routing_policy: { max_open_asks_per_expert: 2 } });
+  });
+
+  it('a limit the request set itself stays after the restart', async () => {
+    k = await schedulerKit({ config: { defaults: { max_open_asks_per_expert: 1 } } });
+    await k.submit({ topic: 'kubernetes' });
+    const held = await k.submit({ topic: 'kubernetes', routing_policy: { max_open_asks_per_expert: 1 } });
+    await k.restart({ defaults: { max_open_asks_per_expert: 2 } });
+    await k.tickAfter(MINUTE);
+    expect(await k.request(held)).toMatchObject({ status: 'queued', waiting: { why: 'cap', expert_id: 'sam' } });
+  });
+});

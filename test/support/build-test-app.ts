@@ -61,13 +61,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The test configuration: Acme in UTC, the example experts, a fallback for "security", and `config` over it. */
+export function testConfigYaml(config: Record<string, unknown> = {}): string {
+  return stringify({ org: { name: 'Acme', timezone: 'UTC' }, experts: EXAMPLE_EXPERTS, topics: { security: { fallback: 'sam' } }, ...config });
+}
+
 /** One real app per test: temp dir, real YAML file, real SQLite, console transport, fake clock. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'expertq-test-'));
   const configFile = join(dir, 'service.yaml');
-  const yaml =
-    options.yaml ??
-    stringify({ org: { name: 'Acme', timezone: 'UTC' }, experts: EXAMPLE_EXPERTS, topics: { security: { fallback: 'sam' } }, ...options.config });
+  const yaml = options.yaml ?? testConfigYaml(options.config);
   if (!options.dir) writeFileSync(configFile, yaml);
   const config = loadConfig(configFile);
   const clock = new FakeClock();

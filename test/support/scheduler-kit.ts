@@ -1,6 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { TickResult } from '../../src/scheduler/scheduler.js';
-import { buildTestApp, submitBody, type TestApp, type TestAppOptions } from './build-test-app.js';
+import { buildTestApp, submitBody, testConfigYaml, type TestApp, type TestAppOptions } from './build-test-app.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -32,12 +33,13 @@ export interface SchedulerKit {
   audit(id: string): Promise<AuditRow[]>;
   /** Audit rows of one type. */
   auditOf(id: string, type: string): Promise<AuditRow[]>;
-  expert(id: string): Promise<{ id: string; muted: boolean; open_asks: number; asks_today: number }>;
+  expert(id: string): Promise<{ id: string; muted: boolean; open_asks: number; asks_today: number; available_now: boolean; unavailable: unknown }>;
   /** Expert ids the console transport sent messages to, in order. */
   recipients(): string[];
   /** `event` rows written for a request (the outbox), oldest first. */
   events(requestId: string): Array<{ type: string; body: Record<string, unknown>; created_at: number }>;
-  restart(): Promise<void>;
+  /** Stops and starts again on the same database; with `config`, on a rewritten configuration file. */
+  restart(config?: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,9 +88,10 @@ export async function schedulerKit(options: TestAppOptions = {}, startAt?: strin
       return (t.store.db.prepare('SELECT type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id').all(requestId) as Array<{ type: string; body: string; created_at: number }>)
         .map((e) => ({ ...e, body: JSON.parse(e.body) }));
     },
-    async restart() {
+    async restart(config?: Record<string, unknown>) {
       const now = t.clock.now();
       await t.stop();
+      if (config) writeFileSync(t.configFile, testConfigYaml(config));
       t = await buildTestApp({ ...options, dir: t.dir });
       t.clock.set(now);
     },

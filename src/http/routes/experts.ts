@@ -1,12 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, expertView, idParams, muteBody, putExpertsBody } from '../schemas.js';
+import { errorBody, expertView, idParams, muteBody, putExpertsBody, topicView } from '../schemas.js';
 import type { RouteOptions } from './requests.js';
 
 export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/experts', {
     schema: { summary: 'The expert registry with live state', tags: ['experts'], response: { 200: z.array(expertView) } },
     handler: async () => service.listExperts(),
+  });
+
+  app.get('/topics', {
+    schema: {
+      summary: 'The topics questions can be asked about',
+      description:
+        'Every topic an expert takes or that has a fallback expert, with how many experts take it and how many could be asked this minute (not muted, not at a limit, not in quiet hours). Any token may read it.',
+      tags: ['experts'],
+      response: { 200: z.array(topicView) },
+    },
+    handler: async () => service.listTopics(),
   });
 
   app.put('/experts', {

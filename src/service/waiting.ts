@@ -1,0 +1,72 @@
+import type { Policy } from '../config/config-schema.js';
+import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
+import { findCandidates } from '../core/route-request.js';
+import type { AskRecord, ExpertLiveState, RequestRecord } from '../store/records.js';
+import { liveStates, type Engine } from './engine.js';
+
+/**
+ * Why an open request has nobody working on it right now: `llm` (its question is being drafted),
+ * `quiet_hours` (its asks wait for the window to end), `cap` (every expert who could take it is at a
+ * limit), `review` (an expert answered; a reviewer decides). Null while an ask is out and unanswered,
+ * and once the request is closed.
+ */
+export interface Waiting {
+  why: 'llm' | 'quiet_hours' | 'working_hours' | 'away' | 'dnd' | 'cap' | 'review';
+  /** Whom it waits for, when that is one expert. */
+  expert_id?: string;
+  /** When the wait ends, when that is known (quiet hours end, a daily limit resets). */
+  until?: string;
+}
+
+export function waitingOf(engine: Engine, request: RequestRecord, asks: readonly AskRecord[], now: number): Waiting | null {
+  switch (request.status) {
+    case 'proposed':
+      return { why: 'review' };
+    case 'queued':
+    case 'asked':
+    case 'escalated':
+      break;
+    default:
+      return null;
+  }
+  if (asks.some((a) => a.state === 'open')) return null;
+  if (request.drafting) return { why: 'llm' };
+  const queued = asks.filter((a) => a.state === 'queued');
+  const quiet = queued.filter((a) => a.send_after !== null).sort((a, b) => a.send_after! - b.send_after!)[0];
+  if (quiet) return { why: 'quiet_hours', ...(queued.length === 1 ? { expert_id: quiet.expert_id } : {}), until: new Date(quiet.send_after!).toISOString() };
+  const waitingFor = queued.length > 0
+    ? queued.map((a) => a.expert_id)
+    : request.held
+      ? findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics).map((c) => c.expertId)
+      : [];
+  if (waitingFor.length === 0) return null;
+  return capWait(engine, request.routing_policy, waitingFor, now);
+}
+
+/**
+ * A wait for experts at their limits. It ends by itself only when every one of them is at the daily
+ * limit (at the next local midnight); a limit on open asks frees when one of them answers.
+ */
+function capWait(engine: Engine, policy: Policy, expertIds: readonly string[], now: number): Waiting {
+  const states = liveStates(engine, expertIds, now);
+  const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), policy));
+  const quiet = policy.quiet_hours !== null && isQuietAt(now, engine.config.org.timezone, policy.quiet_hours);
+  const wait: Waiting = { why: 'cap', ...(expertIds.length === 1 ? { expert_id: expertIds[0]! } : {}) };
+  if (dailyOnly) {
+    const reset = startOfNextLocalDay(now, engine.config.org.timezone);
+    // A reset inside quiet hours sends nothing before they end.
+    const until = quiet || (policy.quiet_hours !== null && isQuietAt(reset, engine.config.org.timezone, policy.quiet_hours))
+      ? quietHoursEnd(reset, engine.config.org.timezone, policy.quiet_hours!)
+      : reset;
+    wait.until = new Date(until).toISOString();
+  }
+  return wait;
+}
+
+const atDailyLimit = (state: ExpertLiveState | undefined, policy: Policy) =>
+  state !== undefined && state.asksToday >= policy.max_asks_per_expert_per_day && state.openAsks < policy.max_open_asks_per_expert;
+
+/** When an open request gives up: null once it is closed, and while `proposed` (it then waits for review, never times out). */
+export function givesUpAt(request: RequestRecord): string | null {
+  return request.status === 'queued' || request.status === 'asked' || request.status === 'escalated' ? new Date(request.give_up_at).toISOString() : null;
+}
