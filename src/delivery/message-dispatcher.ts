@@ -87,7 +87,7 @@ export class MessageDispatcher {
       const results = await Promise.allSettled(batch.map((b) => this.transport.send(b.outbound)));
       const now = this.clock.now();
       const sent: Array<{ message: MessageRecord; value: SentMessage | void }> = [];
-      const failed: Array<{ message: MessageRecord; error: string; next: number | null; permanentCode: string | null }> = [];
+      const failed: Array<{ message: MessageRecord; error: string; next: number | null; code: string; permanentCode: string | null }> = [];
       batch.forEach(({ message }, i) => {
         const result = results[i]!;
         if (result.status === 'fulfilled') {
@@ -102,6 +102,7 @@ export class MessageDispatcher {
           message,
           error: reason instanceof Error ? reason.message : String(reason),
           next: delay === undefined ? null : now + Math.max(delay, coded?.retryAfterMs ?? 0),
+          code: coded?.code ?? 'error',
           permanentCode: coded?.permanent ? coded.code : null,
         });
       });
@@ -117,10 +118,11 @@ export class MessageDispatcher {
           if (f.permanentCode !== null && f.message.purpose === 'ask') this.hooks.onUndeliverable?.(f.message, f.permanentCode, now);
         }
       });
-      for (const { message, error, next } of failed) {
+      for (const { message, error, next, code } of failed) {
+        const to = message.purpose.startsWith('review_') ? 'message to the review channel' : 'message to expert';
         this.log[next === null ? 'error' : 'warn'](
-          { message_id: message.id, expert_id: message.expert_id, request_id: message.request_id, attempts: message.attempts + 1, err: error },
-          next === null ? 'message to expert failed for good' : 'message to expert failed; will retry',
+          { message_id: message.id, expert_id: message.expert_id, request_id: message.request_id, attempts: message.attempts + 1, code, err: error },
+          next === null ? `${to} failed for good` : `${to} failed; will retry`,
         );
       }
     }

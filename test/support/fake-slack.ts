@@ -20,6 +20,20 @@ export interface SlackCall {
   response?: Record<string, any>;
 }
 
+/** A workspace member as `users.info` describes one (the fields expertq reads). */
+export interface FakeUser {
+  name?: string;
+  real_name?: string;
+  deleted?: boolean;
+  is_bot?: boolean;
+}
+
+/** A channel as `conversations.info` describes it; `is_member` is whether the bot is in it. */
+export interface FakeChannel {
+  name?: string;
+  is_member?: boolean;
+}
+
 /** A scripted answer for the next call of a method: an HTTP status, headers and a JSON body. */
 export interface Scripted {
   status?: number;
@@ -35,6 +49,17 @@ export interface Scripted {
  */
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
+  /**
+   * Workspace members as `users.info` answers them. Any id not listed is an active person; `null`
+   * is an id Slack does not know (`user_not_found`).
+   */
+  readonly users = new Map<string, FakeUser | null>();
+  /**
+   * Channels as `conversations.info` answers them. Any id not listed is one the bot is in; `null` is
+   * one Slack does not show the bot (`channel_not_found`). Posting to a channel with `is_member: false`
+   * answers `not_in_channel`, to a `null` one `channel_not_found`, as Slack does.
+   */
+  readonly channels = new Map<string, FakeChannel | null>();
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly scripts = new Map<string, Scripted[]>();
@@ -185,8 +210,23 @@ export class FakeSlack {
         return token === APP_TOKEN ? { ok: true, url: `${this.base.replace('http', 'ws')}/socket` } : { ok: false, error: 'invalid_auth' };
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(args.users)}` } };
-      case 'chat.postMessage':
+      case 'users.info': {
+        const id = String(args.user);
+        const user = this.users.has(id) ? this.users.get(id) : {};
+        if (user === null || user === undefined) return { ok: false, error: 'user_not_found' };
+        return { ok: true, user: { id, name: id.toLowerCase(), real_name: id, deleted: false, is_bot: false, ...user } };
+      }
+      case 'conversations.info': {
+        const id = String(args.channel);
+        const channel = this.channels.has(id) ? this.channels.get(id) : {};
+        if (channel === null || channel === undefined) return { ok: false, error: 'channel_not_found' };
+        return { ok: true, channel: { id, name: id.toLowerCase(), is_channel: true, is_member: true, ...channel } };
+      }
+      case 'chat.postMessage': {
+        const refused = this.postRefusal(String(args.channel));
+        if (refused) return { ok: false, error: refused };
         return { ok: true, channel: args.channel, ts: `1700000000.${String(this.nextTs++).padStart(6, '0')}`, message: { text: args.text } };
+      }
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'views.open':
@@ -196,6 +236,14 @@ export class FakeSlack {
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Why Slack would refuse a post to this channel: the bot is not in it, or cannot see it. */
+  private postRefusal(channel: string): string | null {
+    if (!this.channels.has(channel)) return null;
+    const known = this.channels.get(channel);
+    if (!known) return 'channel_not_found';
+    return known.is_member === false ? 'not_in_channel' : null;
   }
 }
 

@@ -47,6 +47,28 @@ describe('Slack errors', () => {
     expect(request.reason).toMatchObject({ code: 'expert_declined', message: expect.stringMatching(/could not be reached/) });
   });
 
+  it.each([
+    ['not_in_channel', { is_member: false }, /not a member of the review channel CREVIEW.*\/invite @/],
+    ['channel_not_found', null, /review channel CREVIEW \(chat\.review_channel\) was not found.*check chat\.review_channel/],
+  ] as const)('does not retry a review card Slack refuses with %s, and logs the fix at error level', async (code, channel, fix) => {
+    const slack = await new FakeSlack().start();
+    cleanups.push(() => slack.close());
+    slack.channels.set('CREVIEW', channel);
+    kit = await startSlackKit({ mode: 'socket', slack, config: { chat: { review_channel: 'CREVIEW', reviewers: ['UREV'] }, review: { remind_after: '1d' } } });
+    await kit.call('POST', '/api/v1/requests', slackSubmit({ target_experts: ['UDANA'] }));
+    const askPost = kit.slack.posts('DUDANA').at(-1)!;
+    await kit.deliver(dmMessage('UDANA', 'Thirty days.', { threadTs: askPost.response!.ts }));
+
+    expect(slack.posts('CREVIEW')).toHaveLength(1);
+    expect(slack.posts('CREVIEW')[0]!.response).toMatchObject({ ok: false, error: code });
+    for (const ms of [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000]) await kit.advance(ms);
+    expect(slack.posts('CREVIEW')).toHaveLength(1);
+    const failed = kit.logs.lines.filter((l) => l.level === 50 && l.code === code);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ msg: 'message to the review channel failed for good', attempts: 1 });
+    expect(String(failed[0]!.err)).toMatch(fix);
+  });
+
   it('retries a rate-limited message after Retry-After, not before', async () => {
     kit = await startSlackKit({ mode: 'socket' });
     kit.slack.script('chat.postMessage', { status: 429, headers: { 'retry-after': '30' }, body: { ok: false, error: 'ratelimited' } });

@@ -26,7 +26,16 @@ export async function createSlackTransport(config: Config, secrets: Secrets, log
   const appToken = chat.app_token_env ? need('app_token_env', chat.app_token_env, secrets.chatAppToken) : undefined;
   const signingSecret = chat.signing_secret_env ? need('signing_secret_env', chat.signing_secret_env, secrets.chatSigningSecret) : undefined;
 
-  const transport = new SlackTransport({ botToken, appToken, signingSecret, apiUrl: chat.api_url, reviewChannel: chat.review_channel, log, clock });
+  const transport = new SlackTransport({
+    botToken,
+    appToken,
+    signingSecret,
+    apiUrl: chat.api_url,
+    reviewChannel: chat.review_channel,
+    experts: config.experts.map((e) => ({ id: e.id, name: e.name })),
+    log,
+    clock,
+  });
   try {
     await transport.init();
   } catch (error) {

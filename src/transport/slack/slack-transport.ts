@@ -1,16 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
-import { ErrorCode, type WebClientOptions } from '@slack/web-api';
+import type { WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import {
   TransportError, type Inbound, type InboundOutcome, type InboundReply, type OutboundMessage, type ReviewOutcome, type SentMessage, type Transport,
 } from '../transport.js';
 import { ACTION, ANSWER_INPUT, ANSWER_MODAL, answerModal, askBlocks, closedAskBlocks } from './ask-blocks.js';
+import { checkSlackSetup } from './check-slack-setup.js';
 import { ExpertqReceiver, type ChatHttpAnswer } from './expertq-receiver.js';
 import { readMessageEvent, type SlackMessageEvent } from './read-message-event.js';
 import { REVIEW_ACTION, REVIEW_INPUT, REVIEW_MODAL, reviewCardBlocks, reviewCardText, reviewModal } from './review-blocks.js';
 import { escapeMrkdwn } from './slack-text.js';
+import { toTransportError } from './to-transport-error.js';
 
 export interface SlackTransportOptions {
   botToken: string;
@@ -20,12 +22,11 @@ export interface SlackTransportOptions {
   apiUrl: string;
   /** `chat.review_channel`: where pending proposals are posted for review (SPEC §14). */
   reviewChannel?: string | undefined;
+  /** The configured experts, checked with Slack after start-up (`users.info`). */
+  experts?: ReadonlyArray<{ id: string; name: string }>;
   log: Logger;
   clock: Clock;
 }
-
-/** Slack errors that mean this expert cannot be reached at all: the ask is passed on (SPEC §12). */
-const UNREACHABLE = new Set(['user_not_found', 'users_not_found', 'account_inactive', 'cannot_dm_bot', 'user_disabled']);
 
 /**
  * The chat transport on Slack (SPEC §12), built on Bolt's App and WebClient. An ask is one DM: the
@@ -83,6 +84,8 @@ export class SlackTransport implements Transport {
   async start(inbound: Inbound): Promise<void> {
     this.inbound = inbound;
     await this.receiver.start();
+    // Not awaited: a slow or failing Slack check must never hold up or stop start-up (it only warns).
+    void checkSlackSetup(this.app.client, { experts: this.options.experts ?? [], reviewChannel: this.options.reviewChannel }, this.options.log);
   }
 
   async stop(): Promise<void> {
@@ -98,7 +101,8 @@ export class SlackTransport implements Transport {
     try {
       return await this.post(message);
     } catch (error) {
-      throw toTransportError(error);
+      const review = message.purpose === 'review_card' || message.purpose === 'review_update' || message.purpose === 'review_reminder';
+      throw toTransportError(error, { review, channel: review ? (message.cardRef?.channel ?? this.options.reviewChannel ?? null) : (message.thread?.channel ?? this.dmChannels.get(message.expertId) ?? null) });
     }
   }
 
@@ -253,21 +257,6 @@ export class SlackTransport implements Transport {
 /** Who a Slack interaction came from: its user id and a display name for `decided_by`. */
 function slackUser(user: { id: string; name?: string; username?: string }): { userId: string; userName: string } {
   return { userId: user.id, userName: user.name ?? user.username ?? user.id };
-}
-
-/** Maps a Web API failure to a retryable or permanent TransportError (the outbox decides what follows). */
-export function toTransportError(error: unknown): TransportError {
-  if (error instanceof TransportError) return error;
-  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number; message?: string };
-  if (e.code === ErrorCode.PlatformError) {
-    const code = e.data?.error ?? 'unknown_error';
-    return new TransportError(`Slack refused the call: ${code}`, code, UNREACHABLE.has(code));
-  }
-  if (e.code === ErrorCode.RateLimitedError) {
-    return new TransportError(`Slack rate limit: retry after ${e.retryAfter ?? 1} s`, 'ratelimited', false, (e.retryAfter ?? 1) * 1000);
-  }
-  if (e.code === ErrorCode.HTTPError) return new TransportError(`Slack answered HTTP ${e.statusCode}`, `http_${e.statusCode}`, false);
-  return new TransportError(`Slack could not be reached: ${e.message ?? String(error)}`, 'request_error', false);
 }
 
 /** Bolt and the Slack clients log through pino, as one component. */
