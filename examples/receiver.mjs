@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 const secret = process.env.EXPERTQ_WEBHOOK_SECRET; // the whsec_… that POST /consumers answered
 if (!secret) { console.error('Set EXPERTQ_WEBHOOK_SECRET to the whsec_… secret that POST /consumers answered.'); process.exit(1); }
 const wh = new Webhook(secret), seen = new Set(); // webhook-id is stable across retries: dedupe on it (use your database in production)
+const host = process.env.HOST ?? '127.0.0.1', port = Number(process.env.PORT ?? 3000); // this machine only; HOST=0.0.0.0 to accept others
 createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk)).on('end', () => {
@@ -14,4 +15,4 @@ createServer((req, res) => {
     seen.add(req.headers['webhook-id']);
     res.writeHead(204).end(); // any 2xx = delivered; anything else is retried
   });
-}).listen(Number(process.env.PORT ?? 3000), () => console.log(`receiving webhooks on http://localhost:${process.env.PORT ?? 3000}`));
+}).listen(port, host, () => console.log(`receiving webhooks on http://${host.includes(':') ? `[${host}]` : host}:${port}`));

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,8 +17,10 @@ afterEach(() => {
 });
 
 /** Starts the README's receiver and resolves with its URL once it prints that it listens. */
-function startReceiver(port: number): Promise<{ url: string; out: () => string }> {
-  child = spawn(process.execPath, [RECEIVER], { env: { ...process.env, EXPERTQ_WEBHOOK_SECRET: SECRET, PORT: String(port) }, cwd: ROOT });
+function startReceiver(port: number, env: Record<string, string> = {}): Promise<{ url: string; out: () => string }> {
+  const base = { ...process.env };
+  delete base.HOST;
+  child = spawn(process.execPath, [RECEIVER], { env: { ...base, EXPERTQ_WEBHOOK_SECRET: SECRET, PORT: String(port), ...env }, cwd: ROOT });
   let out = '';
   return new Promise((resolve, reject) => {
     child!.stdout!.on('data', (d) => {
@@ -24,6 +28,24 @@ function startReceiver(port: number): Promise<{ url: string; out: () => string }
       if (out.includes('receiving webhooks on')) resolve({ url: `http://127.0.0.1:${port}`, out: () => out });
     });
     child!.once('exit', (code) => reject(new Error(`receiver exited ${code}`)));
+  });
+}
+
+/** An address of this machine other than 127.0.0.1: a network interface's, else 127.0.0.2 (Linux routes all of 127/8 to loopback). */
+function otherAddress(): string {
+  const external = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  return external?.address ?? '127.0.0.2';
+}
+
+/** Whether a TCP connection to host:port is accepted. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -49,7 +71,21 @@ describe('the README webhook receiver (examples/receiver.mjs)', () => {
     });
     expect(status).toBe(204);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(out()).toMatch(/receiving webhooks on http:\/\/localhost:\d+/);
+    expect(out()).toMatch(/receiving webhooks on http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('listens on 127.0.0.1 only unless HOST says otherwise, and prints the address', async () => {
+    const port = await freePort();
+    const { out } = await startReceiver(port);
+    expect(out()).toContain(`receiving webhooks on http://127.0.0.1:${port}`);
+    expect(await connects('127.0.0.1', port)).toBe(true);
+    expect(await connects(otherAddress(), port)).toBe(false);
+    child?.kill('SIGKILL');
+
+    const open = await freePort();
+    const everywhere = await startReceiver(open, { HOST: '0.0.0.0' });
+    expect(everywhere.out()).toContain(`receiving webhooks on http://0.0.0.0:${open}`);
+    expect(await connects(otherAddress(), open)).toBe(true);
   });
 
   it('without the secret variable says so in one line and exits non-zero', async () => {

@@ -122,7 +122,8 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
     return () => clearTimeout(timer);
   }, [flash]);
 
-  const pending = queue.items?.length ?? 0;
+  // Null until the first queue arrives: no count is shown then, never a 0 nobody has seen.
+  const pending = queue.items === null ? null : queue.items.length;
   useEffect(() => {
     document.title = pending ? `(${pending}) Review queue · expertq` : 'Review queue · expertq';
   }, [pending]);
@@ -207,14 +208,16 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
         document.getElementById('main')?.focus();
       }}>Skip to content</a>
       <header class="top">
-        <div class="top-inner">
+        <div class={route.view === 'requests' ? 'top-inner wide' : 'top-inner'}>
           <a class="brand" href="#/">expertq</a>
           <nav aria-label="Views">
             <a href="#/" aria-current={route.view === 'queue' ? 'page' : undefined}>
               Queue{' '}
               {queue.unreachableSince !== null
                 ? <span class="count" aria-label="pending: unknown, the server cannot be reached">?</span>
-                : <span class="count" aria-label={`${pending} pending`}>{pending}</span>}
+                : pending === null
+                  ? <span class="count" aria-label="pending: loading">…</span>
+                  : <span class="count" aria-label={`${pending} pending`}>{pending}</span>}
             </a>
             <a href="#/requests" aria-current={route.view === 'requests' ? 'page' : undefined}>Requests</a>
             <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
@@ -240,7 +243,7 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
           What you see may be out of date and decisions cannot be sent. Retrying every few seconds…
         </div>
       ) : null}
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} class={route.view === 'requests' ? 'wide' : undefined}>
         <div class={`flash${flash ? ` flash-${flash.tone}` : ''}`} role={flash?.tone === 'error' ? 'alert' : 'status'} aria-live={flash?.tone === 'error' ? 'assertive' : 'polite'}>
           {flash?.text ?? ''}
         </div>

@@ -3,6 +3,8 @@ import { ApiError, Unauthorized, type Api } from './api.js';
 import { auditSentence } from './audit-words.js';
 import { CopyId } from './copy-id.js';
 import { dateTime, draftedQuestion } from './format.js';
+import { useNow } from './hooks.js';
+import { waitingText } from './waiting-text.js';
 import type { AuditEntry, Expert, Proposal, RequestRecord } from './wire.js';
 
 interface Loaded {
@@ -18,6 +20,7 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
   const [data, setData] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const now = useNow();
 
   useEffect(() => {
     let live = true;
@@ -65,6 +68,7 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
 
   const { request, audit, proposal, names } = data;
   const name = (expertId: string) => names.get(expertId) ?? expertId;
+  const waits = waitingText(request, { now, name });
   return (
     <section class="request-view" aria-labelledby="request-title">
       <div class="crumbs">
@@ -78,6 +82,12 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
           <CopyId id={request.id} label="request id" />
         </p>
         <h1 id="request-title" class="question" tabIndex={-1}>{request.question}</h1>
+        {waits.waiting || waits.givesUp ? (
+          <p class="waiting-note">
+            {waits.waiting ? <span class="waiting-why" title={request.waiting?.until ? dateTime(request.waiting.until) : undefined}>{waits.waiting}.</span> : null}
+            {waits.givesUp && request.gives_up_at ? <> <time class="muted" dateTime={request.gives_up_at} title={dateTime(request.gives_up_at)}>{waits.givesUp}.</time></> : null}
+          </p>
+        ) : null}
         <dl class="details">
           {request.asked_question === null ? (
             <>

@@ -111,6 +111,15 @@ export function RequestsView(props: { api: Api; filters: RequestFilters; onUnaut
         <div class="card table-card">
           <table class="history">
             <caption class="sr-only">Requests, newest first, page {pageNumber}</caption>
+            {/* Fixed widths for everything but the question, which takes the rest. */}
+            <colgroup>
+              <col class="col-submitted" />
+              <col class="col-status" />
+              <col />
+              <col class="col-topic" />
+              <col class="col-consumer" />
+              <col class="col-id" />
+            </colgroup>
             <thead>
               <tr>
                 <th scope="col">Submitted</th>

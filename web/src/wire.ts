@@ -4,7 +4,29 @@ import type { auditEntry, errorBody, expertView, proposal, queueItem, requestRec
 /** The API's wire shapes, inferred from the server's own zod schemas (types only: nothing is bundled). */
 export type Proposal = z.infer<typeof proposal>;
 export type QueueItem = z.infer<typeof queueItem>;
-export type RequestRecord = z.infer<typeof requestRecord>;
+/** Why an open request waits, and for whom and until when when known. */
+export interface Waiting {
+  why: 'llm' | 'quiet_hours' | 'working_hours' | 'away' | 'dnd' | 'cap' | 'review';
+  expert_id?: string;
+  until?: string;
+}
+
+/** An ask that is out now (open, or queued to go out). */
+export interface AskedExpert {
+  expert_id: string;
+  expert_name: string;
+  sent_at: string | null;
+}
+
+/**
+ * A request as the API sends it. `waiting`, `gives_up_at` and `asked` are optional here so the UI works
+ * with a server that does not send them yet: the UI then says nothing about why the request waits.
+ */
+export type RequestRecord = z.infer<typeof requestRecord> & {
+  waiting?: Waiting | null;
+  gives_up_at?: string | null;
+  asked?: AskedExpert[];
+};
 export type AuditEntry = z.infer<typeof auditEntry>;
 export type Expert = z.infer<typeof expertView>;
 export type ErrorBody = z.infer<typeof errorBody>;

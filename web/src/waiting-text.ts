@@ -1,0 +1,83 @@
+import type { AskedExpert, Waiting } from './wire.js';
+
+/** What `waitingText` reads of a request (a subset, so tests and older servers can pass less). */
+export interface WaitingFacts {
+  status: string;
+  waiting?: Waiting | null;
+  gives_up_at?: string | null;
+  asked?: AskedExpert[];
+}
+
+export interface WaitingOptions {
+  now: number;
+  /** An expert's name from their id (the id itself when unknown). */
+  name: (expertId: string) => string;
+  /** The viewer's zone unless given (tests pass one). */
+  timeZone?: string;
+}
+
+const CLOSED = new Set(['accepted', 'rejected', 'failed']);
+
+const dayKey = (ms: number, timeZone?: string) =>
+  new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', ...(timeZone ? { timeZone } : {}) }).format(ms);
+
+/**
+ * A time of day in 24-hour form, with the day when it is not the viewer's today: "14:00 today",
+ * "07:00 Thu 26 Nov", and the year only when it is not this year ("09:15 Tue 5 Jan 2027").
+ */
+export function clockTime(iso: string, now: number, timeZone?: string): string {
+  const at = Date.parse(iso);
+  const zone = timeZone ? { timeZone } : {};
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...zone })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  const time = `${parts.hour}:${parts.minute}`;
+  if (dayKey(at, timeZone) === dayKey(now, timeZone)) return `${time} today`;
+  const sameYear = dayKey(at, timeZone).slice(0, 4) === dayKey(now, timeZone).slice(0, 4);
+  return `${time} ${parts.weekday} ${parts.day} ${parts.month}${sameYear ? '' : ` ${parts.year}`}`;
+}
+
+const list = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
+function whyText(waiting: Waiting, options: WaitingOptions): string {
+  const at = waiting.until ? clockTime(waiting.until, options.now, options.timeZone) : null;
+  const who = waiting.expert_id ? options.name(waiting.expert_id) : null;
+  switch (waiting.why) {
+    case 'llm':
+      return 'Drafting the question for the expert';
+    case 'quiet_hours':
+      return `Waiting for ${who ? `${who}’s ` : ''}quiet hours to end${at ? ` at ${at}` : ''}`;
+    case 'working_hours':
+      return `Waiting for ${who ? `${who}’s ` : ''}working hours to start${at ? ` at ${at}` : ''}`;
+    case 'away':
+      return `${who ?? 'The expert'} is away${at ? ` until ${at}` : ''}`;
+    case 'dnd':
+      return `${who ?? 'The expert'} has do-not-disturb on${at ? ` until ${at}` : ''}`;
+    case 'cap': {
+      const held = 'Held: every expert for this topic is at their limit';
+      // A known end is the daily cap's reset; without one the open-asks cap holds it until an answer frees room.
+      if (!at) return `${held}; it is asked as soon as one has room`;
+      return `${held}; ${who ? `${who}’s` : 'the'} daily limit resets at ${at}`;
+    }
+    case 'review':
+      return 'An expert answered; waiting for review';
+    default:
+      return 'Waiting';
+  }
+}
+
+/**
+ * Why an open request waits and when it gives up, in words for the request page; null parts are not
+ * shown. A closed request, or a server that does not send these fields, gives nothing.
+ */
+export function waitingText(request: WaitingFacts, options: WaitingOptions): { waiting: string | null; givesUp: string | null } {
+  if (CLOSED.has(request.status)) return { waiting: null, givesUp: null };
+  const givesUp = request.gives_up_at ? `Gives up at ${clockTime(request.gives_up_at, options.now, options.timeZone)}` : null;
+  if (request.waiting) return { waiting: whyText(request.waiting, options), givesUp };
+  const asked = request.asked ?? [];
+  if (asked.length === 0) return { waiting: null, givesUp };
+  const sent = asked.length === 1 && asked[0]!.sent_at ? ` at ${clockTime(asked[0]!.sent_at, options.now, options.timeZone)}` : '';
+  return { waiting: `Asked ${list(asked.map((a) => a.expert_name))}${sent}; waiting for the answer`, givesUp };
+}
