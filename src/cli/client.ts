@@ -32,10 +32,12 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
   const file = resolve(options.config);
   let port = 8776;
   let tokenEnv = 'SERVICE_API_TOKEN';
+  let timeZone = 'UTC';
   if (existsSync(file)) {
     const config = loadConfig(file);
     port = config.server.port;
     tokenEnv = config.server.api_token_env;
+    timeZone = config.org.timezone;
   }
   // EXPERTQ_TOKEN lets one person use a scoped token (server.tokens) without touching the admin variable.
   const vars = readEnv(file, env);
@@ -94,9 +96,12 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
 
   return {
     base,
+    /** The organisation's time zone (org.timezone) for printing times; UTC without a config file. */
+    timeZone,
     get: <T>(path: string) => call<T>('GET', path),
     post: <T>(path: string, body: unknown = {}) => call<T>('POST', path, body),
     put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
+    delete: <T>(path: string) => call<T>('DELETE', path),
   };
 }
 

@@ -89,3 +89,9 @@ export function expertState(e: Pick<ExpertWire, 'muted' | 'available_now' | 'una
   if (e.available_now === false) return 'unavailable';
   return 'available';
 }
+
+/** The drafted question beside the raw one, when an LLM drafted a different one; null otherwise. */
+export function askedAsLine(r: Pick<RequestWire, 'question' | 'asked_question'>): string | null {
+  if (r.asked_question === null) return 'Asked as: (the question is being drafted)';
+  return r.asked_question !== r.question ? `Asked as: ${r.asked_question}` : null;
+}
