@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, CLI_TEST_TIMEOUT_MS, startCli } from '../support/cli.js';
 
 /**
- * `expertq ask --wait` against a scripted server, so the test controls when each state arrives and
+ * `expertq ask --wait` and `expertq request` against a scripted server, so the test controls when each state arrives and
  * sees every call the CLI makes. A consumer's token may not read proposals: the CLI must take the
  * answer from the request record's `proposal`.
  */
@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 /** A server answering each `/wait` with the next record, the first only once `release()` is called. */
-async function scripted(waits: Array<Record<string, unknown>>) {
+async function scripted(waits: Array<Record<string, unknown>>, shown = record('queued', { asked: [], waiting: null }), args = ['ask', 'Grace period?', '--topic', 'billing', '--because', 'stuck', '--wait']) {
   const calls: string[] = [];
   let release!: () => void;
   const released = new Promise<void>((done) => (release = done));
@@ -47,7 +47,7 @@ async function scripted(waits: Array<Record<string, unknown>>) {
       void (calls.filter((c) => c.includes('/wait')).length === 1 ? released : Promise.resolve()).then(() => send(200, next));
       return;
     }
-    if (url === '/api/v1/requests/req_w1') return void send(200, record('queued', { asked: [], waiting: null }));
+    if (url === '/api/v1/requests/req_w1') return void send(200, shown);
     if (url === '/api/v1/proposals/prop_1') return void send(200, proposal);
     send(404, { error: { code: 'not_found', message: `No route ${url}` } });
   });
@@ -55,7 +55,7 @@ async function scripted(waits: Array<Record<string, unknown>>) {
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   dir = mkdtempSync(join(tmpdir(), 'expertq-wait-'));
-  const cli = startCli(['--url', url, 'ask', 'Grace period?', '--topic', 'billing', '--because', 'stuck', '--wait'], { cwd: dir, env: cleanEnv({ EXPERTQ_TOKEN: 'consumer-token' }) });
+  const cli = startCli(['--url', url, ...args], { cwd: dir, env: cleanEnv({ EXPERTQ_TOKEN: 'consumer-token' }) });
   return { calls, release, cli };
 }
 
@@ -94,5 +94,26 @@ describe('expertq ask --wait', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Answer from Dana Smith: Thirty days from the invoice date.');
     expect(calls).toContain('GET /api/v1/proposals/prop_1');
+  });
+});
+
+describe('expertq request on an open request', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('says why it waits and when it gives up, from the record', async () => {
+    const held = record('queued', { asked: [], waiting: { why: 'cap', until: '2099-11-26T00:00:00Z' }, gives_up_at: '2099-11-25T11:37:00Z', proposal: null });
+    const { calls, release, cli } = await scripted([], held, ['request', 'req_w1']);
+    release();
+    const result = await cli.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('  Waiting: held, every expert for this topic is at their limit (daily limit resets Thu 26 Nov 2099 00:00 UTC)\n');
+    expect(result.stdout).toContain('  Gives up: Wed 25 Nov 2099 11:37 UTC\n');
+    expect(calls.filter((c) => c.includes('/proposals'))).toEqual([]);
+  });
+
+  it('prints nothing about waiting when the server does not send it', async () => {
+    const { release, cli } = await scripted([], record('queued'), ['request', 'req_w1']);
+    release();
+    const result = await cli.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toMatch(/Waiting|Gives up/);
   });
 });
