@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
 import { loadConfig, readEnv } from '../config/load-config.js';
 
@@ -31,10 +32,12 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
   const file = resolve(options.config);
   let port = 8776;
   let tokenEnv = 'SERVICE_API_TOKEN';
+  let timeZone = 'UTC';
   if (existsSync(file)) {
     const config = loadConfig(file);
     port = config.server.port;
     tokenEnv = config.server.api_token_env;
+    timeZone = config.org.timezone;
   }
   // EXPERTQ_TOKEN lets one person use a scoped token (server.tokens) without touching the admin variable.
   const vars = readEnv(file, env);
@@ -71,10 +74,14 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     try {
       data = text ? JSON.parse(text) : undefined;
     } catch {
+      if (!response.ok) throw notExpertqFailure(response.status, `${method} ${base}/api/v1${path}`, via, 'a body that is not expertq\'s JSON');
       throw new CliError(`${base} (from ${via}) answered ${response.status} with something that is not expertq's JSON; is another program listening there?`);
     }
     if (!response.ok) {
       const err = data?.error;
+      if (typeof err?.code !== 'string' || typeof err?.message !== 'string') {
+        throw notExpertqFailure(response.status, `${method} ${base}/api/v1${path}`, via, text ? 'no expertq error in its body' : 'an empty body');
+      }
       const details = Array.isArray(err?.details) ? err.details.map((d: { path: string; message: string }) => `\n  ${d.path}: ${d.message}`).join('') : '';
       const hint =
         response.status !== 401
@@ -82,16 +89,19 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
           : token
             ? ` The token sent (from ${vars.EXPERTQ_TOKEN ? 'EXPERTQ_TOKEN' : `${tokenEnv}, server.api_token_env`}) is not one this server knows; check it matches the server's.`
             : ` No token was sent: set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.`;
-      throw new CliError(`${response.status} ${err?.code ?? 'error'}: ${err?.message ?? text}${details}${hint}`, 1, err?.code);
+      throw new CliError(`${response.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code);
     }
     return data as T;
   }
 
   return {
     base,
+    /** The organisation's time zone (org.timezone) for printing times; UTC without a config file. */
+    timeZone,
     get: <T>(path: string) => call<T>('GET', path),
     post: <T>(path: string, body: unknown = {}) => call<T>('POST', path, body),
     put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
+    delete: <T>(path: string) => call<T>('DELETE', path),
   };
 }
 
@@ -113,4 +123,12 @@ function networkReason(error: Error): string {
   const code = cause?.code;
   if (code) return `${NETWORK_REASONS[code] ?? cause.message} (${code})`;
   return cause?.message ?? error.message;
+}
+
+/**
+ * A failure answered without expertq's error body (a proxy's page, a bare 404 from another program):
+ * the status with its standard reason phrase and what was asked, so the reason is never blank.
+ */
+function notExpertqFailure(status: number, asked: string, via: string, body: string): CliError {
+  return new CliError(`${status} ${STATUS_CODES[status] ?? 'Unknown Status'} from ${asked} (from ${via}), with ${body}; is this expertq's address?`);
 }

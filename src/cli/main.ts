@@ -17,7 +17,8 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (error instanceof CliError || error instanceof ConfigError) {
-    process.stderr.write(`expertq: ${error.message}\n`);
+    // An empty message: the failure was already printed (as JSON on stdout with --json).
+    if (error.message) process.stderr.write(`expertq: ${error.message}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   } else {
     process.stderr.write(`expertq: ${(error as Error).stack ?? String(error)}\n`);

@@ -1,13 +1,36 @@
+import { localTime } from './local-time.js';
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The zone's short name for a reader ("UTC", "CET", "GMT+5:30"), at that instant (DST changes it). */
+function zoneLabel(ms: number, timeZone: string): string {
+  if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return 'UTC';
+  const part = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' }).formatToParts(ms).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
 /**
- * Times as people read them in messages: "14:00 UTC" today, "Tue 25 Nov 11:37 UTC" on any other day,
- * so "gives up at 11:37" never hides that it means tomorrow. The zone defaults to UTC (a client that
- * does not know the server's zone); dates are the calendar days of that zone.
+ * A time as people read it in messages: "14:00 UTC today", else with its date
+ * ("Wed 25 Nov 11:37 UTC"), and with the year when it is not this year, so "gives up at 11:37" never
+ * hides that it means tomorrow. `timeZone` is the organisation's (`org.timezone`), or UTC for a client
+ * that does not know it; "today" is that zone's day.
  */
-export function timeText(at: number, now: number, timeZone = 'UTC'): string {
-  const zone = timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'UTC' : timeZone;
-  const clock = format(at, zone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  const sameDay = format(at, zone, DAY) === format(now, zone, DAY);
-  return sameDay ? `${clock} ${zone}` : `${format(at, zone, { weekday: 'short', day: 'numeric', month: 'short' })} ${clock} ${zone}`;
+export function timeText(ms: number, now: number, timeZone = 'UTC'): string {
+  const at = localTime(ms, timeZone);
+  const today = localTime(now, timeZone);
+  const clock = `${pad(at.hour)}:${pad(at.minute)} ${zoneLabel(ms, timeZone)}`;
+  if (at.year === today.year && at.month === today.month && at.day === today.day) return `${clock} today`;
+  const weekday = WEEKDAYS[new Date(Date.UTC(at.year, at.month - 1, at.day)).getUTCDay()];
+  return `${weekday} ${at.day} ${MONTHS[at.month - 1]}${at.year === today.year ? '' : ` ${at.year}`} ${clock}`;
+}
+
+/** `timeText` of an ISO-8601 string from the API; a value that is not a time is shown as given. */
+export function formatWhen(iso: string, now: number, timeZone = 'UTC'): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : timeText(ms, now, timeZone);
 }
 
 /** How far away an instant is, roughly: "in 5 min", "in 3 h", "in 2 days"; "3 min ago" for the past. */
@@ -19,13 +42,4 @@ export function relativeText(at: number, now: number): string {
   return at >= now ? `in ${amount}` : `${amount} ago`;
 }
 
-const DAY: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
 const round1 = (n: number) => (n < 10 ? Math.round(n * 10) / 10 : Math.round(n));
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function format(at: number, timeZone: string, options: Intl.DateTimeFormatOptions): string {
-  const key = `${timeZone}|${JSON.stringify(options)}`;
-  let f = formats.get(key);
-  if (!f) formats.set(key, (f = new Intl.DateTimeFormat('en-GB', { timeZone, ...options })));
-  return f.format(at).replace(',', '');
-}

@@ -40,17 +40,20 @@ export function bearerAuth(credentials: readonly Credential[]) {
   const table = credentials.map((c) => ({ caller: { name: c.name, role: c.role } satisfies Caller, digest: digest(c.token) }));
   return async (request: FastifyRequest, reply: FastifyReply) => {
     let caller: Caller | null = table.length === 0 ? OPEN_CALLER : null;
+    const header = request.headers.authorization ?? '';
+    // `Bearer ` with nothing after it (a script whose token variable is empty) sent no token at all.
+    const sent = !/^\s*(Bearer\s*)?$/i.test(header);
     if (caller === null) {
-      const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
+      const match = /^Bearer\s+(.+)$/i.exec(header);
       const presented = digest(match ? match[1]!.trim() : '');
       for (const entry of table) if (timingSafeEqual(presented, entry.digest) && match) caller ??= entry.caller;
     }
     if (caller === null) {
       // RFC 6750: say which scheme, and whether a token was sent at all.
-      reply.header('www-authenticate', request.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer');
+      reply.header('www-authenticate', sent ? 'Bearer error="invalid_token"' : 'Bearer');
       throw new AppError(
         'unauthorized',
-        request.headers.authorization
+        sent
           ? 'The bearer token sent is not one this server accepts.'
           : 'A valid bearer token is required: send Authorization: Bearer <token>.',
       );

@@ -33,6 +33,16 @@ describe('authentication', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('an empty "Bearer " is answered as no token sent, not as a token refused', async () => {
+    t = await buildTestApp({ token: 's3cret' });
+    for (const authorization of ['Bearer ', 'Bearer    ', 'bearer']) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/experts', headers: { authorization } });
+      expect(res.statusCode, JSON.stringify(authorization)).toBe(401);
+      expect(res.json().error.message, JSON.stringify(authorization)).toBe('A valid bearer token is required: send Authorization: Bearer <token>.');
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    }
+  });
+
   it('a rejected call changes nothing', async () => {
     t = await buildTestApp({ token: 's3cret' });
     await t.app.inject({ method: 'POST', url: '/api/v1/requests', payload: submitBody(), headers: { authorization: 'Bearer nope' } });

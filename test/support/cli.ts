@@ -146,6 +146,60 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
   });
 }
 
+export interface RunningCli {
+  /** Resolves with the first stdout match while the command still runs; rejects if it exits first. */
+  waitForStdout(match: RegExp): Promise<RegExpMatchArray>;
+  /** The finished command. */
+  result: Promise<CliResult>;
+}
+
+/** Starts `expertq <args>` and lets a test read its output while it runs (e.g. `ask --wait`). */
+export function startCli(args: string[], options: RunOptions = {}): RunningCli {
+  assertBuilt();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? tmpdir(),
+    env: options.env ?? cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    listeners.forEach((listener) => listener());
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TEST_TIMEOUT_MS);
+  const result = new Promise<CliResult>((resolveRun, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      listeners.forEach((listener) => listener());
+      resolveRun({ code, stdout, stderr });
+    });
+  });
+  let exited = false;
+  void result.then(() => (exited = true), () => (exited = true));
+  return {
+    result,
+    waitForStdout: (match) =>
+      new Promise((resolveWait, reject) => {
+        const check = () => {
+          const found = stdout.match(match);
+          if (found) {
+            listeners.delete(check);
+            resolveWait(found);
+          } else if (exited || child.exitCode !== null) {
+            listeners.delete(check);
+            reject(new Error(`expertq ${args.join(' ')} exited before printing ${match}\nstdout: ${stdout}\nstderr: ${stderr}`));
+          }
+        };
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
 /** `expertq --config <file> <args>`: a client command against a workspace's server. */
 export function cliFor(ws: Workspace, env?: NodeJS.ProcessEnv) {
   return (...args: string[]) => runCli(['--config', ws.configFile, ...args], { env, cwd: ws.dir });

@@ -1,0 +1,68 @@
+import { Argument } from 'commander';
+import { CliError } from '../client.js';
+import type { CliContext } from '../context.js';
+import { progressLine } from '../describe-request.js';
+import { nonEmpty } from '../options.js';
+import { TERMINAL, type RequestWire } from '../wire.js';
+import { proposalOf } from './requests.js';
+
+/** The long poll answers at a decision or after this many seconds (the server allows up to 50). */
+const WAIT_S = 45;
+
+interface SubmitResult {
+  request_id: string;
+  status: string;
+  reason?: { code: string; message: string };
+}
+
+/** `ask`: submit a question as a consumer, and with `--wait` follow it to its decision. */
+export function addAskCommand({ program, say, client, json, print }: CliContext): void {
+  program
+    .command('ask')
+    .description('submit a question as a consumer')
+    .addArgument(new Argument('<question>', 'the question for the expert').argParser(nonEmpty('The question')))
+    .requiredOption('--topic <topic>', 'topic used to route the question (required)', nonEmpty('--topic'))
+    .requiredOption('--because <reason>', 'why you are stuck (shown to the expert) (required)', nonEmpty('--because'))
+    .option('--consumer <id>', 'consumer id', 'cli')
+    .option('--kind <kind>', 'kind of answer')
+    .option('--expert <id...>', 'ask these experts directly')
+    .option('--dedup-key <key>', 'deduplication key')
+    .option('--wait', 'wait until the request is resolved and print the answer')
+    .action(async (question: string, opts: { topic: string; because: string; consumer: string; kind?: string; expert?: string[]; dedupKey?: string; wait?: boolean }) => {
+      const c = client();
+      const result = await c.post<SubmitResult>('/requests', {
+        consumer_id: opts.consumer,
+        topic: opts.topic,
+        question,
+        kind: opts.kind,
+        context: { asked_because: opts.because },
+        target_experts: opts.expert,
+        dedup_key: opts.dedupKey,
+      });
+      const id = result.request_id;
+      if (result.status === 'failed') {
+        // Said once: on stderr in words, or as the JSON on stdout with --json; exit 1 either way.
+        if (json()) say(JSON.stringify(result, null, 2));
+        throw new CliError(json() ? '' : `${id} failed: ${result.reason?.code} (${result.reason?.message})`);
+      }
+      if (!opts.wait) return print(result, () => say(`${id} ${result.status}`));
+
+      // Say at once what is being waited for, then long-poll; a line each time the state changes.
+      let last = `${id} ${result.status}`;
+      if (!json()) say(`${last}; waiting for an expert's answer and a reviewer's decision (Ctrl-C stops waiting; the request stays open)`);
+      let request: RequestWire;
+      for (;;) {
+        request = await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}`);
+        if (TERMINAL.includes(request.status)) break;
+        const line = progressLine(request, Date.now(), c.timeZone);
+        if (line !== last && !json()) say(line);
+        last = line;
+      }
+      const proposal = request.status === 'accepted' || json() ? await proposalOf(c, request) : null;
+      print({ request, proposal }, () => {
+        say(`${request.id} ${request.status}${request.reason ? `: ${request.reason.code}` : ''}`);
+        if (proposal && request.status === 'accepted') say(`Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+      });
+      if (request.status !== 'accepted') throw new CliError(`request ${request.id} ended ${request.status}`);
+    });
+}

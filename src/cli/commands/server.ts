@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Option } from 'commander';
+import { resolveConfigPath } from '../../config/resolve-config-path.js';
+import { CliError } from '../client.js';
+import { PACKAGE_ROOT, type CliContext } from '../context.js';
+import { howToRun } from '../how-to-run.js';
+
+/** `serve`, `mcp` and `init`: running expertq and writing its first configuration. */
+export function addServerCommands({ program, say, client }: CliContext): void {
+  program
+    .command('serve')
+    .description('start the HTTP API, approval UI and transport')
+    .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
+    .action(async (opts: { transport: 'console' | 'chat' }) => {
+      const { startServer } = await import('../../server.js');
+      const server = await startServer({ configPath: resolveConfigPath(program.opts().config).path, transport: opts.transport });
+      const stop = async (signal: string) => {
+        server.service.log.info({ signal }, 'shutting down');
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+    });
+
+  program
+    .command('mcp')
+    .description('serve the MCP tools over stdio for an agent (a client of the running server; nothing but MCP on stdout)')
+    .action(async () => {
+      const c = client();
+      const [{ StdioServerTransport }, { createMcpServer }, { httpBackend }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/create-mcp-server.js'),
+        import('../../mcp/http-backend.js'),
+      ]);
+      // A consumer token asks as its own consumer by default, as over /mcp.
+      // Only the tools this token may use are listed.
+      const me = await c.get<{ name: string | null; role: 'consumer' | 'reviewer' | 'admin' }>('/me').catch(() => null);
+      const server = createMcpServer(httpBackend(c), {
+        ...(me ? { role: me.role } : {}),
+        ...(me?.role === 'consumer' && me.name ? { defaultConsumer: me.name } : {}),
+      });
+      await server.connect(new StdioServerTransport());
+      process.stderr.write(`expertq mcp: MCP on stdio, calling ${c.base}\n`);
+    });
+
+  program
+    .command('init')
+    .description('write a commented configuration file to --config')
+    .option('--force', 'overwrite an existing file')
+    .action((opts: { force?: boolean }) => {
+      const target = resolve(program.opts().config ?? 'service.yaml');
+      if (existsSync(target) && !opts.force) throw new CliError(`${target} already exists; pass --force to overwrite it.`);
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(join(PACKAGE_ROOT, 'service.example.yaml'), target);
+      say(`Wrote ${target}.`);
+      // A random token in .env beside it (only this user may read it), unless there is one already.
+      const dotenv = join(dirname(target), '.env');
+      if (!existsSync(dotenv)) {
+        writeFileSync(dotenv, `# Written by expertq init. The bearer token for the API, CLI, web UI and MCP:\nSERVICE_API_TOKEN=${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+        say(`Wrote ${dotenv} with a random SERVICE_API_TOKEN (readable by you only); the server and the CLI read it from there.`);
+      }
+      say(`Edit org.name, storage.path and the experts, then run: ${howToRun(target, 'serve')}`);
+    });
+}

@@ -1,0 +1,97 @@
+import { formatWhen } from '../core/describe-time.js';
+import type { ExpertWire, ProposalBody, RequestWire, Waiting } from './wire.js';
+
+/** What was done to a proposal, in the CLI's verbs: a sent-back one is rejected with reason "returned". */
+export function outcomeOf(p: Pick<ProposalBody, 'status' | 'decision'>): 'accept' | 'reject' | 'return' | 'pending' {
+  if (p.status === 'accepted') return 'accept';
+  if (p.status === 'rejected') return p.decision?.reason === 'returned' ? 'return' : 'reject';
+  return 'pending';
+}
+
+export const PAST = { accept: 'accepted', reject: 'rejected', return: 'sent back', pending: 'pending' } as const;
+
+/** "accepted by alice", "sent back by bob", "pending review". */
+export function proposalState(p: Pick<ProposalBody, 'status' | 'decision'>): string {
+  const outcome = outcomeOf(p);
+  if (outcome === 'pending') return 'pending review';
+  return `${PAST[outcome]}${p.decision ? ` by ${p.decision.decided_by}` : ''}`;
+}
+
+/** Whom a `waiting` names: the expert's name when the request was asked of them, else their id. */
+function whom(r: Pick<RequestWire, 'asked'>, expertId: string | undefined, fallback: string): string {
+  if (!expertId) return fallback;
+  return r.asked?.find((a) => a.expert_id === expertId)?.expert_name ?? expertId;
+}
+
+/** Why a request waits, in words; null when the server did not say (older server) or nothing waits. */
+export function waitingReason(r: Pick<RequestWire, 'waiting' | 'asked'>, now: number, timeZone = 'UTC'): string | null {
+  const w: Waiting | null | undefined = r.waiting;
+  if (!w) return null;
+  const until = w.until ? formatWhen(w.until, now, timeZone) : null;
+  const expert = whom(r, w.expert_id, 'the expert');
+  switch (w.why) {
+    case 'llm':
+      return 'the question is being drafted';
+    case 'quiet_hours':
+      return `quiet hours; the ask goes out when they end${until ? ` (${until})` : ''}`;
+    case 'working_hours':
+      return `outside ${expert}'s working hours${until ? ` (until ${until})` : ''}`;
+    case 'away':
+      return `${expert} is away${until ? ` (back ${until})` : ''}`;
+    case 'dnd':
+      return `${expert} does not want to be disturbed${until ? ` (until ${until})` : ''}`;
+    case 'cap':
+      return `held, every expert for this topic is at their limit${until ? ` (daily limit resets ${until})` : ' (until one of them finishes an open ask)'}`;
+    case 'review':
+      return 'an expert answered; a reviewer must accept, reject or send it back';
+    default:
+      return `${w.why}${until ? ` (until ${until})` : ''}`;
+  }
+}
+
+/**
+ * The lines `expertq request` adds about an open request: whom it waits for or why it waits, and when
+ * it gives up. Fields the server does not send add nothing.
+ */
+export function waitingLines(r: Pick<RequestWire, 'waiting' | 'asked' | 'gives_up_at'>, now: number, timeZone = 'UTC'): string[] {
+  const lines: string[] = [];
+  const reason = waitingReason(r, now, timeZone);
+  if (reason) lines.push(`Waiting: ${reason}`);
+  else if (r.waiting === null && r.asked && r.asked.length > 0) {
+    const names = r.asked.map((a) => `${a.expert_name}${a.sent_at ? ` (asked ${formatWhen(a.sent_at, now, timeZone)})` : ''}`);
+    lines.push(`Waiting: for an answer from ${names.join(', ')}`);
+  }
+  if (r.gives_up_at) lines.push(`Gives up: ${formatWhen(r.gives_up_at, now, timeZone)}`);
+  return lines;
+}
+
+/**
+ * One line for `ask --wait` about where the request stands ("asked Dana Smith", "proposed: waiting for
+ * review"); printed when it differs from the last one printed.
+ */
+export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 'asked' | 'asks'>, now: number, timeZone = 'UTC'): string {
+  if (r.status === 'proposed') return `${r.id} proposed: an expert answered, waiting for review`;
+  const reason = waitingReason(r, now, timeZone);
+  if (reason) return `${r.id} ${r.status}: waiting, ${reason}`;
+  const names = r.asked?.map((a) => a.expert_name) ?? r.asks.filter((a) => a.state === 'open').map((a) => a.expert_id);
+  if ((r.status === 'asked' || r.status === 'escalated') && names.length > 0) return `${r.id} ${r.status}: asked ${names.join(', ')}`;
+  return `${r.id} ${r.status}`;
+}
+
+/** The STATE column of `expertq experts`: "available", or why not ("muted", "at cap", "quiet hours"). */
+export function expertState(e: Pick<ExpertWire, 'muted' | 'available_now' | 'unavailable'>, now: number, timeZone = 'UTC'): string {
+  const u = e.unavailable;
+  if (u) {
+    const label = u.why === 'cap' ? 'at cap' : u.why === 'quiet_hours' ? 'quiet hours' : u.why === 'muted' ? 'muted' : u.why.replace(/_/g, ' ');
+    return u.until ? `${label} until ${formatWhen(u.until, now, timeZone)}` : label;
+  }
+  if (e.muted) return 'muted';
+  if (e.available_now === false) return 'unavailable';
+  return 'available';
+}
+
+/** The drafted question beside the raw one, when an LLM drafted a different one; null otherwise. */
+export function askedAsLine(r: Pick<RequestWire, 'question' | 'asked_question'>): string | null {
+  if (r.asked_question === null) return 'Asked as: (the question is being drafted)';
+  return r.asked_question !== r.question ? `Asked as: ${r.asked_question}` : null;
+}

@@ -1,0 +1,31 @@
+import type { ExpertView } from '../service/experts.js';
+import type { ProposalBody, RequestView } from '../service/views.js';
+
+export type { ProposalBody };
+
+/** Why an open request waits, as the server says it (`waiting` on the request record). */
+export interface Waiting {
+  why: string;
+  expert_id?: string;
+  until?: string;
+}
+
+/**
+ * The request record as the CLI reads it. The fields a server of an earlier version does not send
+ * are optional and loosely typed: the CLI then prints nothing, or the words it does not know as given.
+ */
+export type RequestWire = Omit<RequestView, 'proposal' | 'asked' | 'waiting' | 'gives_up_at'> & {
+  proposal?: ProposalBody | null;
+  asked?: Array<{ expert_id: string; expert_name: string; sent_at: string | null }>;
+  waiting?: Waiting | null;
+  gives_up_at?: string | null;
+};
+
+/** An expert with live state; `available_now` and `unavailable` may be absent on an older server. */
+export type ExpertWire = Omit<ExpertView, 'available_now' | 'unavailable'> & {
+  available_now?: boolean;
+  unavailable?: { why: string; until?: string } | null;
+};
+
+export const REQUEST_STATUSES = ['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed'] as const;
+export const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { expertState, progressLine, proposalState, waitingLines } from '../../src/cli/describe-request.js';
+
+const NOW = Date.parse('2026-11-24T13:14:00Z');
+const dana = { expert_id: 'dana', expert_name: 'Dana Smith', sent_at: '2026-11-24T13:02:00Z' };
+
+describe('what `expertq request` says about an open request', () => {
+  it.each([
+    ['an older server that sends none of the fields', {}, []],
+    ['a closed request', { waiting: null, asked: [], gives_up_at: null }, []],
+    ['an ask out and unanswered', { waiting: null, asked: [dana], gives_up_at: '2026-11-24T14:00:00Z' }, [
+      'Waiting: for an answer from Dana Smith (asked 13:02 UTC today)',
+      'Gives up: 14:00 UTC today',
+    ]],
+    ['held at the daily cap', { waiting: { why: 'cap', until: '2026-11-26T00:00:00Z' }, asked: [], gives_up_at: '2026-11-25T11:37:00Z' }, [
+      'Waiting: held, every expert for this topic is at their limit (daily limit resets Thu 26 Nov 00:00 UTC)',
+      'Gives up: Wed 25 Nov 11:37 UTC',
+    ]],
+    ['held at the open-asks cap', { waiting: { why: 'cap' }, asked: [], gives_up_at: null }, [
+      'Waiting: held, every expert for this topic is at their limit (until one of them finishes an open ask)',
+    ]],
+    ['quiet hours', { waiting: { why: 'quiet_hours', until: '2026-11-25T08:00:00Z' }, asked: [], gives_up_at: null }, [
+      'Waiting: quiet hours; the ask goes out when they end (Wed 25 Nov 08:00 UTC)',
+    ]],
+    ['the question being drafted', { waiting: { why: 'llm' }, asked: [], gives_up_at: null }, ['Waiting: the question is being drafted']],
+    ['an answer waiting for review', { waiting: { why: 'review', expert_id: 'dana' }, asked: [], gives_up_at: null }, [
+      'Waiting: an expert answered; a reviewer must accept, reject or send it back',
+    ]],
+    ['an expert away, named from the asks', { waiting: { why: 'away', expert_id: 'dana', until: '2026-11-30T09:00:00Z' }, asked: [dana], gives_up_at: null }, [
+      'Waiting: Dana Smith is away (back Mon 30 Nov 09:00 UTC)',
+    ]],
+  ])('%s', (_what, fields, expected) => {
+    expect(waitingLines(fields, NOW)).toEqual(expected);
+  });
+
+  it('uses the organisation time zone when given', () => {
+    expect(waitingLines({ gives_up_at: '2026-11-24T23:30:00Z' }, NOW, 'Europe/Berlin')).toEqual(['Gives up: Wed 25 Nov 00:30 CET']);
+  });
+});
+
+describe('a proposal in words', () => {
+  it.each([
+    [{ status: 'pending', decision: null }, 'pending review'],
+    [{ status: 'accepted', decision: { decided_by: 'alice', reason: null } }, 'accepted by alice'],
+    [{ status: 'rejected', decision: { decided_by: 'carol', reason: 'too vague' } }, 'rejected by carol'],
+    [{ status: 'rejected', decision: { decided_by: 'bob', reason: 'returned' } }, 'sent back by bob'],
+  ])('%o reads "%s"', (p, expected) => {
+    expect(proposalState(p as Parameters<typeof proposalState>[0])).toBe(expected);
+  });
+});
+
+describe('ask --wait progress lines', () => {
+  const base = { id: 'req_1', asks: [] as Array<{ id: string; expert_id: string; sent_at: string | null; state: string }> };
+  it.each([
+    [{ ...base, status: 'queued' }, 'req_1 queued'],
+    [{ ...base, status: 'asked', asked: [dana], waiting: null }, 'req_1 asked: asked Dana Smith'],
+    // An older server: the open asks name the experts by id.
+    [{ ...base, status: 'escalated', asks: [{ id: 'ask_1', expert_id: 'lee', sent_at: null, state: 'open' }] }, 'req_1 escalated: asked lee'],
+    [{ ...base, status: 'queued', waiting: { why: 'cap' } }, 'req_1 queued: waiting, held, every expert for this topic is at their limit (until one of them finishes an open ask)'],
+    [{ ...base, status: 'proposed', waiting: { why: 'review' } }, 'req_1 proposed: an expert answered, waiting for review'],
+  ])('%o', (r, expected) => {
+    expect(progressLine(r as Parameters<typeof progressLine>[0], NOW)).toBe(expected);
+  });
+});
+
+describe('the STATE column of `expertq experts`', () => {
+  it.each([
+    ['an older server, not muted', { muted: false }, 'available'],
+    ['an older server, muted', { muted: true }, 'muted'],
+    ['available now', { muted: false, available_now: true, unavailable: null }, 'available'],
+    ['at the daily cap', { muted: false, available_now: false, unavailable: { why: 'cap', until: '2026-11-25T00:00:00Z' } }, 'at cap until Wed 25 Nov 00:00 UTC'],
+    ['at the open-asks cap', { muted: false, available_now: false, unavailable: { why: 'cap' } }, 'at cap'],
+    ['in quiet hours', { muted: false, available_now: false, unavailable: { why: 'quiet_hours', until: '2026-11-24T18:00:00Z' } }, 'quiet hours until 18:00 UTC today'],
+    ['muted', { muted: true, available_now: false, unavailable: { why: 'muted' } }, 'muted'],
+    ['not available, no reason given', { muted: false, available_now: false, unavailable: null }, 'unavailable'],
+  ])('%s: %s', (_what, e, expected) => {
+    expect(expertState(e, NOW)).toBe(expected);
+  });
+});
