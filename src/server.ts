@@ -10,6 +10,9 @@ import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
 
+/** How long requests in flight may take to finish once shutdown starts (the whole stop has 5 s). */
+const CLOSE_GRACE_MS = 3_000;
+
 export interface ServeOptions {
   configPath: string;
   transport?: 'console' | 'chat';
@@ -109,7 +112,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      // Long polls and live streams end first, with the state they have; what arrives from now on gets 503.
+      service.shutdown();
+      // Requests in flight (writes) get a grace period; a connection still open after it is cut.
+      const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
       await expertq.close();
     },
   };

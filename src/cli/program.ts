@@ -13,6 +13,8 @@ import { howToRun } from './how-to-run.js';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
+/** A stopping server exits within this, finished or not. */
+const SHUTDOWN_DEADLINE_MS = 5_000;
 
 interface DeliveryRow {
   id: string;
@@ -135,6 +137,12 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       const server = await startServer({ configPath: resolveConfigPath(program.opts().config).path, transport: opts.transport });
       const stop = async (signal: string) => {
         server.service.log.info({ signal }, 'shutting down');
+        // A restart must not hang on a slow webhook or a stuck client: whatever is left after the
+        // deadline is dropped (committed work waits in the database for the next start).
+        setTimeout(() => {
+          server.service.log.error({ signal, deadline_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting anyway');
+          process.exit(1);
+        }, SHUTDOWN_DEADLINE_MS).unref();
         await server.close();
         process.exit(0);
       };
