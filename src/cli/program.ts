@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { ProposalBody, RequestView } from '../service/views.js';
 import type { ExpertView } from '../service/experts.js';
+import { systemReason } from '../config/load-config.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { createClient, CliError } from './client.js';
 import { addLocalCommands } from './local-commands.js';
@@ -88,8 +89,15 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   const client = () => {
     const opts = program.opts<{ config?: string; url?: string; timeout?: string }>();
     const config = resolveConfigPath(opts.config);
-    if (config.from !== './service.yaml' && !existsSync(config.path)) {
-      throw new CliError(`Configuration file not found: ${config.path} (from ${config.from})`);
+    if (config.from !== './service.yaml') {
+      // An existing file the CLI may not reach (a folder on its path it may not enter) is not "not found".
+      try {
+        statSync(config.path);
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        if (e.code === 'ENOENT') throw new CliError(`Configuration file not found: ${config.path} (from ${config.from})`);
+        throw new CliError(`Cannot read the configuration file ${config.path} (from ${config.from}): ${systemReason(e)}.`);
+      }
     }
     const timeoutS = Number(opts.timeout ?? 10);
     if (!(timeoutS > 0)) throw new CliError('--timeout must be a number of seconds greater than 0.', 2);
