@@ -39,7 +39,8 @@ export interface RunningServer {
 /**
  * The tokens the API accepts: the seed's `server.api_token_env` token (admin, no name) and each
  * `server.tokens` entry. A scoped token whose variable is unset stops start-up: silently dropping it
- * would lock its holder out, or, were it the only token, turn authentication off.
+ * would lock its holder out, or, were it the only token, turn authentication off. So does a token
+ * whose value another token already has.
  */
 export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
   if (secrets.apiTokenEmpty) {
@@ -51,8 +52,14 @@ export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
     throw new ConfigError(`${config.server.api_token_env} is still the example placeholder "change-me"; set a long random token (expertq init writes one into .env).`);
   }
   const credentials: Credential[] = secrets.apiToken ? [{ name: null, role: 'admin', token: secrets.apiToken }] : [];
+  // Which variable each token value came from: one value under two names would give its holder
+  // whichever role is checked first.
+  const envOf = new Map<string, string>(secrets.apiToken ? [[secrets.apiToken, config.server.api_token_env]] : []);
   for (const t of secrets.scopedTokens) {
     if (!t.token) throw new ConfigError(`The environment variable ${t.env} (server.tokens, token "${t.name}") is not set or empty.`);
+    const other = envOf.get(t.token);
+    if (other) throw new ConfigError(`${t.env} (server.tokens, token "${t.name}") has the same value as ${other}; give every token its own value.`);
+    envOf.set(t.token, t.env);
     credentials.push({ name: t.name, role: t.role, token: t.token });
   }
   return credentials;
