@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Clock } from './clock.js';
-import { ConfigError, type Config, type Secrets } from './config/load-config.js';
+import { ConfigError, portOverride, readEnv, type Config, type Secrets } from './config/load-config.js';
 import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
@@ -21,7 +21,9 @@ export interface ServeOptions {
   out?: Writable;
   logger?: Logger;
   clock?: Clock;
-  /** Overrides `server.port` (0 picks a free port; tests use it). */
+  /** What chose `configPath` (`--config`, `./service.yaml`, …), logged at start. */
+  configFrom?: string;
+  /** Overrides `PORT` and `server.port` (`serve --port`; 0 picks a free port, tests use it). */
   port?: number;
   /** How often MCP calls that wait send progress (default 15 s; tests shorten it). */
   mcpProgressEveryMs?: number;
@@ -71,8 +73,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
   const { config, secrets, service } = expertq;
   let credentials: Credential[];
+  let port: number;
   try {
     credentials = apiCredentials(config, secrets);
+    port = options.port ?? portOverride(readEnv(config.file, options.env).PORT, 'PORT') ?? config.server.port;
   } catch (error) {
     await expertq.close();
     throw error;
@@ -95,7 +99,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
     mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
   });
-  const port = options.port ?? config.server.port;
   let address: string;
   try {
     address = await app.listen({ port, host: config.server.host });
@@ -103,11 +106,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await app.close();
     await expertq.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new ConfigError(`Port ${port} on ${config.server.host} is already in use; stop the other process or change server.port in ${config.file}.`);
+      throw new ConfigError(`Port ${port} on ${config.server.host} is already in use; stop the other process, or choose another port with --port, PORT or server.port in ${config.file}.`);
     }
     throw error;
   }
-  log.info({ url: address, db: config.storagePath, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
+  log.info({ url: address, config: config.file, config_from: options.configFrom ?? '--config', db: config.storagePath, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
 
   let closed = false;
   return {

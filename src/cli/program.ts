@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { ProposalBody, RequestView } from '../service/views.js';
 import type { ExpertView } from '../service/experts.js';
-import { systemReason } from '../config/load-config.js';
+import { portOverride, systemReason } from '../config/load-config.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { createClient, CliError } from './client.js';
 import { addLocalCommands } from './local-commands.js';
@@ -70,6 +70,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       'after',
       '\nEnvironment:\n  EXPERTQ_CONFIG   configuration file, when --config is not given\n  EXPERTQ_URL      server URL, when --url is not given\n' +
         '  EXPERTQ_TOKEN    bearer token for client commands (else the variable named by server.api_token_env, SERVICE_API_TOKEN)\n' +
+        '  PORT             the server\'s port instead of server.port, for serve and every client command (serve --port wins)\n' +
         '  LOG_LEVEL, LOG_FORMAT   serve: fatal|error|warn|info|debug|trace|silent; json|pretty',
     )
     .configureHelp({ showGlobalOptions: true })
@@ -140,9 +141,12 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
     .command('serve')
     .description('start the HTTP API, approval UI and transport')
     .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
-    .action(async (opts: { transport: 'console' | 'chat' }) => {
+    .option('--port <n>', 'listen on this port (default: $PORT, else server.port)')
+    .action(async (opts: { transport: 'console' | 'chat'; port?: string }) => {
       const { startServer } = await import('../server.js');
-      const server = await startServer({ configPath: resolveConfigPath(program.opts().config).path, transport: opts.transport });
+      const port = portOverride(opts.port, '--port');
+      const config = resolveConfigPath(program.opts().config);
+      const server = await startServer({ configPath: config.path, configFrom: config.from, transport: opts.transport, ...(port !== undefined ? { port } : {}) });
       const stop = async (signal: string) => {
         server.service.log.info({ signal }, 'shutting down');
         // A restart must not hang on a slow webhook or a stuck client: whatever is left after the

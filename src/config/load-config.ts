@@ -104,6 +104,17 @@ export function readEnv(configFile: string, env: NodeJS.ProcessEnv = process.env
   return { ...Object.fromEntries(empty), ...fromFile, ...Object.fromEntries(set) };
 }
 
+/**
+ * A port given outside the config file (`PORT`, `serve --port`), which overrides `server.port` for the
+ * server and for the client commands alike; undefined when not given.
+ */
+export function portOverride(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port < 1 || port > 65535) throw new ConfigError(`${name} must be a port number (1 to 65535), not "${value}".`);
+  return port;
+}
+
 /** Secrets named by `*_env` keys, resolved against an environment. Empty values count as unset. */
 export interface Secrets {
   apiToken: string | undefined;
