@@ -74,9 +74,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { config, secrets, service } = expertq;
   let credentials: Credential[];
   let port: number;
+  let portFrom: string;
   try {
     credentials = apiCredentials(config, secrets);
-    port = options.port ?? portOverride(readEnv(config.file, options.env).PORT, 'PORT') ?? config.server.port;
+    const envPort = portOverride(readEnv(config.file, options.env).PORT, 'PORT');
+    port = options.port ?? envPort ?? config.server.port;
+    portFrom = options.port !== undefined ? '--port' : envPort !== undefined ? 'PORT' : `server.port in ${config.file}`;
   } catch (error) {
     await expertq.close();
     throw error;
@@ -106,7 +109,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await app.close();
     await expertq.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new ConfigError(`Port ${port} on ${config.server.host} is already in use; stop the other process, or choose another port with --port, PORT or server.port in ${config.file}.`);
+      throw new ConfigError(`Port ${port} on ${config.server.host} (from ${portFrom}) is already in use; stop the other process, or choose another port with --port, PORT or server.port in ${config.file}.`);
     }
     throw error;
   }
