@@ -1,9 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { startServer } from '../../src/server.js';
 import { buildTestApp, EXAMPLE_EXPERTS, submitBody, type TestApp } from '../support/build-test-app.js';
+import { captureLogger } from '../support/capture.js';
 import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
 import { ServerChild } from '../support/server-child.js';
 import { until } from '../support/until.js';
@@ -107,5 +112,39 @@ describe('while the server shuts down', () => {
     expect(await waiting).toMatchObject({ id: body.request_id, status: 'asked' });
     // A wait that starts after shutdown began does not wait either.
     expect(await t.service.waitForDecision(body.request_id, 50_000)).toMatchObject({ status: 'asked' });
+  });
+});
+
+describe('an agent waiting over MCP when the server stops', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is told at once that the request is not decided yet and to call again', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'expertq-shutdown-mcp-'));
+    writeFileSync(join(dir, 'service.yaml'), stringify({ org: { name: 'Acme' }, experts: EXAMPLE_EXPERTS }));
+    const { log } = captureLogger();
+    const server = await startServer({ configPath: join(dir, 'service.yaml'), env: { SERVICE_API_TOKEN: TEST_TOKEN }, logger: log, port: 0, out: { write: () => true } as never });
+    const client = new Client({ name: 'agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TEST_TOKEN}` } } }));
+    const asked = (await client.callTool({ name: 'ask_expert', arguments: { topic: 'billing', question: 'Grace period?', asked_because: 'the ledger differs' } })) as CallToolResult;
+    const id = (asked.structuredContent as { request_id: string }).request_id;
+
+    // The wait has started once it listens for commits.
+    const before = server.service.commits.listenerCount('commit');
+    const waiting = client.callTool({ name: 'wait_for_answer', arguments: { request_id: id, timeout_s: 50 } }) as Promise<CallToolResult>;
+    await new Promise<void>((resolve) => {
+      const check = () => (server.service.commits.listenerCount('commit') > before ? resolve() : setImmediate(check));
+      check();
+    });
+    const started = Date.now();
+    const closed = server.close();
+    const result = await waiting;
+    expect((result.content[0] as { text: string }).text).toMatch(new RegExp(`^Not decided yet \\(status asked\\)\\..*Call wait_for_answer again with request_id "${id}"`, 's'));
+    expect(result.structuredContent).toMatchObject({ done: false });
+    await closed;
+    expect(Date.now() - started).toBeLessThan(SHUTDOWN_BUDGET_MS);
+    await client.close();
   });
 });
