@@ -6,16 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { ProposalBody, RequestView } from '../service/views.js';
 import type { ExpertView } from '../service/experts.js';
-import { portOverride, systemReason } from '../config/load-config.js';
+import { systemReason } from '../config/load-config.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { createClient, CliError } from './client.js';
 import { addLocalCommands } from './local-commands.js';
+import { addServeCommand } from './serve-command.js';
 import { howToRun } from './how-to-run.js';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TERMINAL: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
-/** A stopping server exits within this, finished or not. */
-const SHUTDOWN_DEADLINE_MS = 5_000;
 
 interface DeliveryRow {
   id: string;
@@ -137,30 +136,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   const json = () => Boolean(program.opts().json);
   const print = (value: unknown, human: () => void) => (json() ? say(JSON.stringify(value, null, 2)) : human());
 
-  program
-    .command('serve')
-    .description('start the HTTP API, approval UI and transport')
-    .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
-    .option('--port <n>', 'listen on this port (default: $PORT, else server.port)')
-    .action(async (opts: { transport: 'console' | 'chat'; port?: string }) => {
-      const { startServer } = await import('../server.js');
-      const port = portOverride(opts.port, '--port');
-      const config = resolveConfigPath(program.opts().config);
-      const server = await startServer({ configPath: config.path, configFrom: config.from, transport: opts.transport, ...(port !== undefined ? { port } : {}) });
-      const stop = async (signal: string) => {
-        server.service.log.info({ signal }, 'shutting down');
-        // A restart must not hang on a slow webhook or a stuck client: whatever is left after the
-        // deadline is dropped (committed work waits in the database for the next start).
-        setTimeout(() => {
-          server.service.log.error({ signal, deadline_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting anyway');
-          process.exit(1);
-        }, SHUTDOWN_DEADLINE_MS).unref();
-        await server.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-    });
+  addServeCommand(program);
 
   program
     .command('mcp')
