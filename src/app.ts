@@ -62,11 +62,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: writeClientError,
     // One log line per domain event (submitted, replied, decided) rather than two per HTTP call.
     logController: new LogController({ disableRequestLogging: true }),
+    // Requests that arrive while shutting down are answered by the hook below, in our error shape.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.decorateRequest('caller', null as never);
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!options.service.shuttingDown) return;
+    // Connection: close, so a keep-alive client reconnects (to the next server) instead of reusing this socket.
+    return reply.code(503).header('retry-after', '5').header('connection', 'close')
+      .send(errorBody('unavailable', 'The server is shutting down; try again in a moment.'));
+  });
   const metrics = createMetrics(options.service);
   app.addHook('onResponse', async (req, reply) => {
     metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

@@ -92,6 +92,8 @@ export class Expertq {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Waits for a decision (the SDK's, or HTTP's when the server did not already) end with the state they have.
+    this.service.shutdown();
     if (this.timer) clearInterval(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.pruner.stop();

@@ -4,11 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Clock } from './clock.js';
-import { ConfigError, type Config, type Secrets } from './config/load-config.js';
+import { ConfigError, portOverride, readEnv, type Config, type Secrets } from './config/load-config.js';
 import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
+
+/** How long requests in flight may take to finish once shutdown starts (the whole stop has 5 s). */
+const CLOSE_GRACE_MS = 3_000;
 
 export interface ServeOptions {
   configPath: string;
@@ -18,7 +21,9 @@ export interface ServeOptions {
   out?: Writable;
   logger?: Logger;
   clock?: Clock;
-  /** Overrides `server.port` (0 picks a free port; tests use it). */
+  /** What chose `configPath` (`--config`, `./service.yaml`, …), logged at start. */
+  configFrom?: string;
+  /** Overrides `PORT` and `server.port` (`serve --port`; 0 picks a free port, tests use it). */
   port?: number;
   /** How often MCP calls that wait send progress (default 15 s; tests shorten it). */
   mcpProgressEveryMs?: number;
@@ -36,7 +41,8 @@ export interface RunningServer {
 /**
  * The tokens the API accepts: the seed's `server.api_token_env` token (admin, no name) and each
  * `server.tokens` entry. A scoped token whose variable is unset stops start-up: silently dropping it
- * would lock its holder out, or, were it the only token, turn authentication off.
+ * would lock its holder out, or, were it the only token, turn authentication off. So does a token
+ * whose value another token already has.
  */
 export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
   if (secrets.apiTokenEmpty) {
@@ -48,8 +54,14 @@ export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
     throw new ConfigError(`${config.server.api_token_env} is still the example placeholder "change-me"; set a long random token (expertq init writes one into .env).`);
   }
   const credentials: Credential[] = secrets.apiToken ? [{ name: null, role: 'admin', token: secrets.apiToken }] : [];
+  // Which variable each token value came from: one value under two names would give its holder
+  // whichever role is checked first.
+  const envOf = new Map<string, string>(secrets.apiToken ? [[secrets.apiToken, config.server.api_token_env]] : []);
   for (const t of secrets.scopedTokens) {
     if (!t.token) throw new ConfigError(`The environment variable ${t.env} (server.tokens, token "${t.name}") is not set or empty.`);
+    const other = envOf.get(t.token);
+    if (other) throw new ConfigError(`${t.env} (server.tokens, token "${t.name}") has the same value as ${other}; give every token its own value.`);
+    envOf.set(t.token, t.env);
     credentials.push({ name: t.name, role: t.role, token: t.token });
   }
   return credentials;
@@ -61,8 +73,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
   const { config, secrets, service } = expertq;
   let credentials: Credential[];
+  let port: number;
+  let portFrom: string;
   try {
     credentials = apiCredentials(config, secrets);
+    const envPort = portOverride(readEnv(config.file, options.env).PORT, 'PORT');
+    port = options.port ?? envPort ?? config.server.port;
+    portFrom = options.port !== undefined ? '--port' : envPort !== undefined ? 'PORT' : `server.port in ${config.file}`;
   } catch (error) {
     await expertq.close();
     throw error;
@@ -85,7 +102,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
     mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
   });
-  const port = options.port ?? config.server.port;
   let address: string;
   try {
     address = await app.listen({ port, host: config.server.host });
@@ -93,11 +109,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await app.close();
     await expertq.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new ConfigError(`Port ${port} on ${config.server.host} is already in use; stop the other process or change server.port in ${config.file}.`);
+      throw new ConfigError(`Port ${port} on ${config.server.host} (from ${portFrom}) is already in use; stop the other process, or choose another port with --port, PORT or server.port in ${config.file}.`);
     }
     throw error;
   }
-  log.info({ url: address, db: config.storagePath, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
+  log.info({ url: address, config: config.file, config_from: options.configFrom ?? '--config', db: config.storagePath, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
 
   let closed = false;
   return {
@@ -109,7 +125,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      // Long polls and live streams end first, with the state they have; what arrives from now on gets 503.
+      service.shutdown();
+      // Requests in flight (writes) get a grace period; a connection still open after it is cut.
+      const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
       await expertq.close();
     },
   };

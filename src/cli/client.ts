@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
-import { loadConfig, readEnv } from '../config/load-config.js';
+import { loadConfig, portOverride, readEnv } from '../config/load-config.js';
 
 export class CliError extends Error {
   constructor(
@@ -42,8 +42,18 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
   // EXPERTQ_TOKEN lets one person use a scoped token (server.tokens) without touching the admin variable.
   const vars = readEnv(file, env);
   const token = vars.EXPERTQ_TOKEN || vars[tokenEnv] || undefined;
-  const base = (options.url ?? env.EXPERTQ_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
-  const via = options.url ? '--url' : env.EXPERTQ_URL ? 'EXPERTQ_URL' : existsSync(file) ? `server.port in ${file}` : `the default port, as there is no ${file}`;
+  // PORT moves the server (`PORT=9000 npm start`); the client follows it the same way.
+  const envPort = portOverride(vars.PORT, 'PORT');
+  const base = (options.url ?? env.EXPERTQ_URL ?? `http://127.0.0.1:${envPort ?? port}`).replace(/\/+$/, '');
+  const via = options.url
+    ? '--url'
+    : env.EXPERTQ_URL
+      ? 'EXPERTQ_URL'
+      : envPort !== undefined
+        ? 'PORT'
+        : existsSync(file)
+          ? `server.port in ${file}`
+          : `the default port, as there is no ${file}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {

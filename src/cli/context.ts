@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
+import { systemReason } from '../config/load-config.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { CliError, createClient, type Client } from './client.js';
 import { formatWhen } from '../core/describe-time.js';
@@ -52,8 +53,15 @@ export function makeContext(program: Command, io: Io): CliContext {
     client() {
       const opts = program.opts<{ config?: string; url?: string; timeout?: string }>();
       const config = resolveConfigPath(opts.config);
-      if (config.from !== './service.yaml' && !existsSync(config.path)) {
-        throw new CliError(`Configuration file not found: ${config.path} (from ${config.from})`);
+      if (config.from !== './service.yaml') {
+        // An existing file the CLI may not reach (a folder on its path it may not enter) is not "not found".
+        try {
+          statSync(config.path);
+        } catch (error) {
+          const e = error as NodeJS.ErrnoException;
+          if (e.code === 'ENOENT') throw new CliError(`Configuration file not found: ${config.path} (from ${config.from})`);
+          throw new CliError(`Cannot read the configuration file ${config.path} (from ${config.from}): ${systemReason(e)}.`);
+        }
       }
       const timeoutS = Number(opts.timeout ?? 10);
       if (!(timeoutS > 0)) throw new CliError('--timeout must be a number of seconds greater than 0.', 2);

@@ -24,6 +24,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
       'after',
       '\nEnvironment:\n  EXPERTQ_CONFIG   configuration file, when --config is not given\n  EXPERTQ_URL      server URL, when --url is not given\n' +
         '  EXPERTQ_TOKEN    bearer token for client commands (else the variable named by server.api_token_env, SERVICE_API_TOKEN)\n' +
+        '  PORT             the server\'s port instead of server.port, for serve and every client command (serve --port wins)\n' +
         '  LOG_LEVEL, LOG_FORMAT   serve: fatal|error|warn|info|debug|trace|silent; json|pretty',
     )
     .configureHelp({ showGlobalOptions: true })

@@ -16,6 +16,7 @@ export const MAX_DURATION_MS = 365 * DAY;
 /** Why a duration text is not acceptable (not a duration, or out of range), or null when it is. */
 export function durationProblem(text: string): string | null {
   const ms = parseDuration(text);
+  if (ms === null && spanOf(text) === 0) return `"${text}" must be longer than 0`;
   if (ms === null) return `"${text}" is not a duration; write it like 90s, 30m, 2h, 1h30m, 1d or PT2H`;
   if (ms > MAX_DURATION_MS) return `"${text}" is longer than the maximum of 365 days`;
   return null;
@@ -30,12 +31,18 @@ const SHORT_FORM = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
  * duration in expertq is a fixed span of time. Returns null when the text is not a duration.
  */
 export function parseDuration(text: string): number | null {
+  const ms = spanOf(text);
+  return ms !== null && ms > 0 ? ms : null;
+}
+
+/** The span a duration text writes, zero included (`0s`, `PT0S`); null when it is not a duration. */
+function spanOf(text: string): number | null {
   const value = text.trim();
   if (value.length === 0) return null;
   if (/^P/i.test(value)) return parseIsoDuration(value.toUpperCase());
   if (!SHORT_FORM.test(value)) return null;
   const ms = parseShort(value);
-  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? Math.round(ms) : null;
 }
 
 function parseIsoDuration(value: string): number | null {
@@ -48,7 +55,7 @@ function parseIsoDuration(value: string): number | null {
       (d.hours ?? 0) * HOUR +
       (d.minutes ?? 0) * MINUTE +
       (d.seconds ?? 0) * SECOND;
-    return ms > 0 ? Math.round(ms) : null;
+    return ms >= 0 ? Math.round(ms) : null;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseDocument } from 'yaml';
@@ -51,10 +51,36 @@ export function parseConfig(text: string, file: string): Config {
 
 export function loadConfig(path: string): Config {
   const file = resolve(path);
-  if (!existsSync(file)) {
-    throw new ConfigError(`Configuration file not found: ${file} (create one with "expertq init", or pass --config)`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw unreadableConfig(file, error as NodeJS.ErrnoException);
   }
-  return parseConfig(readFileSync(file, 'utf8'), file);
+  return parseConfig(text, file);
+}
+
+/** Why a configuration file could not be read, in words, with the file and the system's code. */
+export function unreadableConfig(file: string, error: NodeJS.ErrnoException): ConfigError {
+  if (error.code === 'ENOENT') return new ConfigError(`Configuration file not found: ${file} (create one with "expertq init", or pass --config)`);
+  return new ConfigError(`Cannot read the configuration file ${file}: ${systemReason(error)}.`);
+}
+
+const SYSTEM_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a folder on its path is a file',
+  ELOOP: 'its symbolic links go round in a loop',
+  EMFILE: 'this process has too many files open',
+  EIO: 'the disk reported an input/output error',
+};
+
+/** A file-system error as words people read, keeping the code for searching: "permission denied (EACCES)". */
+export function systemReason(error: NodeJS.ErrnoException): string {
+  const words = error.code ? SYSTEM_REASONS[error.code] : undefined;
+  if (words) return `${words} (${error.code})`;
+  return error.code ? `${error.message.replace(/^[A-Z]+: /, '')} (${error.code})` : error.message;
 }
 
 /**
@@ -63,13 +89,30 @@ export function loadConfig(path: string): Config {
  */
 export function readEnv(configFile: string, env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
   const dotenv = resolve(dirname(configFile), '.env');
-  const fromFile = existsSync(dotenv) ? parseEnv(readFileSync(dotenv, 'utf8')) : {};
+  let fromFile: Record<string, string | undefined> = {};
+  try {
+    fromFile = parseEnv(readFileSync(dotenv, 'utf8'));
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code !== 'ENOENT') throw new ConfigError(`Cannot read ${dotenv}: ${systemReason(e)}.`);
+  }
   const entries = Object.entries(env).filter(([, value]) => value !== undefined) as Array<[string, string]>;
   // A non-empty process variable wins over the file; an empty one only where the file has none, so
   // "set but empty" stays visible (it is an error for the API token, not a way to turn auth off).
   const set = entries.filter(([, value]) => value !== '');
   const empty = entries.filter(([name, value]) => value === '' && !(name in fromFile));
   return { ...Object.fromEntries(empty), ...fromFile, ...Object.fromEntries(set) };
+}
+
+/**
+ * A port given outside the config file (`PORT`, `serve --port`), which overrides `server.port` for the
+ * server and for the client commands alike; undefined when not given.
+ */
+export function portOverride(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port < 1 || port > 65535) throw new ConfigError(`${name} must be a port number (1 to 65535), not "${value}".`);
+  return port;
 }
 
 /** Secrets named by `*_env` keys, resolved against an environment. Empty values count as unset. */

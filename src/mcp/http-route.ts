@@ -48,7 +48,14 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     await s?.transport.close();
     await s?.server.close();
   };
+  // At shutdown the sessions' GET streams end at once (tool calls in flight still answer: their waits
+  // end with the state they have); an open stream would otherwise hold the server's close.
+  const endStreams = () => {
+    for (const s of sessions.values()) s.transport.closeStandaloneSSEStream();
+  };
+  options.service.stoppingSignal.addEventListener('abort', endStreams, { once: true });
   app.addHook('onClose', async () => {
+    options.service.stoppingSignal.removeEventListener('abort', endStreams);
     clearInterval(sweep);
     await Promise.all([...sessions.keys()].map(close));
   });

@@ -29,6 +29,7 @@ import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
 import { listTopics, type TopicView } from './topics.js';
+import { waitForDecision } from './wait-for-decision.js';
 import { requestView, type RequestView } from './views.js';
 
 export interface ExpertqServiceOptions {
@@ -82,6 +83,7 @@ export class ExpertqService implements Engine {
   readonly commits = new EventEmitter();
   /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
   readonly ticks = new EventEmitter();
+  private readonly stopping = new AbortController();
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
@@ -145,41 +147,29 @@ export class ExpertqService implements Engine {
   }
 
   /**
-   * Resolves with the request once it is accepted, rejected or failed, or at `timeoutMs` with its
-   * state then. Woken by this process's commits (no polling loop), with a re-read every few seconds
-   * for decisions another process makes on the same database. Unknown id: throws 404 at once.
+   * Resolves with the request once it is accepted, rejected or failed, or at `timeoutMs` (or when
+   * `signal` aborts, or at shutdown) with its state then. Unknown id: throws 404 at once.
    */
   waitForDecision(id: string, timeoutMs: number, signal?: AbortSignal): Promise<RequestView> {
-    const decided = () => {
-      const view = this.getRequest(id);
-      return view.status === 'accepted' || view.status === 'rejected' || view.status === 'failed' ? view : null;
-    };
-    const now = decided();
-    if (now) return Promise.resolve(now);
-    return new Promise((resolve, reject) => {
-      const finish = () => {
-        this.commits.off('commit', check);
-        clearInterval(safety);
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', finish);
-        try {
-          resolve(this.getRequest(id));
-        } catch (error) {
-          reject(error);
-        }
-      };
-      const check = () => {
-        try {
-          if (decided()) finish();
-        } catch {
-          finish();
-        }
-      };
-      this.commits.on('commit', check);
-      const safety = setInterval(check, 5_000);
-      const timer = setTimeout(finish, timeoutMs);
-      signal?.addEventListener('abort', finish, { once: true });
-    });
+    return waitForDecision(this, id, timeoutMs, [signal, this.stopping.signal]);
+  }
+
+  /** Aborted by `shutdown()`: long polls and live streams listen to it and end with the state they have. */
+  get stoppingSignal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  /** Whether `shutdown()` was called: new HTTP requests are then answered 503. */
+  get shuttingDown(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  /**
+   * The first step of a graceful stop: every wait for a decision resolves at once with the request as
+   * it is, and live streams end, so closing the HTTP server does not wait for them. Idempotent.
+   */
+  shutdown(): void {
+    this.stopping.abort();
   }
 
   listRequests(query: RequestQuery): { items: RequestView[]; next_cursor: string | null } {

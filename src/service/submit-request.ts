@@ -1,5 +1,4 @@
 import type { Policy } from '../config/config-schema.js';
-import { formatDuration } from '../config/durations.js';
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
@@ -51,12 +50,9 @@ export function submitRequest(engine: Engine, input: SubmitInput, options: Submi
   }
   const now = engine.clock.now();
   const ownPolicy = stripUndefined(input.routing_policy ?? {});
+  // give_up_after may be shorter than escalation_after: the request then gives up before anyone else
+  // is asked (an agent that needs an answer within 15 minutes sets only give_up_after).
   const policy: Policy = { ...engine.config.defaults, ...ownPolicy };
-  if (policy.give_up_after < policy.escalation_after) {
-    throw badRequest('give_up_after must not be shorter than escalation_after: the request would give up before anyone else is asked.', [
-      { path: 'routing_policy.give_up_after', message: `is shorter than escalation_after (${formatDuration(policy.escalation_after)})` },
-    ]);
-  }
   const consumerActor = `consumer:${input.consumer_id}`;
 
   return engine.store.transaction(() => {

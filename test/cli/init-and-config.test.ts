@@ -144,7 +144,9 @@ describe('configuration errors', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       const result = await runCli(['serve', '--config', file], { env, cwd: dir });
       expect(result.code).not.toBe(0);
       expect(result.stdout).not.toContain('expertq is serving');
-      expect(result.stderr).toBe(`expertq: Port ${port} on 127.0.0.1 is already in use; stop the other process or change server.port in ${file}.\n`);
+      expect(result.stderr).toBe(
+        `expertq: Port ${port} on 127.0.0.1 (from server.port in ${file}) is already in use; stop the other process, or choose another port with --port, PORT or server.port in ${file}.\n`,
+      );
     } finally {
       await new Promise((closed) => blocker.close(closed));
     }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration } from '../../src/config/durations.js';
-import { ConfigError, loadConfig, parseConfig, readEnv, readSecrets } from '../../src/config/load-config.js';
+import { ConfigError, loadConfig, parseConfig, readEnv, readSecrets, unreadableConfig } from '../../src/config/load-config.js';
 
 const FILE = '/etc/expertq/service.yaml';
 const error = (yaml: string): string => {
@@ -44,6 +44,8 @@ describe('configuration', () => {
     ['org:\n  timezone: UTC\n', 'org.name', 'is required'],
     ['org: {name: A, timezone: Mars/Olympus}\n', 'org.timezone', 'IANA time zone'],
     ['org: {name: A}\ndefaults: {escalation_after: 2x}\n', 'defaults.escalation_after', '"2x" is not a duration'],
+    ['org: {name: A}\ndefaults: {give_up_after: 0s}\n', 'defaults.give_up_after', 'must be longer than 0'],
+    ['org: {name: A}\ndefaults: {escalation_after: 400d}\n', 'defaults.escalation_after', 'longer than the maximum of 365 days'],
     ['org: {name: A}\ndefaults: {quiet_hours: ["25:00", "07:00"]}\n', 'defaults.quiet_hours.0', 'HH:MM'],
     ['org: {name: A}\ndefaults: {max_open_asks_per_expert: 0}\n', 'defaults.max_open_asks_per_expert', ''],
     ['org: {name: A}\nserver: {port: 99999}\n', 'server.port', ''],
@@ -57,6 +59,29 @@ describe('configuration', () => {
     expect(message).toContain(FILE);
     expect(message).toContain(`${path}:`);
     expect(message).toContain(problem);
+  });
+
+  it('accepts defaults.give_up_after shorter than defaults.escalation_after', () => {
+    expect(parseConfig('org: {name: A}\ndefaults: {give_up_after: 10m, escalation_after: 2h}\n', FILE).defaults).toMatchObject({ give_up_after: 600_000, escalation_after: 7_200_000 });
+  });
+
+  it('says the file is a directory, not that it is missing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-dir-'));
+    expect(() => loadConfig(dir)).toThrow(`Cannot read the configuration file ${dir}: it is a directory`);
+  });
+
+  it.each([
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'permission denied'],
+    ['EISDIR', 'it is a directory'],
+    ['ENOENT', 'not found'],
+  ])('names the system reason %s as %j', (code, words) => {
+    const failure = Object.assign(new Error(`${code}: something`), { code });
+    expect(unreadableConfig('/etc/expertq/service.yaml', failure).message).toBe(
+      code === 'ENOENT'
+        ? 'Configuration file not found: /etc/expertq/service.yaml (create one with "expertq init", or pass --config)'
+        : `Cannot read the configuration file /etc/expertq/service.yaml: ${words} (${code}).`,
+    );
   });
 
   it('reports broken YAML with its position', () => {

@@ -120,6 +120,25 @@ describe('scoped tokens at start-up', () => {
     await expect(startServer({ configPath: join(dir, 'service.yaml'), env: {}, logger: log, port: 0 })).rejects.toThrow(/RILEY_TOKEN \(server\.tokens, token "Riley"\) is not set/);
   });
 
+  it.each([
+    ['the admin token', { SERVICE_API_TOKEN: 'same-value', RILEY_TOKEN: 'same-value', BOT_TOKEN: 'bot' }, /RILEY_TOKEN .* SERVICE_API_TOKEN|SERVICE_API_TOKEN .* RILEY_TOKEN/],
+    ['another scoped token', { SERVICE_API_TOKEN: 'admin', RILEY_TOKEN: 'same-value', BOT_TOKEN: 'same-value' }, /RILEY_TOKEN .* BOT_TOKEN|BOT_TOKEN .* RILEY_TOKEN/],
+  ])('refuses to start when a scoped token has the same value as %s, naming both variables', async (_what, env, names) => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-tokens-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'service.yaml'),
+      stringify({
+        org: { name: 'Acme' },
+        server: { tokens: [{ name: 'Riley', token_env: 'RILEY_TOKEN', role: 'reviewer' }, { name: 'billing-bot', token_env: 'BOT_TOKEN', role: 'consumer' }] },
+      }),
+    );
+    const { log } = captureLogger();
+    const started = startServer({ configPath: join(dir, 'service.yaml'), env, logger: log, port: 0 });
+    await expect(started).rejects.toThrow(names);
+    await expect(started).rejects.toThrow(/same value/);
+  });
+
   it('with only scoped tokens, authentication is on and no warning says otherwise', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'expertq-tokens-'));
     dirs.push(dir);

@@ -43,6 +43,26 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
     expect((await k.reply('lee', 'Thirty days.', id)).body.outcome).toBe('late_reply');
   });
 
+  it('gives up at a give_up_after shorter than escalation_after, before anyone else is asked', async () => {
+    k = await schedulerKit();
+    // Only give_up_after: the default escalation_after (2 h) is longer, and that is a valid policy.
+    const id = await k.submit({ routing_policy: { give_up_after: 'PT15M' } });
+    expect((await k.request(id)).status).toBe('asked');
+    expect((await k.tickAfter(15 * MINUTE - 1)).timed_out).toBe(0);
+    expect((await k.tickAfter(1)).timed_out).toBe(1);
+    expect(await k.request(id)).toMatchObject({ status: 'failed', reason: { code: 'timeout', message: 'Nobody replied within give_up_after (PT15M).' } });
+    expect(await k.asks(id)).toEqual([['dana', 'released']]);
+    expect(k.recipients()).toEqual(['dana']);
+  });
+
+  it('starts with defaults.give_up_after shorter than defaults.escalation_after and accepts submits under them', async () => {
+    k = await schedulerKit({ config: { defaults: { give_up_after: '10m', escalation_after: '2h' } } });
+    const id = await k.submit();
+    await k.tickAfter(10 * MINUTE);
+    expect(await k.request(id)).toMatchObject({ status: 'failed', reason: { code: 'timeout' } });
+    expect(k.recipients()).toEqual(['dana']);
+  });
+
   it('delivers on_request_failed to the subscribed consumer', async () => {
     k = await schedulerKit();
     const received: Array<Record<string, unknown>> = [];

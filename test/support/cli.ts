@@ -53,6 +53,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   if (!('SERVICE_API_TOKEN' in extra)) delete env.SERVICE_API_TOKEN;
   if (!('LOG_LEVEL' in extra)) delete env.LOG_LEVEL;
   if (!('LOG_FORMAT' in extra)) delete env.LOG_FORMAT;
+  if (!('PORT' in extra)) delete env.PORT;
   return env;
 }
 

@@ -1,29 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Option } from 'commander';
-import { resolveConfigPath } from '../../config/resolve-config-path.js';
 import { CliError } from '../client.js';
 import { PACKAGE_ROOT, type CliContext } from '../context.js';
+import { addServeCommand } from './serve.js';
 import { howToRun } from '../how-to-run.js';
 
 /** `serve`, `mcp` and `init`: running expertq and writing its first configuration. */
 export function addServerCommands({ program, say, client }: CliContext): void {
-  program
-    .command('serve')
-    .description('start the HTTP API, approval UI and transport')
-    .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
-    .action(async (opts: { transport: 'console' | 'chat' }) => {
-      const { startServer } = await import('../../server.js');
-      const server = await startServer({ configPath: resolveConfigPath(program.opts().config).path, transport: opts.transport });
-      const stop = async (signal: string) => {
-        server.service.log.info({ signal }, 'shutting down');
-        await server.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-    });
+  addServeCommand(program);
 
   program
     .command('mcp')

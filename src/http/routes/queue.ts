@@ -146,7 +146,11 @@ function fingerprint(ids: string[]): string {
 export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app, options) => {
   const { service } = options;
   const streams = new QueueStreams(service, options.pollMs ?? 1_000, options.heartbeatMs ?? 10_000);
+  // Streams end as soon as shutdown starts (the UI reconnects to the next server), not when the last one goes.
+  const endAll = () => streams.closeAll();
+  service.stoppingSignal.addEventListener('abort', endAll, { once: true });
   app.addHook('preClose', async () => streams.closeAll());
+  app.addHook('onClose', async () => service.stoppingSignal.removeEventListener('abort', endAll));
 
   app.get('/queue', {
     schema: {

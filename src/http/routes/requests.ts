@@ -60,6 +60,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       // A client that hangs up stops the wait.
       const abort = new AbortController();
       reply.raw.once('close', () => abort.abort());
+      req.log.debug({ request_id: req.params.id }, 'long poll opened');
       return ownRequest(req.caller, await service.waitForDecision(req.params.id, req.query.timeout_s * 1000, abort.signal));
     },
   });

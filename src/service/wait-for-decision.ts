@@ -1,0 +1,51 @@
+import type { EventEmitter } from 'node:events';
+import type { RequestView } from './views.js';
+
+/** What a wait needs from the service: the current record and the signal that something committed. */
+export interface WaitSource {
+  getRequest(id: string): RequestView;
+  readonly commits: EventEmitter;
+}
+
+const DECIDED: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
+
+/**
+ * Resolves with the request once it is accepted, rejected or failed, or with its state then at
+ * `timeoutMs` or when any of `signals` aborts (the caller hung up; the server is shutting down).
+ * Woken by this process's commits (no polling loop), with a re-read every few seconds for decisions
+ * another process makes on the same database. Unknown id: throws 404 at once.
+ */
+export function waitForDecision(source: WaitSource, id: string, timeoutMs: number, signals: ReadonlyArray<AbortSignal | undefined>): Promise<RequestView> {
+  const decided = () => {
+    const view = source.getRequest(id);
+    return DECIDED.includes(view.status) ? view : null;
+  };
+  const now = decided();
+  if (now) return Promise.resolve(now);
+  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (live.some((s) => s.aborted)) return Promise.resolve(source.getRequest(id));
+  return new Promise((resolve, reject) => {
+    const finish = () => {
+      source.commits.off('commit', check);
+      clearInterval(safety);
+      clearTimeout(timer);
+      for (const s of live) s.removeEventListener('abort', finish);
+      try {
+        resolve(source.getRequest(id));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const check = () => {
+      try {
+        if (decided()) finish();
+      } catch {
+        finish();
+      }
+    };
+    source.commits.on('commit', check);
+    const safety = setInterval(check, 5_000);
+    const timer = setTimeout(finish, timeoutMs);
+    for (const s of live) s.addEventListener('abort', finish, { once: true });
+  });
+}
