@@ -27,7 +27,7 @@ import type { ExpertqService } from './service/expertq-service.js';
 
 export interface AppOptions {
   service: ExpertqService;
-  /** The tokens the API accepts (the seed's admin token and `server.tokens`); none disables authentication. */
+  /** The tokens the API accepts (the main admin token and `server.tokens`); none disables authentication. */
   credentials: readonly Credential[];
   logger: Logger;
   bodyLimit?: number;
@@ -53,12 +53,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? 1_048_576,
     // Ids are up to 200 characters; percent-encoded, a character can take 12 (a 4-byte UTF-8 one).
     routerOptions: { maxParamLength: MAX_ID_LENGTH * 12 },
-    // Errors Fastify raises before routing (a malformed URL) get the SPEC's error body too.
+    // Errors Fastify raises before routing (a malformed URL) get the API's error body too.
     frameworkErrors: (error, _req, reply) => {
       void (reply as unknown as FastifyReply).code(400).send(errorBody('bad_request', `The request URL is not valid: ${error.message}`));
     },
     // Errors below HTTP (a header section over the limit, a garbage request line, both Content-Length
-    // and Transfer-Encoding): Node would answer with a bare 400; answer in the SPEC's shape.
+    // and Transfer-Encoding): Node would answer with a bare 400; answer in the API's error shape.
     clientErrorHandler: writeClientError,
     // One log line per domain event (submitted, replied, decided) rather than two per HTTP call.
     logController: new LogController({ disableRequestLogging: true }),

@@ -28,7 +28,7 @@ export interface CreateServiceOptions {
   timers?: boolean;
 }
 
-/** An in-process consumer: the SDK's counterpart of a webhook registration (SPEC §5). */
+/** An in-process consumer: the SDK's counterpart of a webhook registration. */
 export interface InProcessConsumer extends ConsumerHandlers {
   id: string;
   handles_kinds: string[];

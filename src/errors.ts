@@ -1,4 +1,4 @@
-/** Error codes of the SPEC's error body, with the HTTP status each maps to. */
+/** Error codes of the API's error body, with the HTTP status each maps to. */
 export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
@@ -9,7 +9,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   not_implemented: 501,
-  // Extends the SPEC's list: /readyz when a check fails, or a write when the database cannot take one.
+  // Beyond the usual list: /readyz when a check fails, or a write when the database cannot take one.
   unavailable: 503,
 } as const;
 
@@ -20,7 +20,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The one error class: a code from the SPEC, a human sentence, optional details. */
+/** The one error class: a code from the API's list, a human sentence, optional details. */
 export class AppError extends Error {
   readonly status: number;
   constructor(

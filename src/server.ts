@@ -39,7 +39,7 @@ export interface RunningServer {
 }
 
 /**
- * The tokens the API accepts: the seed's `server.api_token_env` token (admin, no name) and each
+ * The tokens the API accepts: the main `server.api_token_env` token (admin, no name) and each
  * `server.tokens` entry. A scoped token whose variable is unset stops start-up: silently dropping it
  * would lock its holder out, or, were it the only token, turn authentication off. So does a token
  * whose value another token already has.

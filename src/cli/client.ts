@@ -7,7 +7,7 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
-    /** The SPEC error code of the server's answer, when it gave one. */
+    /** The API error code of the server's answer, when it gave one. */
     readonly code?: string,
   ) {
     super(message);

@@ -5,7 +5,7 @@ export interface AskParts {
   consumerId: string;
   askedBecause: string;
   question: string;
-  /** A reviewer sent the expert's earlier answer back with these instructions (SPEC §14). */
+  /** A reviewer sent the expert's earlier answer back with these instructions. */
   sentBack?: { instructions: string; previousAnswer: string | null } | undefined;
 }
 
@@ -15,7 +15,7 @@ function greetingName(name: string): string {
 }
 
 /**
- * The six elements of every ask, in the seed's fixed order: self-identification, why it asks, one
+ * The six elements of every ask, in their fixed order: self-identification, why it asks, one
  * question, effort framing, attribution promise, opt-out. Every path that sends an ask (first ask,
  * escalation, held, quiet hours, targets, with or without LLM) goes through here, so none can skip one.
  */
@@ -43,7 +43,7 @@ export function askElements(parts: AskParts): string[] {
   ];
 }
 
-/** The note sent to an expert when a reviewer accepts their answer (seed: Expert notifications). */
+/** The note sent to an expert when a reviewer accepts their answer. */
 export function composeAcceptedNotice(parts: { orgName: string; expertName: string; question: string; edited?: boolean }): string {
   const edited = parts.edited ? ' (a reviewer edited the wording before accepting it)' : '';
   return [

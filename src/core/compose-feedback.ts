@@ -62,7 +62,7 @@ export function composeAskStatus(c: AskClosure): string {
   }
 }
 
-/** Top-level DM answers where a message could not be tied to one question (SPEC §12). */
+/** Top-level DM answers where a message could not be tied to one question. */
 export function composeNoOpenAsk(): string {
   return 'Thanks, but there is no open question for you right now, so this message was not recorded. Reply `unmute` or `mute` at any time.';
 }

@@ -1,4 +1,4 @@
-/** Lowercase, trim, and collapse whitespace runs to one space (seed: Routing step 2). */
+/** Lowercase, trim, and collapse whitespace runs to one space. */
 export function normalizeTopic(topic: string): string {
   return topic.toLowerCase().trim().replace(/\s+/g, ' ');
 }

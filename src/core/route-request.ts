@@ -1,7 +1,7 @@
 import type { ExpertRegistry, RegisteredExpert } from './expert-registry.js';
 import { jaccard, topicTokens } from './normalize-topic.js';
 
-/** Fuzzy matches are accepted at this Jaccard token overlap or higher (seed: Routing step 3). */
+/** Fuzzy matches are accepted at this Jaccard token overlap or higher. */
 export const FUZZY_THRESHOLD = 0.5;
 
 export type RouteStep = 'target' | 'exact' | 'fuzzy' | 'fallback';
@@ -47,7 +47,7 @@ export function firstCandidates(topic: string, targetExperts: readonly string[] 
 }
 
 /**
- * Candidates for a request in the seed's order, before live state is known: listed targets (step 1),
+ * Candidates for a request in routing order, before live state is known: listed targets (step 1),
  * then exact topic matches (step 2), fuzzy matches at ≥ 0.5 best-topic Jaccard, highest first (step 3),
  * then the topic's fallback (step 4). Experts appear once, at their earliest step.
  */

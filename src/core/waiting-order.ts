@@ -9,7 +9,7 @@ export interface WaitingKey {
 }
 
 /**
- * Waiting work goes out in submission order (SPEC §3: "in submission order"): the request submitted
+ * Waiting work goes out in submission order ("in submission order"): the request submitted
  * first is served first, whether it waits as a queued ask or as a held request; ids (ULIDs, which
  * sort by creation) break ties between equal timestamps.
  */

@@ -1,4 +1,4 @@
-/** Webhook retry schedule (SPEC §5): after these, a delivery is `dead`. */
+/** Webhook retry schedule: after these, a delivery is `dead`. */
 export const WEBHOOK_BACKOFF_MS = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000,
 ] as const;

@@ -9,7 +9,7 @@ export interface PostResult {
   retryAfter: string | undefined;
 }
 
-/** Per-attempt timeout (SPEC §5). */
+/** Per-attempt timeout. */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 
 /**

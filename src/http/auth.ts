@@ -5,7 +5,7 @@ import { mayCall, type Role } from './permissions.js';
 
 export type { Role };
 
-/** Who is calling: a token's name and role. The seed's single token is `admin` with no name. */
+/** Who is calling: a token's name and role. The main token is `admin` with no name. */
 export interface Caller {
   name: string | null;
   role: Role;
@@ -25,13 +25,13 @@ declare module 'fastify' {
   }
 }
 
-/** With no token configured every request is accepted (seed: Authentication) and acts as admin. */
+/** With no token configured every request is accepted and acts as admin. */
 export const OPEN_CALLER: Caller = Object.freeze({ name: null, role: 'admin' });
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * Bearer-token check (seed: Authentication) with scoped tokens (extends the seed): the token names the
+ * Bearer-token check with scoped tokens: the token names the
  * caller and its role, and the role decides which routes it may call (`permissions.ts`; 403 otherwise).
  * Both sides are hashed first so every comparison is constant-time whatever the lengths, and every
  * credential is compared, so the time does not tell which one matched.

@@ -9,13 +9,13 @@ function body(code: ErrorCode, message: string, details?: ErrorDetail[]) {
   return { error: details ? { code, message, details } : { code, message } };
 }
 
-/** The SPEC's error body (SPEC §1). */
+/** The API's error body. */
 export const errorBody = body;
 
 /**
  * Node's `clientError`: the request could not even be parsed (header section too large, a garbage
  * request line, both Content-Length and Transfer-Encoding). The answer is written on the raw socket, in
- * the SPEC's shape, and the connection closed.
+ * the API's error shape, and the connection closed.
  */
 export function writeClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
@@ -73,7 +73,7 @@ function drain(req: IncomingMessage): Promise<void> {
   });
 }
 
-/** One error handler for the whole app: every non-2xx answer has the SPEC's error body. */
+/** One error handler for the whole app: every non-2xx answer has the API's error body. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof AppError) {

@@ -1,4 +1,4 @@
-/** The deepest nesting of arrays and objects a JSON body may have (SPEC §1 bodies are shallow). */
+/** The deepest nesting of arrays and objects a JSON body may have (bodies are shallow). */
 export const MAX_JSON_DEPTH = 64;
 
 /**

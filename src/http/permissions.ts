@@ -1,4 +1,4 @@
-/** Roles of scoped tokens (`server.tokens`); the seed's single token is `admin`. */
+/** Roles of scoped tokens (`server.tokens`); the main token is `admin`. */
 export type Role = 'consumer' | 'reviewer' | 'admin';
 
 /**

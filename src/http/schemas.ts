@@ -61,7 +61,7 @@ export const proposal = z
       answered_at: isoTime,
       ask_id: z.string(),
       escalated: z.boolean(),
-      edited_by: z.string().optional().describe('Who edited the answer before accepting it (extends the seed).'),
+      edited_by: z.string().optional().describe('Who edited the answer before accepting it.'),
       llm: z
         .object({ model: z.string(), drafted: z.boolean(), structured: z.boolean() })
         .optional()
@@ -293,8 +293,8 @@ export const listDeliveriesQuery = z
   .strict();
 
 /**
- * One entry of the reviewer's queue (`GET /queue`, extends the seed): a pending proposal with what a
- * reviewer needs from its request. `GET /proposals` keeps the seed's shape; the web UI reads this.
+ * One entry of the reviewer's queue (`GET /queue`): a pending proposal with what a
+ * reviewer needs from its request. `GET /proposals` keeps its plain shape; the web UI reads this.
  */
 export const queueItem = z
   .object({

@@ -4,7 +4,7 @@ import { ConfigError, type Config, type Secrets } from '../config/load-config.js
 import { createLlmClient, DEFAULT_BASE_URL, type LlmClient } from './create-llm-client.js';
 
 /**
- * The LLM client from `llm.*` (SPEC §13), or null when `llm.model` is not set: then no question is
+ * The LLM client from `llm.*`, or null when `llm.model` is not set: then no question is
  * drafted, no answer structured, and expertq behaves exactly as without an `llm` section. A set model
  * whose key variable is unset is a start-up error naming the variable; nothing starts half-configured.
  * Logs once which model and endpoint are used, never the key.

@@ -2,7 +2,7 @@ import type { LlmCall } from './create-llm-client.js';
 import { compileSchema, validationProblem } from './json-schema.js';
 import { dataBlock, parseJsonObject } from './prompt-data.js';
 
-/** The longest drafted question accepted (SPEC §13). */
+/** The longest drafted question accepted. */
 export const MAX_DRAFT_LENGTH = 500;
 
 export const DRAFT_SCHEMA = {
@@ -52,7 +52,7 @@ export function draftCall(input: DraftInput): Omit<LlmCall, 'signal'> {
 export type DraftCheck = { ok: true; question: string } | { ok: false; error: string };
 
 /**
- * Checks a drafting reply (SPEC §13): JSON matching `{question: string}`, and the question non-empty,
+ * Checks a drafting reply: JSON matching `{question: string}`, and the question non-empty,
  * at most 500 characters, on one line, and one question: exactly one question mark, at its end.
  * Anything else is refused, and the request is asked with its raw question.
  */

@@ -15,7 +15,7 @@ export type DraftOutcome = JobOutcome<{ question: string }>;
 export type StructureOutcome = JobOutcome<{ structured: unknown; confidence: number }>;
 
 /**
- * Audits a call (SPEC §13 `llm_call`): stage, model, latency and token usage, never the prompt. `used`
+ * Audits a call (`llm_call`): stage, model, latency and token usage, never the prompt. `used`
  * is false for a result nobody waits for any more: the draft deadline fell back first, or the request
  * was cancelled meanwhile.
  */
@@ -97,7 +97,7 @@ const EXPIRE_BATCH = 500;
 const EXPIRE_PER_TICK = 5_000;
 
 /**
- * The draft deadline (SPEC §13: the first ask waits for its draft, bounded by `llm.timeout`): every
+ * The draft deadline (the first ask waits for its draft, bounded by `llm.timeout`): every
  * draft still pending `llm.timeout` after its submission falls back, and its asks go out with the raw
  * question. Runs each tick, so neither a slow model nor a restart after downtime leaves a request
  * waiting; a call still in flight for it is recorded when it returns, and not used.

@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 /**
- * JSON Schema validation with Ajv (SPEC §13: "a real JSON Schema validator"). Draft-07 by default,
+ * JSON Schema validation with Ajv ("a real JSON Schema validator"). Draft-07 by default,
  * 2020-12 when the schema's `$schema` says so. Unknown keywords and formats are tolerated (a consumer's
  * schema may carry annotations), but a schema Ajv cannot compile is refused.
  */

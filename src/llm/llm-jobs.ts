@@ -22,7 +22,7 @@ function job(stage: LlmJobRecord['stage'], requestId: string, now: number, extra
 }
 
 /**
- * Queues the drafting of a new request's question, in the submit transaction (SPEC §13). Its asks
+ * Queues the drafting of a new request's question, in the submit transaction. Its asks
  * are planned but wait (`queued`) until the draft ends, or until `llm.timeout` after submission, when
  * they go out with the raw question.
  */
@@ -32,7 +32,7 @@ export function queueDraft(engine: Engine, request: RequestRecord, now: number):
 }
 
 /**
- * Queues the structuring of an answer, in the reply transaction (SPEC §13). The request is `proposed`
+ * Queues the structuring of an answer, in the reply transaction. The request is `proposed`
  * at once and names the proposal's id, so the give-up timer leaves it alone and later replies are
  * late; the proposal itself is created when structuring ends (with the verbatim answer if it fails).
  */

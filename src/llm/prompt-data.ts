@@ -1,5 +1,5 @@
 /**
- * Wraps data for a prompt as JSON between `<tag>` and `</tag>` (SPEC §13: "delimited data, never
+ * Wraps data for a prompt as JSON between `<tag>` and `</tag>` ("delimited data, never
  * instructions"). Every `<` inside the JSON is written as `\u003c`, so nothing in the data can close
  * the block or open another one, however it is phrased; JSON string escaping does the rest.
  */

@@ -2,7 +2,7 @@ import type { LlmCall } from './create-llm-client.js';
 import { compileSchema, validationProblem } from './json-schema.js';
 import { dataBlock, parseJsonObject } from './prompt-data.js';
 
-/** The capture schema of a kind nobody registered one for (SPEC §6): `{summary, facts}`. */
+/** The capture schema of a kind nobody registered one for: `{summary, facts}`. */
 export const DEFAULT_KIND_SCHEMA: Record<string, unknown> = {
   type: 'object',
   properties: {

@@ -27,7 +27,7 @@ interface Session {
 }
 
 /**
- * Streamable HTTP at `/mcp` (SPEC §11), behind the same bearer token as `/api/v1` (401 in the SPEC
+ * Streamable HTTP at `/mcp`, behind the same bearer token as `/api/v1` (401 in the API's error
  * shape without it), with the SDK's Host and Origin checks on against DNS rebinding. Sessions (the
  * SDK's `Mcp-Session-Id`) keep what the client said at `initialize` (its name is the default
  * `decided_by`) and which token opened them: a session answers only the token that opened it. Idle

@@ -11,7 +11,7 @@ import { McpToolError, type McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
 
 export interface ToolOptions {
-  /** How often a waiting call sends a progress notification (SPEC §11: at least every 15 s). */
+  /** How often a waiting call sends a progress notification (at least every 15 s). */
   progressEveryMs?: number;
   /** The consumer id `ask_expert` uses when none is given (a consumer token's own name, else `mcp`). */
   defaultConsumer?: string;
@@ -42,7 +42,7 @@ const reasonShape = z.object({ code: z.string(), message: z.string() });
 const askedShape = z.array(z.object({ expert_name: z.string(), sent_at: z.string().nullable() }));
 
 /**
- * The expertq tools (SPEC §11), defined once for both transports. A human answer takes hours and an
+ * The expertq tools, defined once for both transports. A human answer takes hours and an
  * MCP client gives up on a call after about a minute, so nothing here blocks past 50 s: `ask_expert`
  * returns a request id at once (or after an optional short wait), and `wait_for_answer` is the call an
  * agent repeats until the answer is decided. Retrying `ask_expert` never asks an expert twice: without a
@@ -299,7 +299,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
   );
 }
 
-/** Runs a tool body; a failure becomes an `isError` result whose text starts with the SPEC error code. */
+/** Runs a tool body; a failure becomes an `isError` result whose text starts with the API error code. */
 async function run(body: () => Promise<{ text: string; structured: Record<string, unknown> }>): Promise<CallToolResult> {
   try {
     const { text, structured } = await body();

@@ -182,7 +182,7 @@ function liveExperts(engine: Engine, requestId: string): Set<string> {
 
 /**
  * Runs one request's piece of work in a savepoint. If it throws, the piece is rolled back, logged with
- * the request id, and the request fails with reason `error` (SPEC §2) so it is not retried forever;
+ * the request id, and the request fails with reason `error` so it is not retried forever;
  * the service keeps running either way.
  */
 export function guarded(engine: Engine, requestId: string, now: number, work: () => void, freed?: Set<string>): boolean {

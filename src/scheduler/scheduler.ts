@@ -43,7 +43,7 @@ export interface TickResult {
 }
 
 /**
- * Acts on everything that happens because time passed (seed: Escalation, Limits; SPEC §3). Deadlines
+ * Acts on everything that happens because time passed. Deadlines
  * are absolute timestamps in the database (`give_up_at`, `escalate_at`, `send_after`), and each tick
  * asks the indexes what is due at `now`, so a late tick catches up and a restart loses nothing. The
  * only memory kept here is a hint about what could have changed: the start of the next local day

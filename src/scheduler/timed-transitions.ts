@@ -8,7 +8,7 @@ import { planAsk } from '../service/place-asks.js';
 import { failRequest } from '../service/submit-request.js';
 
 /**
- * The reason an open request gives up with (SPEC §3): `rate_limited` when it never got placed (still
+ * The reason an open request gives up with: `rate_limited` when it never got placed (still
  * held: every candidate stayed at a cap), otherwise `timeout`.
  */
 export function giveUpReason(request: Pick<RequestRecord, 'held'>): FailureCode {
@@ -34,7 +34,7 @@ export function giveUp(engine: Engine, request: RequestRecord, now: number, free
 }
 
 /**
- * `escalation_after` has passed on an open ask (seed: Escalation; SPEC §3). The expert's
+ * `escalation_after` has passed on an open ask. The expert's
  * `escalation_to` chain is walked past muted experts and experts already asked; the target is asked
  * (or, when capped or in quiet hours, its ask waits), the original ask becomes `escalated` and stops
  * counting against its expert, and the request becomes `escalated`. With nobody to escalate to the

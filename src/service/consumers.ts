@@ -35,7 +35,7 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
     throw badRequest('dedup_window must be at most 365 days.', [{ path: 'dedup_window', message: `"${dedupWindow}" is longer than the maximum of 365 days` }]);
   }
   for (const [kind, schema] of Object.entries(input.kind_schemas ?? {})) {
-    // Answers of the kind are validated against it (SPEC §13): a schema Ajv cannot compile is refused now.
+    // Answers of the kind are validated against it: a schema Ajv cannot compile is refused now.
     const problem = schemaProblem(schema as Record<string, unknown>);
     if (problem) throw badRequest(`kind_schemas.${kind} is not a usable JSON Schema.`, [{ path: `kind_schemas.${kind}`, message: problem }]);
   }

@@ -8,7 +8,7 @@ import { proposalBody } from './views.js';
 export type UnstructuredProposal = Omit<ProposalRecord, 'structured' | 'confidence' | 'created_at'>;
 
 /**
- * The proposal an answer makes (SPEC §6): the verbatim answer and its provenance, with a new id. The
+ * The proposal an answer makes: the verbatim answer and its provenance, with a new id. The
  * provenance is fixed at reply time (who answered, when, after an escalation or not), even when the
  * proposal itself is created later, once the answer is structured.
  */

@@ -15,14 +15,14 @@ export interface DecisionInput {
   reason?: string | undefined;
   /** Who typed the decision when a named token decided (its name is `decided_by`). */
   typed_by?: string | undefined;
-  /** Accept only: the reviewer's corrected answer (SPEC §14); the expert's text is kept. */
+  /** Accept only: the reviewer's corrected answer; the expert's text is kept. */
   answer?: string | undefined;
   /** Accept only: the reviewer's structured form, validated against the kind's schema. */
   structured?: unknown;
 }
 
 /**
- * Accepts or rejects a pending proposal (seed: States and transitions). Atomic: the conditional
+ * Accepts or rejects a pending proposal. Atomic: the conditional
  * update lets exactly one of several concurrent decisions win; the others are no-ops that return the
  * decided proposal, and events are written once. The expert who answered cannot decide their own
  * proposal (409). An accept may carry the reviewer's edit: consumers get the edited answer, and the
@@ -92,7 +92,7 @@ export function decideProposal(
 
 /**
  * The proposal a decision is about: unknown → 404; already decided → returned as it is (the decision
- * is a no-op); pending → checked that the decider is not the expert who answered (SPEC §14: 409).
+ * is a no-op); pending → checked that the decider is not the expert who answered (409).
  */
 export function proposalToDecide(engine: Engine, proposalId: string, decidedBy: string): { proposal: ProposalRecord; pending: boolean } {
   const proposal = engine.store.getProposal(proposalId);

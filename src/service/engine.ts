@@ -29,13 +29,13 @@ export interface Engine {
    */
   readonly threadedTransport: boolean;
   /**
-   * Review settings (SPEC §14): the Slack channel where pending proposals are posted (null: none),
+   * Review settings: the Slack channel where pending proposals are posted (null: none),
    * who may decide there, and how long the oldest pending proposal may wait before a reminder.
    */
   readonly review: ReviewSettings;
   /** Counts kept in memory for `/metrics` (events that leave no row to count). */
   readonly counters: ServiceCounters;
-  /** The LLM's settings when one is configured (SPEC §13); null, and nothing LLM-related runs, otherwise. */
+  /** The LLM's settings when one is configured; null, and nothing LLM-related runs, otherwise. */
   readonly llm: LlmSettings | null;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
@@ -110,7 +110,7 @@ export function emitEvent(
 }
 
 /**
- * Subscribers of a request (SPEC §5): registered consumers that submitted it or were attached by
+ * Subscribers of a request: registered consumers that submitted it or were attached by
  * deduplication, and every registered consumer whose `handles_kinds` has the request's kind or `*`.
  */
 export function subscribersOf(store: Store, request: Pick<RequestRecord, 'id' | 'kind'>): ConsumerRecord[] {

@@ -44,9 +44,9 @@ export interface ExpertqServiceOptions {
   delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
   /** Tuning for the scheduler (batch size, work per tick). */
   scheduler?: SchedulerOptions;
-  /** The Slack review channel, its reviewers and the reminder period (SPEC §14). */
+  /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
-  /** The LLM client (SPEC §13) when `llm.model` is configured; without it, nothing LLM-related runs. */
+  /** The LLM client when `llm.model` is configured; without it, nothing LLM-related runs. */
   llm?: LlmClient | null;
 }
 
@@ -223,7 +223,7 @@ export class ExpertqService implements Engine {
     return this.committed(proposal);
   }
 
-  /** Sends a pending proposal back to its expert with instructions (SPEC §14). */
+  /** Sends a pending proposal back to its expert with instructions. */
   async returnProposal(id: string, input: ReturnInput): Promise<ProposalRecord> {
     const proposal = await this.store.commit(() => returnProposal(this, id, input));
     this.log.info({ proposal_id: id, request_id: proposal.request_id, decided_by: input.decided_by }, 'proposal sent back to the expert');

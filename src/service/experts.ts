@@ -63,7 +63,7 @@ function unavailableNow(engine: Engine, s: ExpertLiveState, now: number): Unavai
 }
 
 /**
- * Full replace of the registry (seed: PUT /experts). The array is already validated on its own; here
+ * Full replace of the registry. The array is already validated on its own; here
  * it is checked against the rest of the configuration, then the file is rewritten and only then the
  * registry swapped, so the file stays the source of truth. Live state is kept by id.
  */

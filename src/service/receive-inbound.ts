@@ -9,7 +9,7 @@ import { muteAndPassOn } from './experts.js';
 import { receiveReply } from './receive-reply.js';
 
 /**
- * A message, button or modal from a chat platform (SPEC §12), in one transaction with the record
+ * A message, button or modal from a chat platform, in one transaction with the record
  * that its event id was seen, so a retried or redelivered event is processed once:
  * - tied to an ask (a button, the Answer modal, a reply in the ask's thread): that ask, and only
  *   when it is the asked expert's (anyone else's click changes nothing);

@@ -25,7 +25,7 @@ export interface ReplyResult {
 }
 
 /**
- * Handles an expert's message from any transport (seed: Opt-outs; SPEC §4). A reply that frees
+ * Handles an expert's message from any transport. A reply that frees
  * capacity (an answer, a skip, a mute, an unmute) gives waiting work its chance in the same
  * transaction: queued asks for the experts involved are sent and held requests placed at once.
  */
@@ -55,7 +55,7 @@ function handleReply(engine: Engine, input: ReplyInput, now: number): ReplyResul
     return { request_id: ask?.request_id ?? null, ask_id: ask?.id ?? null, outcome: 'unmuted' };
   }
   if (!ask && kind === 'mute' && input.request_id === undefined && engine.experts.has(input.expert_id)) {
-    // A standing preference: it needs no open ask (SPEC §4).
+    // A standing preference: it needs no open ask.
     engine.store.setMuted(input.expert_id, true, now);
     tellExpert(engine, input.expert_id, composeReplyFeedback({ outcome: 'muted', passedTo: null, hadAsk: false }), now);
     return { request_id: null, ask_id: null, outcome: 'muted' };
@@ -124,7 +124,7 @@ function takeAnswer(
     }
   }
   if (engine.llm) {
-    // The reply is committed now; the proposal appears when structuring ends (SPEC §13).
+    // The reply is committed now; the proposal appears when structuring ends.
     queueStructuring(engine, request, proposal, now);
   } else {
     createProposal(engine, request, { ...proposal, structured: { text }, confidence: null, created_at: now }, now);

@@ -11,7 +11,7 @@ export interface ReturnInput {
 }
 
 /**
- * "Send back to the expert" (SPEC §14): the pending proposal is withdrawn (rejected with reason
+ * "Send back to the expert": the pending proposal is withdrawn (rejected with reason
  * `returned`, and consumers are not told of a rejection), the request goes back to `asked`, and the
  * same expert is asked again, in the same thread on Slack, with the reviewer's instructions after the
  * question (the six elements stay in order). The give-up clock keeps running from submission. A later

@@ -4,7 +4,7 @@ import type { ReviewCard } from '../transport/transport.js';
 import { queueMessage, type Engine } from './engine.js';
 
 /**
- * The Slack review channel (SPEC §14). Cards and their updates go through the message outbox in the
+ * The Slack review channel. Cards and their updates go through the message outbox in the
  * transaction that creates or decides the proposal; the card is rendered when the message goes out,
  * from the proposal as it stands then, so a card is never posted with buttons for a decided proposal.
  */
@@ -54,7 +54,7 @@ export function reviewCardOf(engine: Engine, proposalId: string, now: number): R
 const LAST_REMINDER = 'review.last_reminder_at';
 
 /**
- * Reviewer nudges (SPEC §14): when the oldest pending proposal has waited longer than
+ * Reviewer nudges: when the oldest pending proposal has waited longer than
  * `review.remind_after`, one reminder (to the review channel, else a warning in the log), at most once
  * per `remind_after`, whatever the number of proposals. Returns whether it reminded.
  */

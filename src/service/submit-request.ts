@@ -32,7 +32,7 @@ export interface SubmitResult {
   proposal?: ProposalBody;
 }
 
-/** Default deduplication window (seed: `dedup_window` default `P1D`). */
+/** Default deduplication window. */
 export const DEFAULT_DEDUP_WINDOW_MS = 86_400_000;
 
 export interface SubmitOptions {
@@ -124,7 +124,7 @@ function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: strin
   return { request_id: existing.id, status, proposal };
 }
 
-/** Routes a new request and plans its asks (seed: Routing). Returns what happened to the request. */
+/** Routes a new request and plans its asks. Returns what happened to the request. */
 function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'asked' | 'held' | 'failed' {
   const decision = decideRoute(engine, request, now);
 

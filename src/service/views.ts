@@ -64,14 +64,14 @@ export function requestView(engine: Engine, r: RequestRecord, now = engine.clock
 export type RequestView = ReturnType<typeof requestView>;
 
 /**
- * The question its asks carry (element 3, SPEC §13): the drafted one, else the raw question (no LLM,
+ * The question its asks carry (element 3): the drafted one, else the raw question (no LLM,
  * or the draft fell back); null while the draft is still being written and nothing was asked yet.
  */
 export function askedQuestion(r: Pick<RequestRecord, 'question' | 'asked_question' | 'drafting'>): string | null {
   return r.asked_question ?? (r.drafting ? null : r.question);
 }
 
-/** The wire form of a proposal (SPEC §6). */
+/** The wire form of a proposal. */
 export function proposalBody(p: ProposalRecord) {
   return {
     id: p.id,

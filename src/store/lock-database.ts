@@ -10,7 +10,7 @@ interface Holder {
 }
 
 /**
- * One expertq process owns a database (SPEC §5: the dispatchers and the scheduler assume it). The
+ * One expertq process owns a database (the dispatchers and the scheduler assume it). The
  * claim is a lock the kernel holds for the process: `<db>.lock` is a tiny SQLite file whose write lock
  * (a POSIX advisory lock, taken through SQLite rather than by hand: Node has no flock) the owner keeps
  * for its whole life. A second `serve`, SDK process or `restore` on the same database is refused at

@@ -175,7 +175,7 @@ export const MIGRATIONS: readonly string[] = [
     at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
-  // 5: review (SPEC §14). A reviewer's edit keeps the expert's own text; an ask made by "send back"
+  // 5: review. A reviewer's edit keeps the expert's own text; an ask made by "send back"
   // carries the reviewer's instructions until it is sent (it may wait for quiet hours or a cap).
   `
   ALTER TABLE proposals ADD COLUMN original_answer TEXT;
@@ -195,7 +195,7 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
-  // 6: LLM (SPEC §13): the drafted question on the request, and durable drafting and structuring jobs,
+  // 6: LLM: the drafted question on the request, and durable drafting and structuring jobs,
   // written with the submit or reply that causes them, so a restart or kill -9 resumes them.
   `
   ALTER TABLE requests ADD COLUMN drafting INTEGER NOT NULL DEFAULT 0;

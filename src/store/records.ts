@@ -69,7 +69,7 @@ export interface Provenance {
   escalated: boolean;
   /** Who edited the answer before accepting it (the expert's text is kept as `original_answer`). */
   edited_by?: string;
-  /** Only when an LLM is configured (SPEC §13): the model, and whether drafting and structuring succeeded. */
+  /** Only when an LLM is configured: the model, and whether drafting and structuring succeeded. */
   llm?: { model: string; drafted: boolean; structured: boolean };
 }
 
@@ -127,7 +127,7 @@ export interface EventRecord {
  */
 export type MessagePurpose =
   | 'ask' | 'accepted' | 'feedback' | 'ask_update' | 'notice'
-  // The Slack review channel (SPEC §14): a card per pending proposal, its update, reminders.
+  // The Slack review channel: a card per pending proposal, its update, reminders.
   | 'review_card' | 'review_update' | 'review_reminder';
 
 /** A direct message to an expert, queued in the same transaction as the state change that causes it. */
@@ -213,7 +213,7 @@ export const LLM_STAGES = ['draft', 'structure'] as const;
 export type LlmStage = (typeof LLM_STAGES)[number];
 
 /**
- * Drafting or structuring work owed to a request (SPEC §13), written in the same transaction as the
+ * Drafting or structuring work owed to a request, written in the same transaction as the
  * submit or the reply that causes it, and done by the LLM worker after commit. `pending` rows survive
  * a restart and resume.
  */

@@ -70,7 +70,7 @@ export interface Store {
   /** Marks a pending message `dropped` (it no longer applies), with why. */
   dropMessage(id: string, why: string): void;
 
-  // Chat transport (SPEC §12).
+  // Chat transport.
   getAsk(id: string): AskRecord | undefined;
   /** An expert's open asks, oldest sent first. */
   openAsksOf(expertId: string): AskRecord[];
@@ -138,7 +138,7 @@ export interface Store {
   /** Clears the leases a previous process held (it is gone: one process owns a database). */
   releaseDeliveryLeases(): number;
 
-  // LLM jobs (SPEC §13). One process owns a database, so jobs in flight are tracked in memory.
+  // LLM jobs. One process owns a database, so jobs in flight are tracked in memory.
   insertLlmJob(job: LlmJobRecord): void;
   getLlmJob(id: string): LlmJobRecord | undefined;
   /**

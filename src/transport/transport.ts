@@ -18,7 +18,7 @@ export interface OutboundMessage {
   cardRef?: ChatRef | null;
 }
 
-/** A pending (or just decided) proposal as the review channel shows it (SPEC §14). */
+/** A pending (or just decided) proposal as the review channel shows it. */
 export interface ReviewCard {
   proposalId: string;
   question: string;

@@ -118,3 +118,15 @@ describe('expertq request after a proposal is sent back', { timeout: CLI_TEST_TI
     expect(shown.stdout).not.toMatch(/rejected by/);
   });
 });
+
+describe('a held question says so at once', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('ask prints why it waits and experts shows the expert at their limit, not available', async () => {
+    // Sam alone takes kubernetes, three open asks at a time: the fourth is held.
+    for (let i = 1; i <= 3; i++) await ask(`Which node pool for job ${i}?`, 'kubernetes');
+    const result = await cli('ask', 'Which node pool for job 4?', '--topic', 'kubernetes', '--because', 'the runbook is silent');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^req_\S+ queued\n {2}Waiting: held, every expert for this topic is at their limit \(until one of them finishes an open ask\)\n {2}Gives up: /);
+    const experts = await cli('experts');
+    expect(experts.stdout).toMatch(/^sam\s+Sam Okafor\s+3\s+3\s+at cap\s/m);
+  });
+});

@@ -62,19 +62,22 @@ async function scripted(waits: Array<Record<string, unknown>>, shown = record('q
 describe('expertq ask --wait', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('says at once what it waits for, long-polls, reports each change and prints the answer from the record', async () => {
     const dana = { expert_id: 'dana', expert_name: 'Dana Smith', sent_at: '2026-11-24T12:58:00Z' };
+    const held = record('queued', { asked: [], waiting: { why: 'cap' } });
     const { calls, release, cli } = await scripted([
       record('asked', { asked: [dana], waiting: null }),
       record('proposed', { asked: [], waiting: { why: 'review' }, proposal_id: 'prop_1', proposal: { ...proposal, status: 'pending', decision: null } }),
       record('accepted', { asked: [], waiting: null, proposal_id: 'prop_1', proposal }),
-    ]);
-    // Printed before the first long poll answers.
-    await cli.waitForStdout(/^req_w1 queued; waiting/m);
+    ], held);
+    // Printed before the first long poll answers: the request is held, and says so.
+    await cli.waitForStdout(/^req_w1 queued: waiting, held/m);
     release();
     const result = await cli.result;
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^req_w1 queued; waiting for an expert's answer and a reviewer's decision/);
+    expect(lines[0]).toBe(
+      "req_w1 queued: waiting, held, every expert for this topic is at their limit (until one of them finishes an open ask) (waiting for the answer and a reviewer's decision; Ctrl-C stops waiting, the request stays open)",
+    );
     expect(lines.slice(1)).toEqual([
       'req_w1 asked: asked Dana Smith',
       'req_w1 proposed: an expert answered, waiting for review',

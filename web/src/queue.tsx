@@ -42,7 +42,7 @@ export function QueueView(props: QueueViewProps) {
   const [rejecting, setRejecting] = useState<string | null>(null);
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const [reasonError, setReasonError] = useState<string | null>(null);
-  // Edits of answers (SPEC §14), and the proposal being sent back with its instructions.
+  // Edits of answers, and the proposal being sent back with its instructions.
   const [edits, setEdits] = useState<Record<string, string>>({});
   // The structured form's edit (JSON text), for proposals whose structured form is not just the text.
   const [structuredEdits, setStructuredEdits] = useState<Record<string, string>>({});

@@ -1,7 +1,7 @@
 import { Argument } from 'commander';
 import { CliError } from '../client.js';
 import type { CliContext } from '../context.js';
-import { progressLine } from '../describe-request.js';
+import { progressLine, waitingLines } from '../describe-request.js';
 import { nonEmpty } from '../options.js';
 import { TERMINAL, type RequestWire } from '../wire.js';
 import { proposalOf } from './requests.js';
@@ -45,11 +45,18 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
         if (json()) say(JSON.stringify(result, null, 2));
         throw new CliError(json() ? '' : `${id} failed: ${result.reason?.code} (${result.reason?.message})`);
       }
-      if (!opts.wait) return print(result, () => say(`${id} ${result.status}`));
+      // What the request waits for now (who was asked, or why nobody is yet), read once.
+      const now = json() ? null : await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}`);
+      if (!opts.wait) {
+        return print(result, () => {
+          say(`${id} ${result.status}`);
+          if (now) for (const line of waitingLines(now, Date.now(), c.timeZone)) say(`  ${line}`);
+        });
+      }
 
       // Say at once what is being waited for, then long-poll; a line each time the state changes.
-      let last = `${id} ${result.status}`;
-      if (!json()) say(`${last}; waiting for an expert's answer and a reviewer's decision (Ctrl-C stops waiting; the request stays open)`);
+      let last = now ? progressLine(now, Date.now(), c.timeZone) : `${id} ${result.status}`;
+      if (!json()) say(`${last} (waiting for the answer and a reviewer's decision; Ctrl-C stops waiting, the request stays open)`);
       let request: RequestWire;
       for (;;) {
         request = await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}`);

@@ -10,7 +10,7 @@ export interface ChatEvents {
 /**
  * `POST /chat/events`: the chat platform's event endpoint. It lives in its own scope with its own
  * content-type parser because the platform's signature covers the raw body; it is authenticated by
- * that signature, not the bearer token. With no chat transport configured it answers 501 (seed).
+ * that signature, not the bearer token. With no chat transport configured it answers 501.
  */
 export const chatRoutes: FastifyPluginAsync<{ chat: ChatEvents | null }> = async (app, { chat }) => {
   app.removeAllContentTypeParsers();

@@ -8,7 +8,7 @@ const me = z.object({
   routes: z.union([z.literal('*'), z.array(z.string())]).describe('What this token may call: `*`, or "METHOD /path" entries.'),
 });
 
-/** `GET /me` (extends the seed): who this token is and what it may call, so clients can show what it may not do. */
+/** `GET /me`: who this token is and what it may call, so clients can show what it may not do. */
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/me', {
     schema: { summary: 'The calling token: name, role and the routes it may call', tags: ['auth'], response: { 200: me } },

@@ -8,7 +8,7 @@ import type { RouteOptions } from './requests.js';
 /**
  * A named token decides as itself: `decided_by` is the token's name, and the body's `decided_by` is
  * kept only as a note of who typed it (`typed_by` in the audit), so a reviewer cannot decide in
- * someone else's name. The seed's single admin token has no name: the body says who decided.
+ * someone else's name. The main admin token has no name: the body says who decided.
  */
 export function decisionBy<T extends { decided_by: string }>(caller: Caller, body: T): T & { typed_by?: string } {
   return caller.name === null ? body : { ...body, decided_by: caller.name, typed_by: body.decided_by };
@@ -55,7 +55,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   app.post('/proposals/:id/return', {
     schema: {
       summary: 'Send a pending proposal back to its expert with instructions (no-op when already decided)',
-      description: 'The proposal is withdrawn (rejected with reason `returned`; consumers are not told), the request goes back to `asked`, and the same expert is asked again with the instructions. Extends the seed (SPEC §14).',
+      description: 'The proposal is withdrawn (rejected with reason `returned`; consumers are not told), the request goes back to `asked`, and the same expert is asked again with the instructions.',
       tags: ['proposals'],
       params: idParams,
       body: returnBody,

@@ -39,7 +39,7 @@ export function queueItems(service: ExpertqService): QueueItem[] {
   });
 }
 
-/** The answers a reviewer sent back on a request, with their instructions (SPEC §14). */
+/** The answers a reviewer sent back on a request, with their instructions. */
 function returnedAnswers(service: ExpertqService, requestId: string): QueueItem['history'] {
   return service.store
     .listProposals(requestId)
@@ -139,7 +139,7 @@ function fingerprint(ids: string[]): string {
 }
 
 /**
- * The reviewer's queue for the web UI (extends the seed): `GET /queue` and its live form,
+ * The reviewer's queue for the web UI: `GET /queue` and its live form,
  * `GET /queue/events` (Server-Sent Events). Both sit behind the bearer token like every API route, so
  * the UI reads the stream with `fetch` and an Authorization header (EventSource cannot send one).
  */

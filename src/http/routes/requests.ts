@@ -49,7 +49,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
   app.get('/requests/:id/wait', {
     schema: {
       summary: 'Wait (at most timeout_s, ≤ 50 s) for a request to be accepted, rejected or failed; answers the record then',
-      description: 'Extends the seed. Answers as soon as the request is decided or failed, else at timeout_s with its current state. Used by `expertq mcp` (wait_for_answer) and by scripts that prefer long polling to webhooks.',
+      description: 'Answers as soon as the request is decided or failed, else at timeout_s with its current state. Used by `expertq mcp` (wait_for_answer) and by scripts that prefer long polling to webhooks.',
       tags: ['requests'],
       params: idParams,
       querystring: z.object({ timeout_s: z.coerce.number().int().min(1).max(50).default(45) }).strict(),

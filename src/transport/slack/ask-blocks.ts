@@ -3,7 +3,7 @@ import { escapeMrkdwn } from './slack-text.js';
 
 type KnownBlock = types.KnownBlock;
 
-/** Action ids of the ask's buttons and the Answer modal (SPEC §12). */
+/** Action ids of the ask's buttons and the Answer modal. */
 export const ACTION = { answer: 'expertq_answer', skip: 'expertq_skip', mute: 'expertq_mute' } as const;
 export const ANSWER_MODAL = 'expertq_answer_modal';
 export const ANSWER_INPUT = { block: 'answer', action: 'text' } as const;

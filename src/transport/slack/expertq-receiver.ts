@@ -27,7 +27,7 @@ export interface ChatHttpAnswer {
 
 /**
  * A Bolt `Receiver` that acknowledges Slack only after the listeners are done, so a reply is committed
- * before Slack hears that it arrived (SPEC §12). Bolt's own Socket Mode receiver acknowledges first and
+ * before Slack hears that it arrived. Bolt's own Socket Mode receiver acknowledges first and
  * has no option not to; its HTTP receiver can wait (`processBeforeResponse`) but its verifier accepts
  * timestamps in the future. Both modes go through `dispatch`: a listener that throws means no
  * acknowledgement, and Slack sends the event again (a retry is processed once: the event id is recorded

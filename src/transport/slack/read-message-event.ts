@@ -15,7 +15,7 @@ export interface SlackMessageEvent {
 }
 
 /**
- * A `message` event as an expert's reply, or null when it is not one (SPEC §12): only plain messages
+ * A `message` event as an expert's reply, or null when it is not one: only plain messages
  * (no subtype: edits, deletions and joins are not replies) in a DM with the bot, from a person (not the
  * bot itself, not another bot). A message in a thread names the thread; the text is the expert's own,
  * with Slack's escaping and link markup undone.

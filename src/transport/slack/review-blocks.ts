@@ -4,7 +4,7 @@ import { escapeMrkdwn } from './slack-text.js';
 
 type KnownBlock = types.KnownBlock;
 
-/** Action ids of the review card's buttons and callback ids of its forms (SPEC §14). */
+/** Action ids of the review card's buttons and callback ids of its forms. */
 export const REVIEW_ACTION = {
   accept: 'expertq_review_accept',
   edit: 'expertq_review_edit',

@@ -20,7 +20,7 @@ export interface SlackTransportOptions {
   signingSecret?: string | undefined;
   /** Web API base URL (`chat.api_url`): Slack's, GovSlack's, or a local fake in tests. */
   apiUrl: string;
-  /** `chat.review_channel`: where pending proposals are posted for review (SPEC §14). */
+  /** `chat.review_channel`: where pending proposals are posted for review. */
   reviewChannel?: string | undefined;
   /** The configured experts, checked with Slack after start-up (`users.info`). */
   experts?: ReadonlyArray<{ id: string; name: string }>;
@@ -29,7 +29,7 @@ export interface SlackTransportOptions {
 }
 
 /**
- * The chat transport on Slack (SPEC §12), built on Bolt's App and WebClient. An ask is one DM: the
+ * The chat transport on Slack, built on Bolt's App and WebClient. An ask is one DM: the
  * six elements as `text` (the notification, and what screen readers read) and as blocks, then Answer /
  * Skip / Mute. Replies come from the DM (thread or top level), the buttons and the Answer modal, over
  * Socket Mode or HTTP; each is committed by the service before Slack is acknowledged.
@@ -168,7 +168,7 @@ export class SlackTransport implements Transport {
   }
 
   /**
-   * The review channel's buttons and forms (SPEC §14). Accept decides at once; Edit, Reject and Send
+   * The review channel's buttons and forms. Accept decides at once; Edit, Reject and Send
    * back open a form first. Every decision goes through the service, which checks `chat.reviewers` and
    * the answering expert; a refusal is shown only to whoever clicked (ephemeral) or in the form.
    */

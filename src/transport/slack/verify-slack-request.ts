@@ -7,7 +7,7 @@ export const SLACK_SIGNATURE_WINDOW_MS = 5 * 60_000;
  * Checks `X-Slack-Signature` (`v0=` + hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` with the
  * signing secret) and that `X-Slack-Request-Timestamp` is within five minutes of now in either
  * direction. Written here rather than taken from Bolt because Bolt's verifier accepts timestamps in
- * the future (SPEC §12), which would let a captured request be replayed later. Returns why it failed,
+ * the future, which would let a captured request be replayed later. Returns why it failed,
  * or null when the request is Slack's.
  */
 export function verifySlackRequest(
