@@ -150,8 +150,8 @@ export class ExpertqService implements Engine {
    * Resolves with the request once it is accepted, rejected or failed, or at `timeoutMs` (or when
    * `signal` aborts, or at shutdown) with its state then. Unknown id: throws 404 at once.
    */
-  waitForDecision(id: string, timeoutMs: number, signal?: AbortSignal): Promise<RequestView> {
-    return waitForDecision(this, id, timeoutMs, [signal, this.stopping.signal]);
+  waitForDecision(id: string, timeoutMs: number, signal?: AbortSignal, changedFrom?: string): Promise<RequestView> {
+    return waitForDecision(this, id, timeoutMs, [signal, this.stopping.signal], changedFrom);
   }
 
   /** Aborted by `shutdown()`: long polls and live streams listen to it and end with the state they have. */

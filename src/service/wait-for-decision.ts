@@ -12,13 +12,21 @@ const DECIDED: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
 /**
  * Resolves with the request once it is accepted, rejected or failed, or with its state then at
  * `timeoutMs` or when any of `signals` aborts (the caller hung up; the server is shutting down).
- * Woken by this process's commits (no polling loop), with a re-read every few seconds for decisions
- * another process makes on the same database. Unknown id: throws 404 at once.
+ * With `changedFrom` (an `updated_at` the caller has seen), any change of the request ends the wait
+ * too, so a client can follow each step. Woken by this process's commits (no polling loop), with a
+ * re-read every few seconds for changes another process makes on the same database. Unknown id:
+ * throws 404 at once.
  */
-export function waitForDecision(source: WaitSource, id: string, timeoutMs: number, signals: ReadonlyArray<AbortSignal | undefined>): Promise<RequestView> {
+export function waitForDecision(
+  source: WaitSource,
+  id: string,
+  timeoutMs: number,
+  signals: ReadonlyArray<AbortSignal | undefined>,
+  changedFrom?: string,
+): Promise<RequestView> {
   const decided = () => {
     const view = source.getRequest(id);
-    return DECIDED.includes(view.status) ? view : null;
+    return DECIDED.includes(view.status) || (changedFrom !== undefined && view.updated_at !== changedFrom) ? view : null;
   };
   const now = decided();
   if (now) return Promise.resolve(now);

@@ -39,6 +39,28 @@ describe('a consumer token gets everything about its own request from the reques
   });
 });
 
+describe('following a request step by step', () => {
+  it('the long poll with changed_from answers at the first change, not only at the decision', async () => {
+    t = await buildTestApp({ token: ADMIN, credentials });
+    const { body } = await t.callAs(CONSUMER, 'POST', '/api/v1/requests', submitBody({ consumer_id: 'billing-bot' }));
+    const seen = (await t.callAs(CONSUMER, 'GET', `/api/v1/requests/${body.request_id}`)).body;
+    const waiting = t.callAs(CONSUMER, 'GET', `/api/v1/requests/${body.request_id}/wait?timeout_s=50&changed_from=${seen.updated_at}`);
+    t.clock.advance(60_000);
+    await t.callAs(ADMIN, 'POST', '/api/v1/replies', { expert_id: 'dana', text: 'Thirty days.' });
+    const changed = await waiting;
+    expect(changed.body).toMatchObject({ status: 'proposed', waiting: { why: 'review' }, proposal: { answer: 'Thirty days.' } });
+    expect(changed.body.updated_at).not.toBe(seen.updated_at);
+  });
+
+  it('changed_from must be a time', async () => {
+    t = await buildTestApp({ token: ADMIN, credentials });
+    const { body } = await t.callAs(CONSUMER, 'POST', '/api/v1/requests', submitBody({ consumer_id: 'billing-bot' }));
+    const bad = await t.callAs(CONSUMER, 'GET', `/api/v1/requests/${body.request_id}/wait?timeout_s=1&changed_from=yesterday`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('bad_request');
+  });
+});
+
 describe('topics are discoverable', () => {
   it('GET /topics lists every topic with its experts, who is available now and its fallback, for any token', async () => {
     t = await buildTestApp({ token: ADMIN, credentials });

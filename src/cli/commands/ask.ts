@@ -58,8 +58,11 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
       let last = now ? progressLine(now, Date.now(), c.timeZone) : `${id} ${result.status}`;
       if (!json()) say(`${last} (waiting for the answer and a reviewer's decision; Ctrl-C stops waiting, the request stays open)`);
       let request: RequestWire;
+      let seen = now?.updated_at;
       for (;;) {
-        request = await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}`);
+        // Answers at the decision, or at once when anything changed since the record last seen.
+        request = await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}${seen ? `&changed_from=${encodeURIComponent(seen)}` : ''}`);
+        seen = request.updated_at;
         if (TERMINAL.includes(request.status)) break;
         const line = progressLine(request, Date.now(), c.timeZone);
         if (line !== last && !json()) say(line);

@@ -49,10 +49,16 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
   app.get('/requests/:id/wait', {
     schema: {
       summary: 'Wait (at most timeout_s, ≤ 50 s) for a request to be accepted, rejected or failed; answers the record then',
-      description: 'Answers as soon as the request is decided or failed, else at timeout_s with its current state. Used by `expertq mcp` (wait_for_answer) and by scripts that prefer long polling to webhooks.',
+      description:
+        'Answers as soon as the request is decided or failed, else at timeout_s with its current state. With changed_from (the updated_at of the record you have), any change answers at once too, so a client can follow each step. Used by `expertq mcp` (wait_for_answer), `expertq ask --wait` and by scripts that prefer long polling to webhooks.',
       tags: ['requests'],
       params: idParams,
-      querystring: z.object({ timeout_s: z.coerce.number().int().min(1).max(50).default(45) }).strict(),
+      querystring: z
+        .object({
+          timeout_s: z.coerce.number().int().min(1).max(50).default(45),
+          changed_from: z.iso.datetime().optional().describe('The updated_at of the record you have: any change ends the wait.'),
+        })
+        .strict(),
       response: { 200: requestRecord, 404: errorBody },
     },
     handler: async (req, reply) => {
@@ -61,7 +67,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       const abort = new AbortController();
       reply.raw.once('close', () => abort.abort());
       req.log.debug({ request_id: req.params.id }, 'long poll opened');
-      return ownRequest(req.caller, await service.waitForDecision(req.params.id, req.query.timeout_s * 1000, abort.signal));
+      return ownRequest(req.caller, await service.waitForDecision(req.params.id, req.query.timeout_s * 1000, abort.signal, req.query.changed_from));
     },
   });
 
