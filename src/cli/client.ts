@@ -7,7 +7,7 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
-    /** The API error code of the server's answer, when it gave one. */
+    /** The API error code of the server's answer, when it gave one; `unreachable` when none came. */
     readonly code?: string,
   ) {
     super(message);
@@ -72,13 +72,13 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     } catch (error) {
       const e = error as Error;
       const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : networkReason(e);
-      throw new CliError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`);
+      throw new CliError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`, 1, 'unreachable');
     }
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      throw new CliError(`expertq at ${base} (from ${via}) stopped answering: ${(error as Error).message}.`);
+      throw new CliError(`expertq at ${base} (from ${via}) stopped answering: ${(error as Error).message}.`, 1, 'unreachable');
     }
     let data;
     try {

@@ -121,3 +121,31 @@ describe('expertq request on an open request', { timeout: CLI_TEST_TIMEOUT_MS },
     expect(result.stdout).not.toMatch(/Waiting|Gives up/);
   });
 });
+
+describe('expertq ask --wait across a server restart', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('keeps waiting when the server goes away for a moment, then prints the answer', async () => {
+    let waits = 0;
+    server = createServer((req, res) => {
+      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method === 'POST') return void send(200, { request_id: 'req_w1', status: 'queued' });
+      if (!req.url?.includes('/wait')) return void send(200, record('asked', { asked: [], waiting: null }));
+      waits++;
+      // The first poll is cut (the server stops), the second answers 503 (shutting down), the third decides.
+      if (waits === 1) return void req.socket.destroy();
+      if (waits === 2) return void send(503, { error: { code: 'unavailable', message: 'The server is shutting down; try again in a moment.' } });
+      send(200, record('accepted', { asked: [], waiting: null, proposal_id: 'prop_1', proposal }));
+    });
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const address = server.address();
+    dir = mkdtempSync(join(tmpdir(), 'expertq-wait-'));
+    const cli = startCli(['--url', `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, 'ask', 'Grace period?', '--topic', 'billing', '--because', 'stuck', '--wait'], {
+      cwd: dir,
+      env: cleanEnv({ EXPERTQ_TOKEN: 'consumer-token' }),
+    });
+    const result = await cli.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('The server is not answering (restarting?); still waiting, the request stays open.');
+    expect(result.stdout).toContain('Answer from Dana Smith: Thirty days from the invoice date.');
+    expect(waits).toBe(3);
+  });
+});

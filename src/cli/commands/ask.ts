@@ -15,6 +15,28 @@ interface SubmitResult {
   reason?: { code: string; message: string };
 }
 
+/** How long `ask --wait` keeps trying a server that stopped answering (a restart takes about a second). */
+const RESTART_PATIENCE_MS = 120_000;
+const RETRY_EVERY_MS = 1_000;
+
+/**
+ * One long poll, tried again while the server is restarting (unreachable, or 503 while it shuts
+ * down), so a waiting `ask --wait` outlives a deploy; `onFirstFailure` says so once.
+ */
+async function waitThroughRestarts<T>(poll: () => Promise<T>, onFirstFailure: () => void): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await poll();
+    } catch (error) {
+      const restarting = error instanceof CliError && (error.code === 'unreachable' || error.code === 'unavailable');
+      if (!restarting || Date.now() - started > RESTART_PATIENCE_MS) throw error;
+      if (attempt === 0) onFirstFailure();
+      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+    }
+  }
+}
+
 /** `ask`: submit a question as a consumer, and with `--wait` follow it to its decision. */
 export function addAskCommand({ program, say, client, json, print }: CliContext): void {
   program
@@ -61,7 +83,11 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
       let seen = now?.updated_at;
       for (;;) {
         // Answers at the decision, or at once when anything changed since the record last seen.
-        request = await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}${seen ? `&changed_from=${encodeURIComponent(seen)}` : ''}`);
+        const next = await waitThroughRestarts(
+          () => c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}${seen ? `&changed_from=${encodeURIComponent(seen)}` : ''}`),
+          () => !json() && say('The server is not answering (restarting?); still waiting, the request stays open.'),
+        );
+        request = next;
         seen = request.updated_at;
         if (TERMINAL.includes(request.status)) break;
         const line = progressLine(request, Date.now(), c.timeZone);
