@@ -119,6 +119,16 @@ describe('expertq request after a proposal is sent back', { timeout: CLI_TEST_TI
   });
 });
 
+describe('topics', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('lists the topics questions can be asked about, with their experts and fallback', async () => {
+    const result = await cli('topics');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^TOPIC\s+EXPERTS\s+AVAILABLE\s+FALLBACK$/);
+    expect(result.stdout).toMatch(/^refunds\s+1\s+1\s+-$/m);
+    expect(result.stdout).toMatch(/^security\s+0\s+0\s+sam$/m);
+  });
+});
+
 describe('a held question says so at once', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('ask prints why it waits and experts shows the expert at their limit, not available', async () => {
     // Sam alone takes kubernetes, three open asks at a time: the fourth is held.

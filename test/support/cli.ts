@@ -121,30 +121,7 @@ export interface RunOptions {
 
 /** Runs `expertq <args>` to completion. Rejects (and kills it) if it has not exited in SPAWN_TIMEOUT_MS. */
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
-  assertBuilt();
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? tmpdir(),
-      env: options.env ?? cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`expertq ${args.join(' ')} did not exit within ${SPAWN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, SPAWN_TIMEOUT_MS);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
+  return startCli(args, options, SPAWN_TIMEOUT_MS).result;
 }
 
 export interface RunningCli {
@@ -154,8 +131,11 @@ export interface RunningCli {
   result: Promise<CliResult>;
 }
 
-/** Starts `expertq <args>` and lets a test read its output while it runs (e.g. `ask --wait`). */
-export function startCli(args: string[], options: RunOptions = {}): RunningCli {
+/**
+ * Starts `expertq <args>` and lets a test read its output while it runs (e.g. `ask --wait`). The
+ * result rejects (and the command is killed) if it has not exited within `timeoutMs`.
+ */
+export function startCli(args: string[], options: RunOptions = {}, timeoutMs = CLI_TEST_TIMEOUT_MS): RunningCli {
   assertBuilt();
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? tmpdir(),
@@ -170,9 +150,15 @@ export function startCli(args: string[], options: RunOptions = {}): RunningCli {
     listeners.forEach((listener) => listener());
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TEST_TIMEOUT_MS);
   const result = new Promise<CliResult>((resolveRun, reject) => {
-    child.once('error', reject);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`expertq ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.once('close', (code) => {
       clearTimeout(timer);
       listeners.forEach((listener) => listener());

@@ -3,8 +3,26 @@ import { osUser } from '../context.js';
 import { expertState } from '../describe-request.js';
 import type { ExpertWire } from '../wire.js';
 
-/** `experts`, `mute`, `unmute` and `reply`: the experts, and acting for one. */
+interface TopicRow {
+  topic: string;
+  experts: number;
+  available_now: number;
+  fallback: string | null;
+}
+
+/** `experts`, `topics`, `mute`, `unmute` and `reply`: the experts, and acting for one. */
 export function addExpertCommands({ program, say, table, client, print }: CliContext): void {
+  program
+    .command('topics')
+    .description('the topics questions can be asked about, with how many experts take each and how many could be asked now')
+    .action(async () => {
+      const topics = await client().get<TopicRow[]>('/topics');
+      print(topics, () => {
+        if (topics.length === 0) return say('No topics: no expert is configured');
+        table(['TOPIC', 'EXPERTS', 'AVAILABLE', 'FALLBACK'], topics.map((t) => [t.topic, String(t.experts), String(t.available_now), t.fallback ?? '-']));
+      });
+    });
+
   program
     .command('experts')
     .description('the expert registry with live state (available, or why not: muted, at cap, quiet hours)')
