@@ -1,17 +1,10 @@
 // Deterministic test data for the benchmarks: a topic pool, an expert registry drawn from it, and
 // valid `POST /api/v1/requests` bodies. Plain data only, so a worker thread can rebuild it.
 
-/** mulberry32: a tiny seeded PRNG, so every run generates the same registry and traffic. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../dist/core/seeded-random.js';
+
+/** The seeded generator the tests use too, so every run generates the same registry and traffic. */
+export const prng = seededRandom;
 
 const AREAS = [
   'billing', 'invoices', 'payments', 'refunds', 'payroll', 'tax', 'pricing', 'contracts', 'procurement', 'expenses',

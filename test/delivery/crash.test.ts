@@ -9,6 +9,7 @@ import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
 import { RecordingReceiver, type Receipt } from '../support/recording-receiver.js';
 import { ServerChild } from '../support/server-child.js';
 import { until } from '../support/until.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 /**
  * The crash campaign (issue 3 item 6, issue 11 item 10): the real server as a child process is killed
@@ -47,18 +48,6 @@ const EXPERTS = [
 const TEST_TIMEOUT_MS = 180_000;
 /** Deadlines for the polls below: generous, since a restarted server resumes the killed one's claims at once. */
 const DRAIN_DEADLINE_MS = 110_000;
-
-/** mulberry32: a seeded PRNG, so a failing run's kill moments can be replayed with CRASH_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 
 /** fetch failed (connection refused/reset by the kill) or timed out: the outcome of the call is unknown. */
@@ -126,7 +115,7 @@ describe('webhook delivery across kill -9', () => {
     'loses no acknowledged request, reply or decision and delivers every event to every consumer at least once, through 5 SIGKILLs',
     async () => {
       const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
-      const rand = prng(seed);
+      const rand = seededRandom(seed);
       const thresholds = KILL_WINDOWS.map(([lo, hi]) => Math.floor(EXPECTED * (lo + rand() * (hi - lo))));
       const started = Date.now();
       const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;

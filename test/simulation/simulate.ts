@@ -10,6 +10,7 @@ import { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 /**
  * The expert-protection simulation (issue 11 item 11): a seeded, randomized workload against the real
@@ -32,18 +33,6 @@ const MAX_OPEN = 2;
 const MAX_PER_DAY = 4;
 const TOPICS = ['billing', 'payments', 'payroll', 'tax', 'refunds', 'deployments', 'kubernetes', 'security'];
 const HOUR = 3_600_000;
-
-/** mulberry32: a seeded PRNG, so a run with violations can be replayed with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function expertsFor(variant: number) {
   const ids = ['ana', 'ben', 'cho', 'dev', 'eli', 'fay', 'gus', 'hal'];
@@ -95,7 +84,7 @@ class CheckingTransport implements Transport {
 
 export async function simulate(options: { seed: number; requests: number; log?: (line: string) => void }): Promise<SimulationResult> {
   const started = Date.now();
-  const rand = prng(options.seed);
+  const rand = seededRandom(options.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const violations: string[] = [];
   const figures: Record<string, number> = {
