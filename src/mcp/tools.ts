@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { expertView, proposal, queueItem, requestRecord, topicView, waiting } from '../http/schemas.js';
+import { expertView, proposal, requestRecord, topicView, waiting } from '../http/schemas.js';
 import type { RequestView } from '../service/views.js';
-import { mayCall, type Role } from '../http/permissions.js';
-import { McpToolError, type McpBackend } from './backend.js';
+import type { Role } from '../http/permissions.js';
+import type { McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
+import { registerReviewTools } from './review-tools.js';
+import { run, toolRegistrar } from './tool-kit.js';
 
 export interface ToolOptions {
   /** How often a waiting call sends a progress notification (at least every 15 s). */
@@ -20,19 +22,6 @@ export interface ToolOptions {
   role?: Role;
 }
 
-/** The API operation each tool performs: a tool is listed only for roles that may call it. */
-const TOOL_ROUTES: Record<string, readonly [string, string]> = {
-  ask_expert: ['POST', '/requests'],
-  wait_for_answer: ['GET', '/requests/:id/wait'],
-  get_request: ['GET', '/requests/:id'],
-  cancel_request: ['POST', '/requests/:id/cancel'],
-  list_topics: ['GET', '/topics'],
-  list_experts: ['GET', '/experts'],
-  list_pending: ['GET', '/queue'],
-  accept_proposal: ['POST', '/proposals/:id/accept'],
-  reject_proposal: ['POST', '/proposals/:id/reject'],
-  return_proposal: ['POST', '/proposals/:id/return'],
-};
 
 /** No tool call may last longer than this (MCP clients give up after about 45–60 s). */
 export const MAX_WAIT_S = 50;
@@ -52,12 +41,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
   const every = options.progressEveryMs ?? 15_000;
   const clock = options.clock ?? Date.now;
   const decidedBy = (given: string | undefined) => given ?? `mcp:${server.server.getClientVersion()?.name ?? 'client'}`;
-  const role = options.role ?? 'admin';
-  // Registers a tool only when the caller's role may perform its operation.
-  const registerTool: McpServer['registerTool'] = ((name: string, config: never, handler: never) => {
-    const [method, route] = TOOL_ROUTES[name]!;
-    return mayCall(role, method, route) ? server.registerTool(name, config, handler) : undefined;
-  }) as McpServer['registerTool'];
+  const registerTool = toolRegistrar(server, options.role ?? 'admin');
 
   registerTool(
     'ask_expert',
@@ -212,104 +196,9 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       }),
   );
 
-  registerTool(
-    'list_pending',
-    {
-      title: 'List proposals waiting for review',
-      description: 'The review queue: each pending proposal with its question, consumer and reason, oldest first.',
-      inputSchema: {},
-      outputSchema: { items: z.array(queueItem) },
-      annotations: { title: 'Review queue', readOnlyHint: true, openWorldHint: false },
-    },
-    () =>
-      run(async () => {
-        const items = await backend.queue();
-        const lines = items.map((i) => `${i.proposal.id}: "${i.request.question}" answered by ${i.proposal.provenance.expert_name}: ${i.proposal.answer}`);
-        return { text: lines.join('\n') || 'Nothing pending.', structured: { items } };
-      }),
-  );
-
-  const decision = (name: 'accept_proposal' | 'reject_proposal' | 'return_proposal') => ({
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-    title: { accept_proposal: 'Accept a proposal', reject_proposal: 'Reject a proposal', return_proposal: 'Send a proposal back to its expert' }[name],
-  });
-
-  registerTool(
-    'accept_proposal',
-    {
-      title: 'Accept a proposal',
-      description: 'Accepts a pending proposal: it is delivered to every subscribed consumer. Give `answer` to deliver your corrected text instead (the expert\'s is kept). No-op when already decided.',
-      inputSchema: {
-        proposal_id: z.string().min(1).max(100),
-        note: z.string().max(4000).optional(),
-        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
-        answer: z.string().min(1).max(4000).optional().describe('Your corrected answer, delivered instead of the expert\'s (which is kept).'),
-      },
-      outputSchema: proposal.shape,
-      annotations: decision('accept_proposal'),
-    },
-    (args) =>
-      run(async () => {
-        const p = await backend.decide(args.proposal_id, 'accept', { decided_by: decidedBy(args.decided_by), note: args.note, answer: args.answer });
-        return { text: `${p.id} is ${p.status} (by ${p.decision?.decided_by}).`, structured: p };
-      }),
-  );
-
-  registerTool(
-    'reject_proposal',
-    {
-      title: 'Reject a proposal',
-      description: 'Rejects a pending proposal; the reason is delivered to the consumers. No-op when already decided.',
-      inputSchema: {
-        proposal_id: z.string().min(1).max(100),
-        reason: z.string().min(1).max(4000),
-        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
-      },
-      outputSchema: proposal.shape,
-      annotations: decision('reject_proposal'),
-    },
-    (args) =>
-      run(async () => {
-        const p = await backend.decide(args.proposal_id, 'reject', { decided_by: decidedBy(args.decided_by), reason: args.reason });
-        return { text: `${p.id} is ${p.status} (by ${p.decision?.decided_by}).`, structured: p };
-      }),
-  );
-
-  registerTool(
-    'return_proposal',
-    {
-      title: 'Send a proposal back to its expert',
-      description: 'Withdraws a pending proposal and asks the same expert again with your instructions; consumers are not told of a rejection. No-op when already decided.',
-      inputSchema: {
-        proposal_id: z.string().min(1).max(100),
-        instructions: z.string().min(1).max(2000),
-        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
-      },
-      outputSchema: proposal.shape,
-      annotations: decision('return_proposal'),
-    },
-    (args) =>
-      run(async () => {
-        const p = await backend.returnProposal(args.proposal_id, { decided_by: decidedBy(args.decided_by), instructions: args.instructions });
-        return { text: `${p.id} was sent back to ${p.provenance.expert_name} (by ${p.decision?.decided_by}).`, structured: p };
-      }),
-  );
+  registerReviewTools(registerTool, backend, decidedBy);
 }
 
-/** Runs a tool body; a failure becomes an `isError` result whose text starts with the API error code. */
-async function run(body: () => Promise<{ text: string; structured: Record<string, unknown> }>): Promise<CallToolResult> {
-  try {
-    const { text, structured } = await body();
-    return { content: [{ type: 'text', text }], structuredContent: structured };
-  } catch (error) {
-    const code = error instanceof McpToolError ? error.code : 'internal';
-    const message = error instanceof Error ? error.message : String(error);
-    return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
-  }
-}
 
 /** `mcp:` + SHA-256 of consumer, normalized topic and question: the same ask from the same agent dedups. */
 export function derivedDedupKey(consumer: string, topic: string, question: string): string {
