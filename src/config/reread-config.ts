@@ -31,6 +31,8 @@ export function rereadConfig(file: string): RereadConfig {
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
     throw new ConfigError(`Invalid configuration in ${file}:\n  (top level): must be a map of sections`);
   }
+  // An empty file is a write caught half-way (a truncate, then the new text), not "no experts".
+  if (Object.keys(root).length === 0) throw new ConfigError(`The configuration file ${file} is empty.`);
   const parsed = expertListSchema.safeParse((root as Record<string, unknown>).experts ?? []);
   if (!parsed.success) {
     throw new ConfigError(formatIssues(file, parsed.error.issues.map((issue) => ({ ...issue, path: ['experts', ...issue.path] }))));

@@ -99,11 +99,16 @@ describe('reloading the experts from the config file', () => {
     expect(ids(expertq)).toEqual(['dana', 'lee', 'sam']);
   });
 
-  it('not YAML at all: logged, registry kept', async () => {
+  it('not YAML, or an empty file: logged, registry kept', async () => {
     const expertq = await start(BASE, false);
     writeFileSync(file, 'experts: [\n');
     expect(expertq.reloadExperts('SIGHUP')).toBe('invalid');
     expect(logged(50, 'not reloaded')[0]!.problem).toContain(`Invalid YAML in ${file}`);
+    expect(ids(expertq)).toEqual(['dana', 'lee', 'sam']);
+    // Caught between a truncate and the new text: not an empty registry.
+    writeFileSync(file, '');
+    expect(expertq.reloadExperts('SIGHUP')).toBe('invalid');
+    expect(logged(50, 'not reloaded')[1]!.problem).toBe(`The configuration file ${file} is empty.`);
     expect(ids(expertq)).toEqual(['dana', 'lee', 'sam']);
   });
 
