@@ -9,6 +9,7 @@ import { hintCommand } from './cli/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
 import { runTick } from './scheduler/run-tick.js';
 import { ExpertqService } from './service/expertq-service.js';
+import { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './service/reload-experts.js';
 import { lockDatabase } from './store/lock-database.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
@@ -26,6 +27,8 @@ export interface CreateServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Look for due work every `server.tick_ms` (default true). Tests turn it off and drive time themselves. */
   timers?: boolean;
+  /** Reload the experts when the config file changes (default true). */
+  watchConfig?: boolean;
 }
 
 /** An in-process consumer: the SDK's counterpart of a webhook registration. */
@@ -56,7 +59,16 @@ export class Expertq {
     /** Retention (`storage.retention*`): hourly in a server with timers, or on demand. */
     readonly pruner: Pruner = new Pruner(store.db, retentionOf(config), service.clock, service.log),
     private readonly pruneTimer: NodeJS.Timeout | null = null,
+    private readonly reloader: ExpertsReloader | null = null,
   ) {}
+
+  /**
+   * Reads the config file again and applies its `experts:` (SIGHUP does this; so does a change to the
+   * file). An invalid file is logged and the running registry kept.
+   */
+  reloadExperts(trigger: ReloadTrigger = 'request'): ReloadOutcome {
+    return this.reloader?.reload(trigger) ?? 'unchanged';
+  }
 
   /** Registers (or re-registers after a restart) an in-process consumer with its handlers. */
   async registerConsumer(consumer: InProcessConsumer): Promise<void> {
@@ -94,6 +106,7 @@ export class Expertq {
     this.closed = true;
     // Waits for a decision (the SDK's, or HTTP's when the server did not already) end with the state they have.
     this.service.shutdown();
+    this.reloader?.close();
     if (this.timer) clearInterval(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.pruner.stop();
@@ -180,7 +193,12 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
     pruneTimer.unref();
   }
-  return new Expertq(service, config, secrets, transport, store, timer, lock, pruner, pruneTimer);
+  // The registry follows the file: edits, a replaced config map or PUT /experts (found already applied).
+  const reloader = config.file ? new ExpertsReloader(service, config.file, config) : null;
+  if (reloader && options.watchConfig !== false) {
+    reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
+  }
+  return new Expertq(service, config, secrets, transport, store, timer, lock, pruner, pruneTimer, reloader);
 }
 
 const PRUNE_EVERY_MS = 3_600_000;

@@ -1,4 +1,5 @@
 import type { ExpertEntry } from '../config/expert-schema.js';
+import { systemReason } from '../config/load-config.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { iso } from '../clock.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
@@ -68,6 +69,25 @@ function unavailableNow(engine: Engine, s: ExpertLiveState, now: number): Unavai
  * registry swapped, so the file stays the source of truth. Live state is kept by id.
  */
 export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertView[] {
+  checkFallbacks(engine, entries);
+  if (engine.config.file) {
+    try {
+      writeExpertsSection(engine.config.file, entries);
+    } catch (error) {
+      engine.log.error({ err: error, file: engine.config.file }, 'could not write the experts section');
+      throw unwritableConfig(engine.config.file, error as NodeJS.ErrnoException);
+    }
+  }
+  installExperts(engine, entries);
+  engine.log.info({ experts: entries.length }, 'expert registry replaced');
+  return listExperts(engine);
+}
+
+/**
+ * The registry's rule that spans the rest of the configuration: an expert a `topics.<name>.fallback`
+ * points to stays. Used by `PUT /experts` and by a reload of the file alike.
+ */
+export function checkFallbacks(engine: Engine, entries: readonly ExpertEntry[]): void {
   const ids = new Set(entries.map((e) => e.id));
   const orphans = Object.entries(engine.config.topics).filter(([, t]) => t.fallback !== null && !ids.has(t.fallback));
   if (orphans.length > 0) {
@@ -76,22 +96,49 @@ export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertVi
       orphans.map(([topic, t]) => ({ path: `topics.${topic}.fallback`, message: `expert "${t.fallback}" would no longer exist` })),
     );
   }
-  if (engine.config.file) {
-    try {
-      writeExpertsSection(engine.config.file, entries);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      engine.log.error({ err: error, file: engine.config.file }, 'could not write the experts section');
-      throw new AppError(
-        'internal',
-        `The experts were not changed: the configuration file ${engine.config.file} cannot be written (${code}). ` +
-          'Let the server write it (file and folder), or edit the file and restart.',
-      );
-    }
-  }
+}
+
+/**
+ * Swaps in a new registry. Live state (mutes, counts) is in the database by id, so it carries over;
+ * the scheduler sees a new registry object and gives all waiting work its chance at its next tick.
+ */
+export function installExperts(engine: Engine, entries: readonly ExpertEntry[]): void {
   engine.experts = new ExpertRegistry(entries);
-  engine.log.info({ experts: entries.length }, 'expert registry replaced');
-  return listExperts(engine);
+}
+
+/** Whether `entries` are what the registry already holds, in the same order (order is the last tie-break). */
+export function sameExperts(engine: Engine, entries: readonly ExpertEntry[]): boolean {
+  const running = engine.experts.experts;
+  return (
+    running.length === entries.length &&
+    entries.every((e, i) => {
+      const r = running[i]!;
+      return r.id === e.id && r.name === e.name && (r.escalation_to ?? null) === (e.escalation_to ?? null) && r.topics.join('\n') === e.topics.join('\n');
+    })
+  );
+}
+
+/** Codes of a file or file system that refuses writes by design (a mounted config map, a read-only mount). */
+const READ_ONLY_CODES = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/**
+ * Why `PUT /experts` could not write the file: 409 when the file is read-only (edit it where it comes
+ * from; every instance reloads it), 500 for anything else, naming the file and the system's reason.
+ */
+export function unwritableConfig(file: string, error: NodeJS.ErrnoException): AppError {
+  const reason = error.code ? systemReason(error) : error.message;
+  if (error.code && READ_ONLY_CODES.has(error.code)) {
+    return new AppError(
+      'conflict',
+      `The experts were not changed: the configuration file ${file} is read-only (${reason}). ` +
+        'Edit the experts where the file comes from (a mounted config map, for example); the server reloads them when the file changes.',
+    );
+  }
+  return new AppError(
+    'internal',
+    `The experts were not changed: the configuration file ${file} cannot be written (${error.code ?? error.message}). ` +
+      'Let the server write it (file and folder), or edit the file yourself: the server reloads its experts when the file changes.',
+  );
 }
 
 /**

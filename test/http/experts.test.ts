@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
+import { unwritableConfig } from '../../src/service/experts.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
 
 const YAML = `# expertq config for the billing team
@@ -135,9 +136,39 @@ describe('PUT /api/v1/experts', () => {
     expect(res.status).toBe(500);
     expect(res.body.error).toEqual({
       code: 'internal',
-      message: `The experts were not changed: the configuration file ${t.configFile} cannot be written (EISDIR). Let the server write it (file and folder), or edit the file and restart.`,
+      message: `The experts were not changed: the configuration file ${t.configFile} cannot be written (EISDIR). Let the server write it (file and folder), or edit the file yourself: the server reloads its experts when the file changes.`,
     });
     expect(readFileSync(t.configFile, 'utf8')).toBe(YAML);
     expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee']);
+  });
+
+  it('a read-only config (a mounted config map) → 409 conflict naming the file; registry unchanged', async () => {
+    t = await buildTestApp({ yaml: YAML });
+    // Read-only even for root: the config is a link into sysfs, where nobody may create the new file.
+    rmSync(t.configFile);
+    symlinkSync('/sys/devices/system/cpu/online', t.configFile);
+    const res = await t.call('PUT', '/api/v1/experts', next);
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('conflict');
+    expect(res.body.error.message).toContain(t.configFile);
+    expect(res.body.error.message).toContain('read-only');
+    expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee']);
+  });
+});
+
+describe('why the config file could not be written', () => {
+  it.each([
+    ['EROFS', 409, 'conflict'],
+    ['EACCES', 409, 'conflict'],
+    ['EPERM', 409, 'conflict'],
+    ['EISDIR', 500, 'internal'],
+    ['ENOSPC', 500, 'internal'],
+  ])('%s → %i %s, naming the file', (code, status, name) => {
+    const error = Object.assign(new Error(`${code}: failed`), { code });
+    const refusal = unwritableConfig('/etc/expertq/service.yaml', error);
+    expect(refusal.status).toBe(status);
+    expect(refusal.code).toBe(name);
+    expect(refusal.message).toContain('/etc/expertq/service.yaml');
+    expect(refusal.message).toContain(code);
   });
 });

@@ -113,6 +113,12 @@ export class ServerChild {
     return child.exitCode;
   }
 
+  /** Sends a signal to the running server (SIGHUP: read the config file again). */
+  signal(name: NodeJS.Signals): void {
+    if (!this.child) throw new Error('the server is not running');
+    this.child.kill(name);
+  }
+
   /** The last lines of stdout and stderr of the current (or last) run. */
   diagnostics(): string {
     return `--- last stdout lines ---\n${this.tail.join('\n')}\n--- stderr ---\n${this.stderr}`;

@@ -30,6 +30,8 @@ export function addServeCommand(program: Command): void {
         await server.close();
         process.exit(0);
       };
+      // SIGHUP reads the config file again and applies its experts (as a change to the file does).
+      process.on('SIGHUP', () => server.expertq.reloadExperts('SIGHUP'));
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
     });

@@ -23,9 +23,10 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
   app.put('/experts', {
     schema: {
       summary: 'Replace the whole registry and rewrite the experts section of the config file',
+      description: 'A read-only config file (a mounted config map, for example) answers 409 naming the file; edit the file instead: the server reloads its experts when it changes.',
       tags: ['experts'],
       body: putExpertsBody,
-      response: { 200: z.array(expertView), 400: errorBody },
+      response: { 200: z.array(expertView), 400: errorBody, 409: errorBody },
     },
     handler: async (req) => service.replaceExperts(req.body),
   });
