@@ -45,7 +45,7 @@ const EXPERTS = [
   { id: 'raj', name: 'Raj Patel', topics: ['tax'] },
 ];
 const TEST_TIMEOUT_MS = 180_000;
-/** Deadlines for the polls below: generous, since a restarted server resumes the killed one's claims at once. */
+/** Deadlines for the polls below: generous, since a restarted server takes up the killed one's claims only when their 15 s leases run out. */
 const DRAIN_DEADLINE_MS = 110_000;
 
 /** mulberry32: a seeded PRNG, so a failing run's kill moments can be replayed with CRASH_SEED. */
