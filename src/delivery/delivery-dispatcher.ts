@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../clock.js';
 import type { AuditEntry, ConsumerRecord, DeliveryJob, EventType } from '../store/records.js';
+import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { DeliveryOutcome, Store } from '../store/store.js';
 import { nextRetryDelay, parseRetryAfter } from './backoff.js';
 import { postWebhook } from './post-webhook.js';
@@ -27,6 +28,8 @@ export interface DispatcherOptions {
   perConsumer?: number;
   leaseMs?: number;
   timeoutMs?: number;
+  /** Names this process on its leases (`claimed_by`); a fresh id by default. */
+  instanceId?: string;
 }
 
 interface Finished {
@@ -37,8 +40,11 @@ interface Finished {
 /**
  * Delivers the outbox: claims due deliveries with a lease, sends them with no transaction open, and
  * records outcomes in one transaction per batch. Up to `maxInFlight` attempts run at once and at most
- * about `perConsumer` per consumer, so one slow or dead endpoint never holds up the others. A crash
- * leaves leases to expire; the rows are claimed again and sent with the same `webhook-id`.
+ * about `perConsumer` per consumer, so one slow or dead endpoint never holds up the others. Leases are
+ * renewed while an attempt runs (an in-process handler may take its time), so processes sharing a
+ * database never send one delivery at once. A crash leaves its leases to run out (start-up takes back
+ * only expired ones: another live process may hold the rest); the rows are then claimed again by any
+ * process and sent with the same `webhook-id`.
  */
 export class DeliveryDispatcher {
   private readonly handlers = new Map<string, ConsumerHandlers>();
@@ -52,6 +58,8 @@ export class DeliveryDispatcher {
   private readonly maxInFlight: number;
   private readonly perConsumer: number;
   private readonly leaseMs: number;
+  private readonly owner: string;
+  private readonly leases: LeaseKeeper;
 
   constructor(
     private readonly store: Store,
@@ -61,10 +69,13 @@ export class DeliveryDispatcher {
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
     this.perConsumer = options.perConsumer ?? 8;
-    this.leaseMs = options.leaseMs ?? 60_000;
-    // Leases left by a killed process would hold its deliveries back for a whole lease period.
-    const released = this.store.releaseDeliveryLeases();
-    if (released > 0) this.log.warn({ deliveries: released }, 'resuming deliveries claimed by a process that stopped');
+    this.leaseMs = options.leaseMs ?? WORK_LEASE_MS;
+    this.owner = options.instanceId ?? newClaimantId();
+    this.leases = new LeaseKeeper(
+      this.leaseMs,
+      (ids) => this.store.commit(() => this.store.renewLeases('delivery', ids, this.owner, this.clock.now() + this.leaseMs)),
+      (error) => this.log.warn({ err: error }, 'could not renew the leases of deliveries in flight; will retry'),
+    );
   }
 
   /** Takes no new work; `idle()` then waits only for attempts already in flight (graceful shutdown). */
@@ -115,6 +126,7 @@ export class DeliveryDispatcher {
       const now = this.clock.now();
       const jobs = this.store.claimDeliveries({
         now,
+        owner: this.owner,
         leaseUntil: now + this.leaseMs,
         limit: this.maxInFlight - this.inFlight,
         perConsumer: this.perConsumer,
@@ -135,12 +147,14 @@ export class DeliveryDispatcher {
   private start(job: DeliveryJob, consumer: ConsumerRecord | undefined): void {
     this.inFlight++;
     this.inFlightBy.set(job.consumer_id, (this.inFlightBy.get(job.consumer_id) ?? 0) + 1);
+    this.leases.hold([job.id]);
     this.attempt(job, consumer)
       .catch((error: Error) => this.failure(job, null, error.message, undefined))
       .then((outcome) => {
         this.finished.push({ job, outcome });
       })
       .finally(() => {
+        this.leases.release([job.id]);
         this.inFlight--;
         const left = (this.inFlightBy.get(job.consumer_id) ?? 1) - 1;
         if (left === 0) this.inFlightBy.delete(job.consumer_id);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { MessageRecord } from '../store/records.js';
+import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { Store } from '../store/store.js';
 import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
 
@@ -17,17 +18,27 @@ export interface MessageDispatcherHooks {
 export const MESSAGE_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000] as const;
 const BATCH = 200;
 
+export interface MessageDispatcherOptions {
+  /** Names this process on its leases (`claimed_by`); a fresh id by default. */
+  instanceId?: string;
+  leaseMs?: number;
+}
+
 /**
  * Drains the message outbox into the transport. Kicks in the same event-loop turn merge into one
- * drain; each batch is read, sent with no transaction open, and its outcomes recorded through the
- * store's group commit, so heavy load costs no extra fsync per message. One expertq process owns a
- * database, so the in-process drain needs no lease: a crash mid-send leaves rows pending, and they are
- * sent again at start-up (at least once, never lost).
+ * drain; each batch is claimed with a lease (through the store's group commit, like the outcomes), sent
+ * with no transaction open, and its outcomes recorded in one commit, so heavy load costs no extra fsync
+ * per message. Leases are renewed while a send runs, so processes sharing a database never send one
+ * message twice; a process that dies mid-send leaves its leases to run out, and whichever process looks
+ * next sends those messages again (at least once, never lost).
  */
 export class MessageDispatcher {
   private running: Promise<void> | null = null;
   private again = false;
   private stopping = false;
+  private readonly owner: string;
+  private readonly leaseMs: number;
+  private readonly leases: LeaseKeeper;
 
   constructor(
     private readonly store: Store,
@@ -35,7 +46,16 @@ export class MessageDispatcher {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly hooks: MessageDispatcherHooks = {},
-  ) {}
+    options: MessageDispatcherOptions = {},
+  ) {
+    this.owner = options.instanceId ?? newClaimantId();
+    this.leaseMs = options.leaseMs ?? WORK_LEASE_MS;
+    this.leases = new LeaseKeeper(
+      this.leaseMs,
+      (ids) => this.store.commit(() => this.store.renewLeases('message', ids, this.owner, this.clock.now() + this.leaseMs)),
+      (error) => this.log.warn({ err: error }, 'could not renew the leases of messages being sent; will retry'),
+    );
+  }
 
   /** Takes no new work; `idle()` then waits only for the batch in flight (graceful shutdown). */
   /** Whether `stop()` was called (then it takes no new work: `/readyz` reports it). */
@@ -73,58 +93,70 @@ export class MessageDispatcher {
 
   private async drain(): Promise<void> {
     while (!this.stopping) {
-      const due = this.store.dueMessages(this.clock.now(), BATCH);
-      if (due.length === 0) return;
-      // What no longer applies is dropped, not sent: an ask that closed before it went out (no stale
-      // question, no stale buttons), or an edit of an ask message that was never posted.
-      const dropped: Array<{ id: string; why: string }> = [];
-      const batch: Array<{ message: MessageRecord; outbound: OutboundMessage }> = [];
-      for (const message of due) {
-        const prepared = this.prepare(message);
-        if (typeof prepared === 'string') dropped.push({ id: message.id, why: prepared });
-        else batch.push({ message, outbound: prepared });
-      }
-      const results = await Promise.allSettled(batch.map((b) => this.transport.send(b.outbound)));
       const now = this.clock.now();
-      const sent: Array<{ message: MessageRecord; value: SentMessage | void }> = [];
-      const failed: Array<{ message: MessageRecord; error: string; next: number | null; code: string; permanentCode: string | null }> = [];
-      batch.forEach(({ message }, i) => {
-        const result = results[i]!;
-        if (result.status === 'fulfilled') {
-          sent.push({ message, value: result.value });
-          return;
-        }
-        const reason: unknown = result.reason;
-        const coded = reason instanceof TransportError ? reason : null;
-        const delay = coded?.permanent ? undefined : MESSAGE_BACKOFF_MS[message.attempts];
-        this.hooks.onFailure?.(coded?.code ?? 'error');
-        failed.push({
-          message,
-          error: reason instanceof Error ? reason.message : String(reason),
-          next: delay === undefined ? null : now + Math.max(delay, coded?.retryAfterMs ?? 0),
-          code: coded?.code ?? 'error',
-          permanentCode: coded?.permanent ? coded.code : null,
-        });
-      });
-      await this.store.commit(() => {
-        for (const d of dropped) this.store.dropMessage(d.id, d.why);
-        this.store.markMessagesSent(sent.map((s) => s.message.id), now);
-        for (const { message, value } of sent) {
-          if (value?.chat && message.purpose === 'ask' && message.ask_id) this.store.setChatRef(message.ask_id, value.chat);
-          if (value?.reviewCard && message.proposal_id) this.store.setReviewCard(message.proposal_id, value.reviewCard);
-        }
-        for (const f of failed) {
-          this.store.rescheduleMessage(f.message.id, f.error, f.next);
-          if (f.permanentCode !== null && f.message.purpose === 'ask') this.hooks.onUndeliverable?.(f.message, f.permanentCode, now);
-        }
-      });
-      for (const { message, error, next, code } of failed) {
-        const to = message.purpose.startsWith('review_') ? 'message to the review channel' : 'message to expert';
-        this.log[next === null ? 'error' : 'warn'](
-          { message_id: message.id, expert_id: message.expert_id, request_id: message.request_id, attempts: message.attempts + 1, code, err: error },
-          next === null ? `${to} failed for good` : `${to} failed; will retry`,
-        );
+      const due = await this.store.commit(() => this.store.claimMessages({ now, owner: this.owner, leaseUntil: now + this.leaseMs, limit: BATCH }));
+      if (due.length === 0) return;
+      this.leases.hold(due.map((m) => m.id));
+      try {
+        await this.send(due);
+      } finally {
+        this.leases.release(due.map((m) => m.id));
       }
+    }
+  }
+
+  /** Sends a claimed batch and records its outcomes in one commit. */
+  private async send(due: MessageRecord[]): Promise<void> {
+    // What no longer applies is dropped, not sent: an ask that closed before it went out (no stale
+    // question, no stale buttons), or an edit of an ask message that was never posted.
+    const dropped: Array<{ id: string; why: string }> = [];
+    const batch: Array<{ message: MessageRecord; outbound: OutboundMessage }> = [];
+    for (const message of due) {
+      const prepared = this.prepare(message);
+      if (typeof prepared === 'string') dropped.push({ id: message.id, why: prepared });
+      else batch.push({ message, outbound: prepared });
+    }
+    const results = await Promise.allSettled(batch.map((b) => this.transport.send(b.outbound)));
+    const now = this.clock.now();
+    const sent: Array<{ message: MessageRecord; value: SentMessage | void }> = [];
+    const failed: Array<{ message: MessageRecord; error: string; next: number | null; code: string; permanentCode: string | null }> = [];
+    batch.forEach(({ message }, i) => {
+      const result = results[i]!;
+      if (result.status === 'fulfilled') {
+        sent.push({ message, value: result.value });
+        return;
+      }
+      const reason: unknown = result.reason;
+      const coded = reason instanceof TransportError ? reason : null;
+      const delay = coded?.permanent ? undefined : MESSAGE_BACKOFF_MS[message.attempts];
+      this.hooks.onFailure?.(coded?.code ?? 'error');
+      failed.push({
+        message,
+        error: reason instanceof Error ? reason.message : String(reason),
+        next: delay === undefined ? null : now + Math.max(delay, coded?.retryAfterMs ?? 0),
+        code: coded?.code ?? 'error',
+        permanentCode: coded?.permanent ? coded.code : null,
+      });
+    });
+    await this.store.commit(() => {
+      for (const d of dropped) this.store.dropMessage(d.id, d.why);
+      this.store.markMessagesSent(sent.map((s) => s.message.id), now);
+      for (const { message, value } of sent) {
+        if (value?.chat && message.purpose === 'ask' && message.ask_id) this.store.setChatRef(message.ask_id, value.chat);
+        if (value?.reviewCard && message.proposal_id) this.store.setReviewCard(message.proposal_id, value.reviewCard);
+      }
+      for (const f of failed) {
+        // A message another process took over (this one stalled past its lease) is theirs to record.
+        const mine = this.store.rescheduleMessage(f.message.id, this.owner, f.error, f.next);
+        if (mine && f.permanentCode !== null && f.message.purpose === 'ask') this.hooks.onUndeliverable?.(f.message, f.permanentCode, now);
+      }
+    });
+    for (const { message, error, next, code } of failed) {
+      const to = message.purpose.startsWith('review_') ? 'message to the review channel' : 'message to expert';
+      this.log[next === null ? 'error' : 'warn'](
+        { message_id: message.id, expert_id: message.expert_id, request_id: message.request_id, attempts: message.attempts + 1, code, err: error },
+        next === null ? `${to} failed for good` : `${to} failed; will retry`,
+      );
     }
   }
 

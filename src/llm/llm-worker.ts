@@ -1,5 +1,6 @@
 import { countOne, type Engine } from '../service/engine.js';
 import { kindSchemaOf } from '../service/consumers.js';
+import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { LlmJobRecord, RequestRecord } from '../store/records.js';
 import type { LlmClient } from './create-llm-client.js';
 import { checkDraft, draftCall } from './draft-question.js';
@@ -9,24 +10,45 @@ import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from './structure
 
 type Outcome = DraftOutcome | StructureOutcome;
 
+export interface LlmWorkerOptions {
+  /** Names this process on its leases (`claimed_by`); a fresh id by default. */
+  instanceId?: string;
+  leaseMs?: number;
+}
+
 /**
  * Runs the durable LLM jobs (drafting and structuring) after the transactions that wrote them commit,
  * never inside one and never on the request path. At most `llm.concurrency` calls are in flight, each
- * bounded by the client's timeout, so a slow or dead provider holds a few calls, not the service. One
- * process owns a database, so jobs in flight are tracked in memory; a restart (or a kill -9) leaves
- * them `pending`, and they run again at start-up. Kicks in the same event-loop turn merge into one look.
+ * bounded by the client's timeout, so a slow or dead provider holds a few calls, not the service. Jobs
+ * are claimed with a lease in the database, renewed while the call runs (it may outlast a lease), so
+ * processes sharing a database never run one job at once; the job is marked done in the transaction
+ * that uses its result. A stopped worker gives its leases back; a killed one's run out, and any
+ * process runs those jobs again. Kicks in the same event-loop turn merge into one look.
  */
 export class LlmWorker {
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private scheduled: Promise<void> | null = null;
   private stopping = false;
+  private readonly owner: string;
+  private readonly leaseMs: number;
+  private readonly leases: LeaseKeeper;
 
   constructor(
     private readonly engine: Engine,
     private readonly client: LlmClient,
     /** Wakes the message and delivery dispatchers after a job's commit. */
     private readonly afterCommit: () => void,
-  ) {}
+    options: LlmWorkerOptions = {},
+  ) {
+    this.owner = options.instanceId ?? newClaimantId();
+    this.leaseMs = options.leaseMs ?? WORK_LEASE_MS;
+    const { store, clock, log } = engine;
+    this.leases = new LeaseKeeper(
+      this.leaseMs,
+      (ids) => store.commit(() => store.renewLeases('llm_job', ids, this.owner, clock.now() + this.leaseMs)),
+      (error) => log.warn({ err: error }, 'could not renew the leases of LLM jobs in flight; will retry'),
+    );
+  }
 
   /** Looks for due jobs soon, if there is room for another call. */
   kick(): void {
@@ -37,7 +59,7 @@ export class LlmWorker {
     });
   }
 
-  /** Aborts the calls in flight and takes no new work: their jobs stay pending for the next start. */
+  /** Aborts the calls in flight and takes no new work: their jobs stay pending, their leases given back. */
   stop(): void {
     this.stopping = true;
     for (const { abort } of this.inFlight.values()) abort.abort();
@@ -56,16 +78,19 @@ export class LlmWorker {
     if (free <= 0) return;
     let jobs: LlmJobRecord[];
     try {
-      jobs = this.engine.store.claimLlmJobs(this.engine.clock.now(), [...this.inFlight.keys()], free);
+      const now = this.engine.clock.now();
+      jobs = this.engine.store.claimLlmJobs({ now, owner: this.owner, leaseUntil: now + this.leaseMs, exclude: [...this.inFlight.keys()], limit: free });
     } catch (error) {
       this.engine.log.error({ err: error }, 'could not read LLM jobs; will retry on the next tick');
       return;
     }
+    this.leases.hold(jobs.map((job) => job.id));
     for (const job of jobs) {
       const abort = new AbortController();
       const done = this.run(job, abort.signal)
         .catch((error) => this.engine.log.error({ err: error, request_id: job.request_id, stage: job.stage }, 'LLM job failed'))
         .finally(() => {
+          this.leases.release([job.id]);
           this.inFlight.delete(job.id);
           this.kick();
         });
@@ -76,7 +101,13 @@ export class LlmWorker {
   private async run(job: LlmJobRecord, signal: AbortSignal): Promise<void> {
     const request = this.engine.store.getRequest(job.request_id);
     const outcome = await this.work(job, request, signal);
-    if (outcome === null) return; // aborted by stop(): the job stays pending
+    if (outcome === null) {
+      // Stopped: the job stays pending, and the next process to look (this one restarted, or another) runs it at once.
+      const { store, log } = this.engine;
+      // If even that fails, the lease simply runs out first.
+      await store.commit(() => store.releaseLlmJob(job.id, this.owner)).catch((err) => log.warn({ err, request_id: job.request_id }, 'could not give back an LLM job lease'));
+      return;
+    }
     await this.finish(job, outcome);
     if (!outcome.result.ok && outcome.reply) {
       countOne(this.engine.counters.llmFailures, `${job.stage} ${outcome.reply.ok ? 'unusable_output' : 'call_failed'}`);

@@ -231,4 +231,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE requests ADD COLUMN own_policy TEXT;
   `,
+  // 9: leases for every kind of outside work, so several processes can share one queue. Messages and
+  // deliveries had a lease column (messages never used it); LLM jobs get one. \`claimed_by\` names the
+  // process holding the lease: it renews only its own, and a lease past \`lease_until\` is anyone's.
+  `
+  ALTER TABLE messages ADD COLUMN claimed_by TEXT;
+  ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+  ALTER TABLE llm_jobs ADD COLUMN claimed_by TEXT;
+  ALTER TABLE llm_jobs ADD COLUMN lease_until INTEGER;
+  `,
 ];

@@ -9,8 +9,8 @@ import type {
 import { MIGRATIONS } from './migrations.js';
 import { isStorageFault } from './storage-errors.js';
 import type {
-  AskPatch, DeliveryClaim, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
-  WaitingAsk,
+  AskPatch, DeliveryClaim, LeasedWork, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
+  WaitingAsk, WorkClaim,
 } from './store.js';
 
 type Row = Record<string, unknown>;
@@ -204,12 +204,23 @@ export class SqliteStore implements Store {
       enqueueMessage: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
         attempts, next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @proposal_id, @purpose, @text,
         @elements, @state, @attempts, @next_attempt_at, @created_at)`),
-      dueMessages: p(`SELECT * FROM messages WHERE state = 'pending' AND next_attempt_at <= ?
-        ORDER BY next_attempt_at, id LIMIT ?`),
-      markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?`),
-      rescheduleMessage: p(`UPDATE messages SET state = CASE WHEN ? IS NULL THEN 'dead' ELSE 'pending' END,
-        next_attempt_at = COALESCE(?, next_attempt_at), last_error = ?, attempts = attempts + 1 WHERE id = ?`),
-      dropMessage: p(`UPDATE messages SET state = 'dropped', last_error = ? WHERE id = ? AND state = 'pending'`),
+      anyDueMessage: p(`SELECT EXISTS (SELECT 1 FROM messages INDEXED BY messages_due WHERE state = 'pending'
+        AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)) AS due`),
+      claimMessages: p(`UPDATE messages SET claimed_by = @owner, lease_until = @leaseUntil WHERE id IN (
+          SELECT id FROM messages INDEXED BY messages_due WHERE state = 'pending' AND next_attempt_at <= @now
+            AND (lease_until IS NULL OR lease_until <= @now) ORDER BY next_attempt_at, id LIMIT @limit)
+        RETURNING *`),
+      markMessageSent: p(`UPDATE messages SET state = 'sent', sent_at = ?, attempts = attempts + 1, claimed_by = NULL,
+        lease_until = NULL WHERE id = ? AND state = 'pending'`),
+      rescheduleMessage: p(`UPDATE messages SET state = CASE WHEN @next IS NULL THEN 'dead' ELSE 'pending' END,
+        next_attempt_at = COALESCE(@next, next_attempt_at), last_error = @error, attempts = attempts + 1, claimed_by = NULL,
+        lease_until = NULL WHERE id = @id AND state = 'pending' AND claimed_by = @owner`),
+      dropMessage: p(`UPDATE messages SET state = 'dropped', last_error = ?, claimed_by = NULL, lease_until = NULL
+        WHERE id = ? AND state = 'pending'`),
+      renewMessages: p(`UPDATE messages SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
+        AND state = 'pending' AND claimed_by = @owner`),
+      renewDeliveries: p(`UPDATE deliveries SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
+        AND state = 'pending' AND claimed_by = @owner`),
       getAsk: p('SELECT * FROM asks WHERE id = ?'),
       openAsksOf: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id`),
       askElements: p(`SELECT elements FROM messages WHERE ask_id = ? AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`),
@@ -247,7 +258,7 @@ export class SqliteStore implements Store {
       insertDelivery: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
         @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
       getDelivery: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = ?`),
-      claimDeliveries: p(`UPDATE deliveries SET lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
+      claimDeliveries: p(`UPDATE deliveries SET claimed_by = @owner, lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
           SELECT due.id FROM (
             SELECT d.id, d.next_attempt_at, d.consumer_id,
               ROW_NUMBER() OVER (PARTITION BY d.consumer_id ORDER BY d.next_attempt_at, d.id) AS nth
@@ -258,9 +269,8 @@ export class SqliteStore implements Store {
           WHERE due.nth <= @perConsumer - COALESCE(busy.value, 0) ORDER BY due.next_attempt_at, due.id LIMIT @limit)
         RETURNING ${DELIVERY_COLUMNS}`),
       anyDueDelivery: p(`SELECT EXISTS (SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ?) AS due`),
-      releaseLeases: p(`UPDATE deliveries SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL`),
       eventBodies: p(`SELECT id, type, body FROM events WHERE id IN (SELECT value FROM json_each(?))`),
-      finishDelivery: p(`UPDATE deliveries SET state = @state, lease_until = NULL, last_status = @status,
+      finishDelivery: p(`UPDATE deliveries SET state = @state, claimed_by = NULL, lease_until = NULL, last_status = @status,
         last_error = @error, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
         delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END WHERE id = @id`),
       pendingFor: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE consumer_id = ? AND state = 'pending'`),
@@ -520,16 +530,28 @@ export class SqliteStore implements Store {
     this.stmts.enqueueMessage.run({ ...m, proposal_id: m.proposal_id ?? null, elements: m.elements === null ? null : json(m.elements) });
   }
 
-  dueMessages(now: number, limit: number): MessageRecord[] {
-    return (this.stmts.dueMessages.all(now, limit) as Row[]).map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
+  claimMessages(c: WorkClaim): MessageRecord[] {
+    // Woken after every commit, the dispatcher mostly finds nothing due: a read answers that without a write.
+    if ((this.stmts.anyDueMessage.get({ now: c.now }) as { due: number }).due === 0) return [];
+    return (this.stmts.claimMessages.all({ now: c.now, owner: c.owner, leaseUntil: c.leaseUntil, limit: c.limit }) as Row[])
+      .map((r) => {
+        const { claimed_by: _owner, lease_until: _lease, ...message } = r;
+        return { ...message, elements: parseJson(r.elements) } as MessageRecord;
+      })
+      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1));
+  }
+
+  renewLeases(work: LeasedWork, ids: readonly string[], owner: string, leaseUntil: number): number {
+    const stmt = work === 'message' ? this.stmts.renewMessages : work === 'delivery' ? this.stmts.renewDeliveries : this.llm.renew;
+    return stmt.run({ ids: json(ids), owner, leaseUntil }).changes;
   }
 
   markMessagesSent(ids: readonly string[], at: number): void {
     for (const id of ids) this.stmts.markMessageSent.run(at, id);
   }
 
-  rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void {
-    this.stmts.rescheduleMessage.run(nextAttemptAt, nextAttemptAt, error, id);
+  rescheduleMessage(id: string, owner: string, error: string, nextAttemptAt: number | null): boolean {
+    return this.stmts.rescheduleMessage.run({ id, owner, error, next: nextAttemptAt }).changes === 1;
   }
 
   dropMessage(id: string, why: string): void {
@@ -705,6 +727,7 @@ export class SqliteStore implements Store {
     if ((this.stmts.anyDueDelivery.get(c.now) as { due: number }).due === 0) return [];
     const claimed = this.stmts.claimDeliveries.all({
       now: c.now,
+      owner: c.owner,
       leaseUntil: c.leaseUntil,
       limit: c.limit,
       perConsumer: c.perConsumer,
@@ -734,10 +757,6 @@ export class SqliteStore implements Store {
     this.stmts.retryDelivery.run(now, id);
   }
 
-  releaseDeliveryLeases(): number {
-    return this.stmts.releaseLeases.run().changes;
-  }
-
   insertLlmJob(job: LlmJobRecord): void {
     this.llm.insert.run({ ...job, proposal: job.proposal === null ? null : json(job.proposal) });
   }
@@ -747,8 +766,8 @@ export class SqliteStore implements Store {
     return row && toLlmJob(row);
   }
 
-  claimLlmJobs(now: number, exclude: readonly string[], limit: number): LlmJobRecord[] {
-    return (this.llm.claim.all({ now, exclude: json(exclude), limit }) as Row[])
+  claimLlmJobs(c: WorkClaim & { exclude: readonly string[] }): LlmJobRecord[] {
+    return (this.llm.claim.all({ now: c.now, owner: c.owner, leaseUntil: c.leaseUntil, exclude: json(c.exclude), limit: c.limit }) as Row[])
       .map(toLlmJob)
       .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
   }
@@ -759,6 +778,10 @@ export class SqliteStore implements Store {
 
   finishLlmJob(id: string, at: number): boolean {
     return this.llm.finish.run(at, id).changes === 1;
+  }
+
+  releaseLlmJob(id: string, owner: string): void {
+    this.llm.release.run(id, owner);
   }
 }
 
@@ -783,15 +806,18 @@ function prepareLlmStatements(db: Database.Database) {
     insert: p(`INSERT INTO llm_jobs (id, stage, request_id, proposal, state, attempts, deadline_at, created_at, finished_at)
       VALUES (@id, @stage, @request_id, @proposal, @state, @attempts, @deadline_at, @created_at, @finished_at)`),
     get: p('SELECT * FROM llm_jobs WHERE id = ?'),
-    claim: p(`UPDATE llm_jobs SET attempts = attempts + 1 WHERE id IN (
+    claim: p(`UPDATE llm_jobs SET attempts = attempts + 1, claimed_by = @owner, lease_until = @leaseUntil WHERE id IN (
         SELECT id FROM llm_jobs INDEXED BY llm_jobs_pending WHERE state = 'pending'
-          AND (deadline_at IS NULL OR deadline_at > @now)
+          AND (deadline_at IS NULL OR deadline_at > @now) AND (lease_until IS NULL OR lease_until <= @now)
           AND id NOT IN (SELECT value FROM json_each(@exclude))
         ORDER BY created_at, id LIMIT @limit)
       RETURNING *`),
     expired: p(`SELECT * FROM llm_jobs INDEXED BY llm_jobs_deadline WHERE state = 'pending' AND deadline_at IS NOT NULL
       AND deadline_at <= ? ORDER BY deadline_at, id LIMIT ?`),
-    finish: p(`UPDATE llm_jobs SET state = 'done', finished_at = ? WHERE id = ? AND state = 'pending'`),
+    finish: p(`UPDATE llm_jobs SET state = 'done', finished_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ? AND state = 'pending'`),
+    release: p(`UPDATE llm_jobs SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'`),
+    renew: p(`UPDATE llm_jobs SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
+      AND state = 'pending' AND claimed_by = @owner`),
   };
 }
 

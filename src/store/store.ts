@@ -63,12 +63,19 @@ export interface Store {
   insertEvent(event: EventRecord): void;
 
   enqueueMessage(message: MessageRecord): void;
-  /** Up to `limit` pending messages due at `now`, oldest first. */
-  dueMessages(now: number, limit: number): MessageRecord[];
+  /**
+   * Leases up to `limit` pending messages due at `now`, oldest first, in one UPDATE … RETURNING: those
+   * nobody holds and those whose lease ran out (the process holding them died).
+   */
+  claimMessages(claim: WorkClaim): MessageRecord[];
+  /** Marks pending messages sent (whoever holds them now: the send happened) and ends their lease. */
   markMessagesSent(ids: readonly string[], at: number): void;
-  rescheduleMessage(id: string, error: string, nextAttemptAt: number | null): void;
+  /** A failed send by `owner`: due again at `nextAttemptAt`, or `dead` when null; false (no change) if another process took it over. */
+  rescheduleMessage(id: string, owner: string, error: string, nextAttemptAt: number | null): boolean;
   /** Marks a pending message `dropped` (it no longer applies), with why. */
   dropMessage(id: string, why: string): void;
+  /** Extends `owner`'s leases on these pending rows to `leaseUntil`; rows another process took over are left alone. */
+  renewLeases(work: LeasedWork, ids: readonly string[], owner: string, leaseUntil: number): number;
 
   // Chat transport.
   getAsk(id: string): AskRecord | undefined;
@@ -135,20 +142,21 @@ export interface Store {
   dropPendingDeliveries(consumerId: string, at: number): DeliveryRecord[];
   /** Makes a delivery due again now (replay), whatever its state. */
   retryDelivery(id: string, now: number): void;
-  /** Clears the leases a previous process held (it is gone: one process owns a database). */
-  releaseDeliveryLeases(): number;
 
-  // LLM jobs. One process owns a database, so jobs in flight are tracked in memory.
+  // LLM jobs, claimed with a lease like messages and deliveries.
   insertLlmJob(job: LlmJobRecord): void;
   getLlmJob(id: string): LlmJobRecord | undefined;
   /**
-   * Up to `limit` pending jobs to run, oldest first, leaving out `exclude` (in flight) and drafts past
-   * their deadline (those fall back without a call); each one's `attempts` is counted up.
+   * Leases up to `limit` pending jobs to run, oldest first: those nobody holds or whose lease ran out,
+   * leaving out `exclude` (the claimant's own in flight) and drafts past their deadline (those fall
+   * back without a call); each one's `attempts` is counted up.
    */
-  claimLlmJobs(now: number, exclude: readonly string[], limit: number): LlmJobRecord[];
+  claimLlmJobs(claim: WorkClaim & { exclude: readonly string[] }): LlmJobRecord[];
+  /** Gives up `owner`'s lease on a pending job (its call was stopped), so any process runs it at once. */
+  releaseLlmJob(id: string, owner: string): void;
   /** Pending drafts whose deadline has passed, oldest deadline first. */
   expiredDrafts(now: number, limit: number): LlmJobRecord[];
-  /** Marks a pending job done; false when it was already done (a late result after a fallback). */
+  /** Marks a pending job done and ends its lease; false when it was already done (a late result after a fallback). */
   finishLlmJob(id: string, at: number): boolean;
 }
 
@@ -188,8 +196,20 @@ export interface DeliveryQuery {
   before?: string | undefined;
 }
 
+/** Outside work held under a lease. */
+export type LeasedWork = 'message' | 'delivery' | 'llm_job';
+
+/** A claim on due work: leased to `owner` until `leaseUntil`. */
+export interface WorkClaim {
+  now: number;
+  owner: string;
+  leaseUntil: number;
+  limit: number;
+}
+
 export interface DeliveryClaim {
   now: number;
+  owner: string;
   leaseUntil: number;
   limit: number;
   perConsumer: number;

@@ -46,7 +46,7 @@ const EXPERTS = [
   { id: 'raj', name: 'Raj Patel', topics: ['tax'] },
 ];
 const TEST_TIMEOUT_MS = 180_000;
-/** Deadlines for the polls below: generous, since a restarted server resumes the killed one's claims at once. */
+/** Deadlines for the polls below: generous, since a restarted server takes up the killed one's claims only when their 15 s leases run out. */
 const DRAIN_DEADLINE_MS = 110_000;
 
 
