@@ -5,7 +5,7 @@ import { noteOverdueCards, remindReviewers } from '../service/review-channel.js'
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
 import { isStorageFailure } from '../store/storage-errors.js';
 import type { DueCursor } from '../store/store.js';
-import { guarded, placeWaiting, type WakeScope } from './place-waiting.js';
+import { guarded, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
 
 export interface SchedulerOptions {
