@@ -8,6 +8,7 @@ import { configureLlm } from './llm/configure-llm.js';
 import { hintCommand } from './cli/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
 import { runTick } from './scheduler/run-tick.js';
+import { Scheduler } from './scheduler/scheduler.js';
 import { ExpertqService } from './service/expertq-service.js';
 import { lockDatabase } from './store/lock-database.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
@@ -148,6 +149,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     llm,
+    scheduler: (engine) => new Scheduler(engine),
   });
   try {
     await transport.start({

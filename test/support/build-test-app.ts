@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import type { Credential } from '../../src/http/auth.js';
 import { loadConfig, readSecrets } from '../../src/config/load-config.js';
 import { configureLlm } from '../../src/llm/configure-llm.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
@@ -89,6 +90,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     delivery: { timeoutMs: 2_000 },
     review: { remindAfterMs: config.review.remind_after },
     llm,
+    scheduler: (engine) => new Scheduler(engine),
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
   const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
