@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
 import { configureLlm } from './llm/configure-llm.js';
-import { hintCommand } from './cli/how-to-run.js';
+import { hintCommand } from './config/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
 import { runTick } from './scheduler/run-tick.js';
 import { Scheduler } from './scheduler/scheduler.js';
