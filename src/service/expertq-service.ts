@@ -28,6 +28,7 @@ import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
 import type { TickResult, TimedWork } from './timed-work.js';
+import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
 import { requestView, type RequestView } from './views.js';
@@ -212,6 +213,11 @@ export class ExpertqService implements Engine {
 
   listPendingProposals(): ProposalRecord[] {
     return this.store.listPendingProposals();
+  }
+
+  /** The reviewer's queue: pending proposals with their requests and returned answers, oldest first. */
+  queue(): QueueItem[] {
+    return queueView(this);
   }
 
   getProposal(id: string): ProposalRecord {
