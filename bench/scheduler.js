@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '../dist/log.js';
+import { Scheduler } from '../dist/scheduler/scheduler.js';
 import { ExpertqService } from '../dist/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../dist/store/sqlite-store.js';
 import { generateExperts, topicPool } from './fixtures.js';
@@ -128,6 +129,7 @@ export async function benchScheduler() {
     transport: silentTransport,
     log: createLogger(discardStream(), 'warn'),
     clock,
+    scheduler: (engine) => new Scheduler(engine),
   });
 
   try {

@@ -14,6 +14,7 @@ import { loadConfig } from '../dist/config/load-config.js';
 import { configureLlm } from '../dist/llm/configure-llm.js';
 import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
 import { createLogger } from '../dist/log.js';
+import { Scheduler } from '../dist/scheduler/scheduler.js';
 import { ExpertqService } from '../dist/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../dist/store/sqlite-store.js';
 import { ConsoleTransport } from '../dist/transport/console-transport.js';
@@ -95,7 +96,7 @@ export async function startExpertq({ experts, defaults, llm }) {
   const log = createLogger(logs, 'warn');
   const store = new SqliteStore(openDatabase(config.storagePath));
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
-  const service = new ExpertqService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log) });
+  const service = new ExpertqService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log), scheduler: (engine) => new Scheduler(engine) });
   const app = await buildApp({ service, credentials: [], logger: log, bodyLimit: config.server.body_limit });
   await transport.start(async (reply) => {
     service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });

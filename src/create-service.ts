@@ -2,19 +2,17 @@ import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { Pruner, type RetentionSettings } from './service/pruner.js';
 import { systemClock, type Clock } from './clock.js';
-import { ConfigError, loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
+import { loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
-import { configureLlm } from './llm/configure-llm.js';
-import { hintCommand } from './cli/how-to-run.js';
+import { hintCommand } from './config/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
-import { runTick } from './scheduler/run-tick.js';
-import { ExpertqService } from './service/expertq-service.js';
+import type { ExpertqService } from './service/expertq-service.js';
 import { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './service/reload-experts.js';
 import { lockDatabase } from './store/lock-database.js';
 import { openDatabase, SqliteStore } from './store/sqlite-store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
-import { slackCode } from './transport/slack/slack-code.js';
 import type { Transport } from './transport/transport.js';
+import { wireService, type WiredService, type WireServiceOptions } from './wire-service.js';
 
 export interface CreateServiceOptions {
   /** Path of `service.yaml`, or a configuration already loaded with `loadConfig`. */
@@ -122,7 +120,7 @@ export class Expertq {
   }
 }
 
-/** Wiring: config → store → transport → service → timers. `startServer` adds HTTP on top. */
+/** Config → store (locked) → `wireService` (service, scheduler, transport, timers) → retention. `startServer` adds HTTP on top. */
 export async function createService(options: CreateServiceOptions): Promise<Expertq> {
   const config = typeof options.config === 'string' ? loadConfig(options.config) : options.config;
   const secrets = readSecrets(config, readEnv(config.file, options.env));
@@ -135,8 +133,6 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
       ? await (await import('./transport/slack/create-slack-transport.js')).createSlackTransport(config, secrets, log, clock)
       : null;
 
-  const llm = configureLlm(config, secrets, log);
-
   const lock = lockDatabase(config.storagePath);
   let store: SqliteStore;
   try {
@@ -145,45 +141,21 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     lock.release();
     throw error;
   }
-  const expertName = (id: string) => service.experts.get(id)?.name ?? id;
-  const transport: Transport =
+  const transport: WireServiceOptions['transport'] =
     slack ??
     (typeof options.transport === 'object'
       ? options.transport
       : // With JSON logs on stdout, the readable blocks go to stderr: stdout stays one JSON object per line.
-        new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, hintCommand(config.file)));
-  const service: ExpertqService = new ExpertqService({
-    config,
-    store,
-    transport,
-    log,
-    clock,
-    review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
-    allowPrivateWebhooks: config.server.allow_private_webhooks,
-    llm,
-  });
+        (expertName) => new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, hintCommand(config.file)));
+  let wired: WiredService;
   try {
-    await transport.start({
-      reply: (reply) => service.receiveInbound(reply),
-      review: (action) => service.reviewFromChat(action),
-      answerOf: (id) => service.store.getProposal(id)?.answer ?? null,
-    });
+    wired = await wireService({ config, secrets, store, log, clock, transport, timers: options.timers !== false });
   } catch (error) {
     store.close();
     lock.release();
-    throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);
+    throw error;
   }
-
-  // Anything committed but not delivered (or drafted, or structured) before a stop goes on now; due work every tick.
-  service.kick();
-  let timer: NodeJS.Timeout | null = null;
-  if (options.timers !== false) {
-    // The scheduler: catch up now on whatever fell due while stopped, then every tick (it also kicks
-    // both dispatchers, so due retries go out).
-    runTick(service, log);
-    timer = setInterval(() => runTick(service, log), config.server.tick_ms);
-    timer.unref();
-  }
+  const { service, timer } = wired;
   const pruner = new Pruner(store.db, retentionOf(config), clock, log);
   let pruneTimer: NodeJS.Timeout | null = null;
   if (options.timers !== false && pruner.enabled) {
@@ -198,7 +170,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   if (reloader && options.watchConfig !== false) {
     reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
   }
-  return new Expertq(service, config, secrets, transport, store, timer, lock, pruner, pruneTimer, reloader);
+  return new Expertq(service, config, secrets, wired.transport, store, timer, lock, pruner, pruneTimer, reloader);
 }
 
 const PRUNE_EVERY_MS = 3_600_000;

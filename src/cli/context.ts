@@ -3,7 +3,8 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { systemReason } from '../config/load-config.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
-import { CliError, createClient, type Client } from './client.js';
+import { createClient, type Client } from '../client/client.js';
+import { CliError } from './cli-error.js';
 import { formatWhen } from '../core/describe-time.js';
 
 export { PACKAGE_ROOT } from '../package-info.js';

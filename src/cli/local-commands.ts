@@ -8,8 +8,8 @@ import { lockDatabase } from '../store/lock-database.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { addCounts, countPrunable, emptyCounts, isEmpty, pruneBatch, type PruneCounts } from '../store/prune.js';
 import { cutoffsAt } from '../service/pruner.js';
-import { CliError } from './client.js';
-import { howToRun } from './how-to-run.js';
+import { CliError } from './cli-error.js';
+import { howToRun } from '../config/how-to-run.js';
 
 /**
  * Commands that work on the database file itself, on the machine that holds it (not through the API):

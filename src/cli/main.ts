@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
-import { CliError } from './client.js';
+import { CliError } from './cli-error.js';
 import { buildProgram } from './program.js';
 
 // A reader that stops early (`expertq queue | head -1`) is not an error of ours: stop quietly.

@@ -1,5 +1,5 @@
 import { formatDuration } from '../config/durations.js';
-import { guarded, placeAsksOf } from '../scheduler/place-waiting.js';
+import { guarded, placeAsksOf } from '../service/place-waiting.js';
 import { createProposal } from '../service/create-proposal.js';
 import { audit, type Engine } from '../service/engine.js';
 import type { LlmJobRecord } from '../store/records.js';

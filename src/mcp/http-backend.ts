@@ -1,4 +1,4 @@
-import { CliError, type Client } from '../cli/client.js';
+import { ClientError, type Client } from '../client/client.js';
 import type { SubmitResult } from '../service/submit-request.js';
 import type { ProposalBody, RequestView } from '../service/views.js';
 import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry, type TopicItem } from './backend.js';
@@ -12,7 +12,7 @@ export function httpBackend(client: Client): McpBackend {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof CliError) throw new McpToolError(error.code ?? 'unavailable', error.message.replace(/^\d{3} [a-z_]+: /, ''));
+      if (error instanceof ClientError) throw new McpToolError(error.code ?? 'unavailable', error.message.replace(/^\d{3} [a-z_]+: /, ''));
       throw error;
     }
   };

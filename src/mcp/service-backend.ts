@@ -1,7 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Caller } from '../http/auth.js';
 import { mayCall } from '../http/permissions.js';
-import { queueItems } from '../http/routes/queue.js';
 import { decisionBy } from '../http/routes/proposals.js';
 import { submitRequestBody } from '../http/schemas.js';
 import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
@@ -57,7 +56,7 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
     },
     async queue() {
       allow('GET', '/queue');
-      return queueItems(service);
+      return service.queue();
     },
     async decide(id, decision, body) {
       allow('POST', `/proposals/:id/${decision}`);

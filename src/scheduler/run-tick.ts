@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TickResult } from './scheduler.js';
+import type { TickResult } from '../service/timed-work.js';
 
 /**
  * One scheduler tick from a timer. Errors are logged, never thrown: a failed tick (say, the disk is

@@ -5,7 +5,8 @@ import { noteOverdueCards, remindReviewers } from '../service/review-channel.js'
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
 import { isStorageFailure } from '../store/storage-errors.js';
 import type { DueCursor } from '../store/store.js';
-import { guarded, placeWaiting, type WakeScope } from './place-waiting.js';
+import type { TickResult, TimedWork } from '../service/timed-work.js';
+import { guarded, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
 
 export interface SchedulerOptions {
@@ -28,19 +29,6 @@ interface Drain<T, R> {
   done: (result: R) => void;
 }
 
-export interface TickResult {
-  timed_out: number;
-  rate_limited: number;
-  escalated: number;
-  /** Queued asks sent (quiet hours over, or their expert freed up). */
-  sent: number;
-  /** Held requests placed with an expert. */
-  placed: number;
-  /** True when due work was left for the next tick (`maxPerTick` reached). */
-  more: boolean;
-  /** True when reviewers were reminded of the pending queue (`review.remind_after`). */
-  reminded: boolean;
-}
 
 /**
  * Acts on everything that happens because time passed. Deadlines
@@ -53,7 +41,7 @@ export interface TickResult {
  * Order within a tick: give-ups first (a request past `give_up_after` fails rather than escalates),
  * then escalations, then waiting work, so capacity released by the first two is used in the same tick.
  */
-export class Scheduler {
+export class Scheduler implements TimedWork {
   private readonly batchSize: number;
   private readonly maxPerTick: number;
   private nextDayStart = Number.NEGATIVE_INFINITY;

@@ -1,4 +1,4 @@
-import { placeWaiting } from '../scheduler/place-waiting.js';
+import { placeWaiting } from './place-waiting.js';
 import { audit, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import { placeWaiting } from '../scheduler/place-waiting.js';
+import { placeWaiting } from './place-waiting.js';
 import type { RequestRecord } from '../store/records.js';
 import { OPEN_STATUSES } from '../store/records.js';
 import { audit, type Engine } from './engine.js';

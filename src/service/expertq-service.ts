@@ -10,7 +10,6 @@ import { notFound } from '../errors.js';
 import type { LlmClient, LlmSettings } from '../llm/create-llm-client.js';
 import { expireDrafts } from '../llm/finish-llm-job.js';
 import { LlmWorker } from '../llm/llm-worker.js';
-import { Scheduler, type SchedulerOptions, type TickResult } from '../scheduler/scheduler.js';
 import type { ProposalRecord, RequestRecord } from '../store/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
 import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
@@ -28,6 +27,8 @@ import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
+import type { TickResult, TimedWork } from './timed-work.js';
+import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
 import { requestView, type RequestView } from './views.js';
@@ -42,8 +43,11 @@ export interface ExpertqServiceOptions {
   allowPrivateWebhooks?: boolean;
   /** Tuning for the webhook dispatcher (tests shorten the timeout). */
   delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
-  /** Tuning for the scheduler (batch size, work per tick). */
-  scheduler?: SchedulerOptions;
+  /**
+   * Builds what `tick()` runs (the scheduler) for this service. The composition root passes it, so
+   * the service does not depend on the scheduler that calls it.
+   */
+  scheduler: (engine: Engine) => TimedWork;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
   /** The LLM client when `llm.model` is configured; without it, nothing LLM-related runs. */
@@ -71,7 +75,7 @@ export class ExpertqService implements Engine {
   readonly messages: MessageDispatcher;
   readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
-  readonly scheduler: Scheduler;
+  readonly scheduler: TimedWork;
   readonly llm: LlmSettings | null;
   /** Runs drafting and structuring jobs; null without an LLM. */
   readonly llmWorker: LlmWorker | null;
@@ -110,7 +114,7 @@ export class ExpertqService implements Engine {
     });
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
     this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
-    this.scheduler = new Scheduler(this, options.scheduler);
+    this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
     this.llmWorker = options.llm ? new LlmWorker(this, options.llm, () => this.kick()) : null;
   }
@@ -209,6 +213,11 @@ export class ExpertqService implements Engine {
 
   listPendingProposals(): ProposalRecord[] {
     return this.store.listPendingProposals();
+  }
+
+  /** The reviewer's queue: pending proposals with their requests and returned answers, oldest first. */
+  queue(): QueueItem[] {
+    return queueView(this);
   }
 
   getProposal(id: string): ProposalRecord {

@@ -7,7 +7,7 @@ import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-tim
 import { isCapped } from '../core/route-request.js';
 import type { ExpertLiveState } from '../store/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
-import { placeWaiting } from '../scheduler/place-waiting.js';
+import { placeWaiting } from './place-waiting.js';
 import { audit, liveStates, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 

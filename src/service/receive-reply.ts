@@ -2,7 +2,7 @@ import { composeReplyFeedback, type ReplyFeedback } from '../core/compose-feedba
 import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
 import { queueStructuring } from '../llm/llm-jobs.js';
-import { placeWaiting } from '../scheduler/place-waiting.js';
+import { placeWaiting } from './place-waiting.js';
 import type { AskRecord, RequestRecord } from '../store/records.js';
 import { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
 import { createProposal, proposalFromAnswer } from './create-proposal.js';

@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { loadConfig, type Config } from '../../src/config/load-config.js';
 import { isQuietAt, startOfLocalDay } from '../../src/core/local-time.js';
 import { AppError } from '../../src/errors.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
@@ -106,7 +107,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
   let config: Config = loadConfig(configFile);
   let store = new SqliteStore(openDatabase(config.storagePath));
   const open = () => {
-    const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock });
+    const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock, scheduler: (engine) => new Scheduler(engine) });
     transport.service = service;
     return service;
   };

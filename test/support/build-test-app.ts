@@ -6,10 +6,10 @@ import { stringify } from 'yaml';
 import { buildApp } from '../../src/app.js';
 import type { Credential } from '../../src/http/auth.js';
 import { loadConfig, readSecrets } from '../../src/config/load-config.js';
-import { configureLlm } from '../../src/llm/configure-llm.js';
-import { ExpertqService } from '../../src/service/expertq-service.js';
+import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
+import { wireService } from '../../src/wire-service.js';
 import { Capture, captureLogger } from './capture.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -76,19 +76,20 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const out = new Capture();
   const { log, logs } = captureLogger();
-  const llm = configureLlm(config, readSecrets(config, options.env ?? {}), log);
   const store = new SqliteStore(openDatabase(config.storagePath));
-  const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
-  const service: ExpertqService = new ExpertqService({
+  // The same wiring as `createService` (LLM, scheduler, transport start, leftover work kicked), without timers.
+  const { service } = await wireService({
     config,
+    secrets: readSecrets(config, options.env ?? {}),
     store,
-    transport,
     log,
     clock,
-    allowPrivateWebhooks: config.server.allow_private_webhooks,
+    transport: (expertName) => new ConsoleTransport(log, out, expertName),
+    timers: false,
     delivery: { timeoutMs: 2_000 },
-    review: { remindAfterMs: config.review.remind_after },
-    llm,
+  }).catch((error: unknown) => {
+    store.close();
+    throw error;
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
   const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });

@@ -8,6 +8,7 @@ import type { OutboundMessage, Transport } from '../../src/transport/transport.j
 import { EXAMPLE_EXPERTS } from './build-test-app.js';
 import { captureLogger } from './capture.js';
 import { FakeClock } from './fake-clock.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
 
 /** A transport that records what it is asked to send and never finishes (`hang`) or takes it at once. */
 export class RecordingTransport implements Transport {
@@ -54,7 +55,7 @@ export function sharedDatabase(): { clock: FakeClock; open(transport: Transport,
     clock,
     open(transport, llm) {
       const store = new SqliteStore(openDatabase(join(dir, 'db.sqlite')));
-      const service = new ExpertqService({ config, store, transport, log: captureLogger().log, clock, llm: llm ?? null });
+      const service = new ExpertqService({ config, store, transport, log: captureLogger().log, clock, llm: llm ?? null, scheduler: (engine) => new Scheduler(engine) });
       const instance = { service, store, kill: () => store.close() };
       instances.push(instance);
       return instance;

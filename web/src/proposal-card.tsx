@@ -1,6 +1,6 @@
 import { confidenceText, draftedQuestion, structuredIsVerbatim, structuredText } from './format.js';
 import { CopyId } from './copy-id.js';
-import { editedAnswer } from './queue.js';
+import { editedAnswer } from './edited-answer.js';
 import type { QueueItem } from './wire.js';
 
 export interface ProposalCardProps {

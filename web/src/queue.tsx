@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { editedAnswer } from './edited-answer.js';
 import { dateTime, timeAgo } from './format.js';
 import type { Connection } from './hooks.js';
 import { commandFor, keepSelection, moveSelection } from './keys.js';
@@ -252,12 +253,6 @@ export function QueueView(props: QueueViewProps) {
       )}
     </section>
   );
-}
-
-/** The reviewer's edit when it changes the answer (trimmed), else null: "Accept" then delivers the expert's text. */
-export function editedAnswer(item: QueueItem, edit: string | undefined): string | null {
-  const text = edit?.trim();
-  return text && text !== item.proposal.answer ? text : null;
 }
 
 function LiveBadge({ connection }: { connection: Connection }) {

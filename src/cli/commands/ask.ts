@@ -1,5 +1,5 @@
 import { Argument } from 'commander';
-import { CliError } from '../client.js';
+import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import { progressLine, waitingLines } from '../describe-request.js';
 import { nonEmpty } from '../options.js';

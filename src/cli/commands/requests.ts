@@ -1,5 +1,6 @@
 import { Option } from 'commander';
-import { CliError, type Client } from '../client.js';
+import type { Client } from '../../client/client.js';
+import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import { askedAsLine, proposalState, waitingLines } from '../describe-request.js';
 import { parseLimit } from '../options.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
-import { CliError } from '../client.js';
+import { CliError } from '../cli-error.js';
 import { osUser, type CliContext } from '../context.js';
 import { askedAsLine, outcomeOf, PAST } from '../describe-request.js';
 import type { ProposalBody, RequestWire } from '../wire.js';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CliError } from '../client.js';
+import { CliError } from '../cli-error.js';
 import { PACKAGE_ROOT, type CliContext } from '../context.js';
 import { addServeCommand } from './serve.js';
-import { howToRun } from '../how-to-run.js';
+import { howToRun } from '../../config/how-to-run.js';
 
 /** `serve`, `mcp` and `init`: running expertq and writing its first configuration. */
 export function addServerCommands({ program, say, client }: CliContext): void {

@@ -2,55 +2,15 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
-import { askedQuestion, proposalBody } from '../../service/views.js';
+import type { QueueItem } from '../../service/queue-view.js';
 import { queueItem } from '../schemas.js';
 import type { RouteOptions } from './requests.js';
-
-export type QueueItem = z.infer<typeof queueItem>;
 
 export interface QueueRouteOptions extends RouteOptions {
   /** How often the queue is compared with what the streams last saw, while a stream is open. */
   pollMs?: number;
   /** Comment lines that keep idle streams (and proxies in between) from timing out. */
   heartbeatMs?: number;
-}
-
-/** The pending proposals joined with the question, topic, consumer and reason of their requests. */
-export function queueItems(service: ExpertqService): QueueItem[] {
-  return service.listPendingProposals().flatMap((p) => {
-    const request = service.store.getRequest(p.request_id);
-    if (!request) return [];
-    const because = request.context.asked_because;
-    return [{
-      proposal: proposalBody(p),
-      request: {
-        id: request.id,
-        consumer_id: request.consumer_id,
-        kind: request.kind,
-        topic: request.topic,
-        question: request.question,
-        asked_question: askedQuestion(request),
-        asked_because: typeof because === 'string' ? because : null,
-        status: request.status,
-        created_at: new Date(request.created_at).toISOString(),
-      },
-      history: returnedAnswers(service, request.id),
-    }];
-  });
-}
-
-/** The answers a reviewer sent back on a request, with their instructions. */
-function returnedAnswers(service: ExpertqService, requestId: string): QueueItem['history'] {
-  return service.store
-    .listProposals(requestId)
-    .filter((p) => p.status === 'rejected' && p.decision?.reason === 'returned')
-    .map((p) => ({
-      proposal_id: p.id,
-      answer: p.answer,
-      instructions: p.decision!.note,
-      returned_by: p.decision!.decided_by,
-      returned_at: new Date(p.decision!.decided_at).toISOString(),
-    }));
 }
 
 function frame(items: QueueItem[]): string {
@@ -86,7 +46,7 @@ class QueueStreams {
   ) {}
 
   add(res: ServerResponse): void {
-    const items = queueItems(this.service);
+    const items = this.service.queue();
     if (this.clients.size === 0) this.seen = fingerprint(items.map((i) => i.proposal.id));
     this.clients.add(res);
     res.write(frame(items));
@@ -107,7 +67,7 @@ class QueueStreams {
       ids = fingerprint(this.service.listPendingProposals().map((p) => p.id));
       if (ids === this.seen) return;
       this.seen = ids;
-      this.broadcast(frame(queueItems(this.service)));
+      this.broadcast(frame(this.service.queue()));
     } catch (error) {
       // The database closes before the last stream during shutdown; the next check or close settles it.
       this.service.log.warn({ err: error }, 'queue stream check failed');
@@ -158,7 +118,7 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
       tags: ['proposals'],
       response: { 200: z.array(queueItem) },
     },
-    handler: async () => queueItems(service),
+    handler: async () => service.queue(),
   });
 
   app.get('/queue/events', {

@@ -2,8 +2,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** This CLI's entry point (dist/cli/main.js once built). */
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
+/** The CLI's entry point (dist/cli/main.js once built). */
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
 
 export interface Shell {
   env?: NodeJS.ProcessEnv;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { howToRun } from '../../src/cli/how-to-run.js';
+import { howToRun } from '../../src/config/how-to-run.js';
 
 /**
  * The command lines expertq prints as hints (`init`, the console transport, `backup`) must work when

@@ -3,7 +3,11 @@ import { STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
 import { loadConfig, portOverride, readEnv } from '../config/load-config.js';
 
-export class CliError extends Error {
+/**
+ * An API call that failed (the server's error code in `code`, or `unreachable`), with the exit code
+ * the CLI ends with when it reports it.
+ */
+export class ClientError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
@@ -24,7 +28,7 @@ export interface ClientOptions {
 }
 
 /**
- * The CLI's HTTP client: the running server's URL and token come from the same config file and
+ * The HTTP API client (the CLI's commands and the stdio MCP server use it): the running server's URL and token come from the same config file and
  * environment variable the server uses, so `--config` is all a reviewer needs. `EXPERTQ_TOKEN`, when
  * set, is sent instead (a scoped token of `server.tokens`).
  */
@@ -72,20 +76,20 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
     } catch (error) {
       const e = error as Error;
       const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : networkReason(e);
-      throw new CliError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`, 1, 'unreachable');
+      throw new ClientError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`, 1, 'unreachable');
     }
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      throw new CliError(`expertq at ${base} (from ${via}) stopped answering: ${(error as Error).message}.`, 1, 'unreachable');
+      throw new ClientError(`expertq at ${base} (from ${via}) stopped answering: ${(error as Error).message}.`, 1, 'unreachable');
     }
     let data;
     try {
       data = text ? JSON.parse(text) : undefined;
     } catch {
       if (!response.ok) throw notExpertqFailure(response.status, `${method} ${base}/api/v1${path}`, via, 'a body that is not expertq\'s JSON');
-      throw new CliError(`${base} (from ${via}) answered ${response.status} with something that is not expertq's JSON; is another program listening there?`);
+      throw new ClientError(`${base} (from ${via}) answered ${response.status} with something that is not expertq's JSON; is another program listening there?`);
     }
     if (!response.ok) {
       const err = data?.error;
@@ -99,7 +103,7 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
           : token
             ? ` The token sent (from ${vars.EXPERTQ_TOKEN ? 'EXPERTQ_TOKEN' : `${tokenEnv}, server.api_token_env`}) is not one this server knows; check it matches the server's.`
             : ` No token was sent: set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.`;
-      throw new CliError(`${response.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code);
+      throw new ClientError(`${response.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code);
     }
     return data as T;
   }
@@ -139,6 +143,6 @@ function networkReason(error: Error): string {
  * A failure answered without expertq's error body (a proxy's page, a bare 404 from another program):
  * the status with its standard reason phrase and what was asked, so the reason is never blank.
  */
-function notExpertqFailure(status: number, asked: string, via: string, body: string): CliError {
-  return new CliError(`${status} ${STATUS_CODES[status] ?? 'Unknown Status'} from ${asked} (from ${via}), with ${body}; is this expertq's address?`);
+function notExpertqFailure(status: number, asked: string, via: string, body: string): ClientError {
+  return new ClientError(`${status} ${STATUS_CODES[status] ?? 'Unknown Status'} from ${asked} (from ${via}), with ${body}; is this expertq's address?`);
 }

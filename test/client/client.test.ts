@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliError, createClient } from '../../src/cli/client.js';
+import { ClientError, createClient } from '../../src/client/client.js';
 
 /** What the CLI says when something that is not a well-behaved expertq answers (a proxy, a bare 404). */
 
@@ -20,11 +20,11 @@ async function answering(status: number, body: string, type = 'text/plain'): Pro
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-async function failureOf(url: string, path: string): Promise<CliError> {
+async function failureOf(url: string, path: string): Promise<ClientError> {
   const client = createClient({ config: join(tmpdir(), 'expertq-no-such-config.yaml'), url }, {});
   const error = await client.get(path).then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(CliError);
-  return error as CliError;
+  expect(error).toBeInstanceOf(ClientError);
+  return error as ClientError;
 }
 
 describe('a failure answer without expertq JSON', () => {

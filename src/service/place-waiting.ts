@@ -3,10 +3,10 @@ import { chooseExperts, findCandidates, isCapped } from '../core/route-request.j
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
 import type { AskRecord, RequestRecord } from '../store/records.js';
 import type { HeldRequest, WaitingAsk } from '../store/store.js';
-import { liveStates, type Engine } from '../service/engine.js';
-import { passOn } from '../service/pass-on.js';
-import { trySendAsk } from '../service/place-asks.js';
-import { askAsRouted, failRequest } from '../service/submit-request.js';
+import { liveStates, type Engine } from './engine.js';
+import { passOn } from './pass-on.js';
+import { trySendAsk } from './place-asks.js';
+import { askAsRouted, failRequest } from './submit-request.js';
 
 /** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */
 export type WakeScope = ReadonlySet<string> | 'all';

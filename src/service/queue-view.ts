@@ -1,0 +1,70 @@
+import type { RequestStatus } from '../store/records.js';
+import type { Engine } from './engine.js';
+import { askedQuestion, proposalBody, type ProposalBody } from './views.js';
+
+/** One entry of the reviewer's queue: a pending proposal with what a reviewer needs from its request. */
+export interface QueueItem {
+  proposal: ProposalBody;
+  request: {
+    id: string;
+    consumer_id: string;
+    kind: string;
+    topic: string;
+    question: string;
+    asked_question: string | null;
+    asked_because: string | null;
+    status: RequestStatus;
+    created_at: string;
+  };
+  /** Earlier answers on this request that a reviewer sent back, oldest first. */
+  history: ReturnedAnswer[];
+}
+
+export interface ReturnedAnswer {
+  proposal_id: string;
+  answer: string;
+  instructions: string | null;
+  returned_by: string;
+  returned_at: string;
+}
+
+/**
+ * The reviewer's queue, oldest first: the pending proposals joined with the question, topic, consumer
+ * and reason of their requests. The web UI (`GET /queue` and its stream) and MCP's `queue` tool show it.
+ */
+export function queueView(engine: Engine): QueueItem[] {
+  return engine.store.listPendingProposals().flatMap((p) => {
+    const request = engine.store.getRequest(p.request_id);
+    if (!request) return [];
+    const because = request.context.asked_because;
+    return [{
+      proposal: proposalBody(p),
+      request: {
+        id: request.id,
+        consumer_id: request.consumer_id,
+        kind: request.kind,
+        topic: request.topic,
+        question: request.question,
+        asked_question: askedQuestion(request),
+        asked_because: typeof because === 'string' ? because : null,
+        status: request.status,
+        created_at: new Date(request.created_at).toISOString(),
+      },
+      history: returnedAnswers(engine, request.id),
+    }];
+  });
+}
+
+/** The answers a reviewer sent back on a request, with their instructions. */
+function returnedAnswers(engine: Engine, requestId: string): ReturnedAnswer[] {
+  return engine.store
+    .listProposals(requestId)
+    .filter((p) => p.status === 'rejected' && p.decision?.reason === 'returned')
+    .map((p) => ({
+      proposal_id: p.id,
+      answer: p.answer,
+      instructions: p.decision!.note,
+      returned_by: p.decision!.decided_by,
+      returned_at: new Date(p.decision!.decided_at).toISOString(),
+    }));
+}
