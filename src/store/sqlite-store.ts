@@ -7,7 +7,7 @@ import type {
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
-import { isStorageFault } from './storage-errors.js';
+import { isStorageFault, toStoreError, translateErrorsOf } from './storage-errors.js';
 import type {
   AskPatch, DeliveryClaim, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
   WaitingAsk,
@@ -270,6 +270,8 @@ export class SqliteStore implements Store {
     };
     this.due = prepareDueStatements(db);
     this.llm = prepareLlmStatements(db);
+    // Nothing outside the store sees a better-sqlite3 error: each becomes one of `errors.ts`.
+    translateErrorsOf(this, ['transaction', 'commit', 'flushCommits', 'noteFailure']);
   }
 
   transaction<T>(fn: () => T): T {
@@ -277,7 +279,8 @@ export class SqliteStore implements Store {
       const value = this.db.transaction(fn).immediate();
       this.lastWriteFailure = null;
       return value;
-    } catch (error) {
+    } catch (caught) {
+      const error = toStoreError(caught);
       this.noteFailure(error);
       throw error;
     }
@@ -319,7 +322,8 @@ export class SqliteStore implements Store {
         for (const item of batch) {
           try {
             results.push({ ok: true, value: this.db.transaction(item.fn)() });
-          } catch (error) {
+          } catch (caught) {
+            const error = toStoreError(caught);
             this.noteFailure(error);
             // On some errors (a full disk, I/O) SQLite rolls the whole transaction back: then nothing of
             // this batch was written, and the rest must not run, each committing alone, outside it.
@@ -328,7 +332,8 @@ export class SqliteStore implements Store {
           }
         }
       }).immediate();
-    } catch (error) {
+    } catch (caught) {
+      const error = toStoreError(caught);
       this.noteFailure(error);
       for (const item of batch) item.reject(error);
       return;
