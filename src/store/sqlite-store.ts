@@ -521,6 +521,17 @@ export class SqliteStore implements Store {
     this.stmts.insertEvent.run(e.id, e.request_id, e.type, json(e.body), e.created_at);
   }
 
+  listEvents(requestId: string): EventRecord[] {
+    const rows = this.prepareCached('SELECT id, request_id, type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id').all(requestId) as Row[];
+    return rows.map((r) => ({ ...r, body: JSON.parse(r.body as string) }) as EventRecord);
+  }
+
+  listMessages(requestId: string): MessageRecord[] {
+    const rows = this.prepareCached(`SELECT id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
+      next_attempt_at, created_at, sent_at, last_error FROM messages WHERE request_id = ? ORDER BY created_at, id`).all(requestId) as Row[];
+    return rows.map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
+  }
+
   enqueueMessage(m: MessageRecord): void {
     this.stmts.enqueueMessage.run({ ...m, proposal_id: m.proposal_id ?? null, elements: m.elements === null ? null : json(m.elements) });
   }

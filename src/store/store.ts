@@ -61,8 +61,12 @@ export interface Store {
   appendAudit(entry: AuditEntry): void;
   listAudit(requestId: string): AuditEntry[];
   insertEvent(event: EventRecord): void;
+  /** A request's events (bodies still held), oldest first. */
+  listEvents(requestId: string): EventRecord[];
 
   enqueueMessage(message: MessageRecord): void;
+  /** The messages about a request still held, whatever their state, oldest first. */
+  listMessages(requestId: string): MessageRecord[];
   /** Up to `limit` pending messages due at `now`, oldest first. */
   dueMessages(now: number, limit: number): MessageRecord[];
   markMessagesSent(ids: readonly string[], at: number): void;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conflict, StorageUnavailable } from '../../src/store/errors.js';
 import { buildTestApp, type TestApp } from '../support/build-test-app.js';
+import { MINUTE, schedulerKit } from '../support/scheduler-kit.js';
 
-// SQLite engine test: it makes the database refuse writes with SQLite's own pragmas, then checks that
-// what leaves the store is the driver-neutral error the rest of the service tests for.
+// SQLite engine tests: they reach below the store's interface with SQLite's own pragmas and counters.
 let t: TestApp;
 afterEach(async () => t.close());
 
@@ -49,5 +49,19 @@ describe('the SQLite store answers driver-neutral errors', () => {
     expect(res.json()).toEqual({
       error: { code: 'unavailable', message: 'The server cannot store anything right now (its database cannot take writes); nothing was changed. Try again later.' },
     });
+  });
+});
+
+describe('the SQLite store under the scheduler', () => {
+  it('an idle tick writes nothing (no row changed, by SQLite\'s own count)', async () => {
+    const k = await schedulerKit();
+    t = k.t;
+    await k.submit();
+    await k.tickAfter(MINUTE); // the first tick after a start re-checks everything
+    const changes = () => (k.t.store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    const before = changes();
+    const tick = await k.tickAfter(MINUTE);
+    expect(tick).toEqual({ timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false });
+    expect(changes()).toBe(before);
   });
 });
