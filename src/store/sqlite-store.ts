@@ -7,7 +7,7 @@ import type {
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
-import { isStorageFault, toStoreError, translateErrorsOf } from './storage-errors.js';
+import { isStorageFault, toStoreError } from './storage-errors.js';
 import type {
   AskPatch, DeliveryClaim, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
   WaitingAsk,
@@ -270,8 +270,6 @@ export class SqliteStore implements Store {
     };
     this.due = prepareDueStatements(db);
     this.llm = prepareLlmStatements(db);
-    // Nothing outside the store sees a better-sqlite3 error: each becomes one of `errors.ts`.
-    translateErrorsOf(this, ['transaction', 'commit', 'flushCommits', 'noteFailure']);
   }
 
   transaction<T>(fn: () => T): T {

@@ -34,26 +34,3 @@ export function isStorageFault(error: unknown): boolean {
   return error instanceof StorageUnavailable && error.code !== 'busy';
 }
 
-/**
- * Makes every method of `store` answer driver-neutral errors, whether it runs inside a transaction or
- * alone (a mute or a consumer registration writes one row without one). Methods named in `except`
- * translate for themselves (`transaction` and `commit` also note the failure for `/readyz`).
- */
-export function translateErrorsOf(store: object, except: readonly string[]): void {
-  const proto = Object.getPrototypeOf(store) as object;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const method: unknown = Object.getOwnPropertyDescriptor(proto, name)?.value;
-    if (name === 'constructor' || except.includes(name) || typeof method !== 'function') continue;
-    Object.defineProperty(store, name, {
-      configurable: true,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]): unknown {
-        try {
-          return method.apply(this, args);
-        } catch (error) {
-          throw toStoreError(error);
-        }
-      },
-    });
-  }
-}
