@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
-import { isStorageFailure } from '../store/storage-errors.js';
+import { StorageUnavailable } from '../store/errors.js';
 
 function body(code: ErrorCode, message: string, details?: ErrorDetail[]) {
   return { error: details ? { code, message, details } : { code, message } };
@@ -102,7 +102,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       const code = statusCodes[status] ?? 'bad_request';
       return reply.code(statusCodes[status] ? status : 400).send(body(code, error.message || 'The request is invalid.'));
     }
-    if (isStorageFailure(error)) {
+    if (error instanceof StorageUnavailable) {
       // Nothing was written (the transaction rolled back): the client may retry, and /readyz says why.
       request.log.error({ err: error }, 'the database cannot take writes');
       return reply.code(503).header('retry-after', '30').send(body('unavailable', 'The server cannot store anything right now (its database cannot take writes); nothing was changed. Try again later.'));

@@ -3,7 +3,7 @@ import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
 import { noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
-import { isStorageFailure } from '../store/storage-errors.js';
+import { StorageUnavailable } from '../store/errors.js';
 import type { DueCursor } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/timed-work.js';
 import { guarded, placeWaiting, type WakeScope } from '../service/place-waiting.js';
@@ -133,7 +133,7 @@ export class Scheduler implements TimedWork {
     } catch (error) {
       // The storage failed, not a row: no row is to blame (or to be failed for it). The tick fails and
       // the same work is due again on the next one.
-      if (isStorageFailure(error)) throw error;
+      if (error instanceof StorageUnavailable) throw error;
       this.engine.log.warn({ err: error }, 'a batch of due work failed; redoing it one request at a time');
       return store.transaction(() => {
         const rows = load();

@@ -59,7 +59,8 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  engine.store.upsertConsumer(record);
+  // In a transaction, like every write an API caller may be told to retry.
+  engine.store.transaction(() => engine.store.upsertConsumer(record));
   engine.log.info({ consumer_id: record.id, delivery: record.delivery.type, auto_accept: record.auto_accept, replaced: Boolean(existing) }, 'consumer registered');
   return { id: record.id, signing_secret: secret };
 }
@@ -138,9 +139,11 @@ export function deliveryView(d: DeliveryRecord) {
 
 /** Replays a delivery now, whatever its state (a dead one after the endpoint is fixed, or a re-send). */
 export function retryDelivery(engine: Engine, id: string): DeliveryRecord {
-  const delivery = engine.store.getDelivery(id);
-  if (!delivery) throw notFound('Delivery', id);
-  if (!engine.store.getConsumer(delivery.consumer_id)) throw badRequest(`Consumer "${delivery.consumer_id}" no longer exists.`);
-  engine.store.retryDelivery(id, engine.clock.now());
-  return engine.store.getDelivery(id)!;
+  return engine.store.transaction(() => {
+    const delivery = engine.store.getDelivery(id);
+    if (!delivery) throw notFound('Delivery', id);
+    if (!engine.store.getConsumer(delivery.consumer_id)) throw badRequest(`Consumer "${delivery.consumer_id}" no longer exists.`);
+    engine.store.retryDelivery(id, engine.clock.now());
+    return engine.store.getDelivery(id)!;
+  });
 }

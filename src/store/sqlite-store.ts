@@ -7,7 +7,7 @@ import type {
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from './records.js';
 import { MIGRATIONS } from './migrations.js';
-import { isStorageFault } from './storage-errors.js';
+import { isStorageFault, toStoreError } from './storage-errors.js';
 import type {
   AskPatch, DeliveryClaim, LeasedWork, MetricCounts, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, RequestPatch, RequestQuery, Store,
   WaitingAsk, WorkClaim,
@@ -287,7 +287,8 @@ export class SqliteStore implements Store {
       const value = this.db.transaction(fn).immediate();
       this.lastWriteFailure = null;
       return value;
-    } catch (error) {
+    } catch (caught) {
+      const error = toStoreError(caught);
       this.noteFailure(error);
       throw error;
     }
@@ -329,7 +330,8 @@ export class SqliteStore implements Store {
         for (const item of batch) {
           try {
             results.push({ ok: true, value: this.db.transaction(item.fn)() });
-          } catch (error) {
+          } catch (caught) {
+            const error = toStoreError(caught);
             this.noteFailure(error);
             // On some errors (a full disk, I/O) SQLite rolls the whole transaction back: then nothing of
             // this batch was written, and the rest must not run, each committing alone, outside it.
@@ -338,7 +340,8 @@ export class SqliteStore implements Store {
           }
         }
       }).immediate();
-    } catch (error) {
+    } catch (caught) {
+      const error = toStoreError(caught);
       this.noteFailure(error);
       for (const item of batch) item.reject(error);
       return;
@@ -524,6 +527,17 @@ export class SqliteStore implements Store {
 
   insertEvent(e: EventRecord): void {
     this.stmts.insertEvent.run(e.id, e.request_id, e.type, json(e.body), e.created_at);
+  }
+
+  listEvents(requestId: string): EventRecord[] {
+    const rows = this.prepareCached('SELECT id, request_id, type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id').all(requestId) as Row[];
+    return rows.map((r) => ({ ...r, body: JSON.parse(r.body as string) }) as EventRecord);
+  }
+
+  listMessages(requestId: string): MessageRecord[] {
+    const rows = this.prepareCached(`SELECT id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
+      next_attempt_at, created_at, sent_at, last_error FROM messages WHERE request_id = ? ORDER BY created_at, id`).all(requestId) as Row[];
+    return rows.map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
   }
 
   enqueueMessage(m: MessageRecord): void {

@@ -44,7 +44,7 @@ describe('message outbox', () => {
   it('retries a failed send with backoff until the platform takes it, exactly once delivered', async () => {
     const platform = new FlakyPlatform(2);
     const { service, clock, store } = setup(platform);
-    await service.submitRequest(submitBody() as never);
+    const { request_id } = await service.submitRequest(submitBody() as never);
     await service.idle();
     expect(platform.delivered).toHaveLength(0);
 
@@ -63,7 +63,7 @@ describe('message outbox', () => {
     await service.idle();
     expect(platform.delivered.map((m) => m.expertId)).toEqual(['dana']);
     expect(platform.delivered[0]!.text).toContain('Question: What is the grace period');
-    expect(store.db.prepare("SELECT state, attempts FROM messages").all()).toEqual([{ state: 'sent', attempts: 3 }]);
+    expect(store.listMessages(request_id).map((m) => ({ state: m.state, attempts: m.attempts }))).toEqual([{ state: 'sent', attempts: 3 }]);
     store.close();
   });
 
@@ -87,7 +87,7 @@ describe('message outbox', () => {
   it('gives up after the last retry and logs an error', async () => {
     const platform = new FlakyPlatform(Infinity);
     const { service, clock, logs, store } = setup(platform);
-    await service.submitRequest(submitBody() as never);
+    const { request_id } = await service.submitRequest(submitBody() as never);
     await service.idle();
     for (let i = 0; i < 10; i++) {
       clock.advance(3_600_000);
@@ -95,7 +95,7 @@ describe('message outbox', () => {
       await service.idle();
     }
     expect(platform.calls).toBe(7);
-    expect(store.db.prepare('SELECT state FROM messages').get()).toEqual({ state: 'dead' });
+    expect(store.listMessages(request_id).map((m) => m.state)).toEqual(['dead']);
     expect(logs.lines.some((l) => l.msg === 'message to expert failed for good' && l.expert_id === 'dana')).toBe(true);
     store.close();
   });

@@ -154,15 +154,4 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
     expect((await k.request(good)).reason.code).toBe('timeout');
     expect(k.t.logs.lines.some((l) => l.request_id === bad && l.msg === 'scheduled work on a request failed')).toBe(true);
   });
-
-  it('an idle tick writes nothing', async () => {
-    k = await schedulerKit();
-    await k.submit();
-    await k.tickAfter(MINUTE); // the first tick after a start re-checks everything
-    const changes = () => (k.t.store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-    const before = changes();
-    const tick = await k.tickAfter(MINUTE);
-    expect(tick).toEqual({ timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false });
-    expect(changes()).toBe(before);
-  });
 });

@@ -8,7 +8,9 @@ import { isQuietAt, startOfLocalDay } from '../../src/core/local-time.js';
 import { AppError } from '../../src/errors.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
+import type { AskRecord } from '../../src/store/records.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
@@ -35,8 +37,37 @@ const MAX_PER_DAY = 4;
 const TOPICS = ['billing', 'payments', 'payroll', 'tax', 'refunds', 'deployments', 'kubernetes', 'security'];
 const HOUR = 3_600_000;
 
+/** Every variant of the registry names these experts (their topics change). */
+const EXPERT_IDS = ['ana', 'ben', 'cho', 'dev', 'eli', 'fay', 'gus', 'hal'];
+const OPEN_STATUSES = ['queued', 'asked', 'escalated'] as const;
+const FINAL_STATUSES = new Set(['accepted', 'rejected', 'failed']);
+const KNOWN_STATUSES = new Set([...OPEN_STATUSES, 'proposed', ...FINAL_STATUSES]);
+
+/**
+ * The requests whose asks may still count against an expert's limits: every request submitted, until
+ * it is finished and none of its asks is live or was sent since the start of the checked day. The
+ * checker reads their asks through the store, independently of the counts the service keeps.
+ */
+class Tracked {
+  readonly ids = new Set<string>();
+
+  asks(store: Store): AskRecord[] {
+    return [...this.ids].flatMap((id) => store.listAsks(id));
+  }
+
+  /** Stops tracking the requests no later check can need: finished, no live ask, none sent since `dayStart`. */
+  retire(store: Store, dayStart: number): void {
+    for (const id of this.ids) {
+      const request = store.getRequest(id);
+      if (!request || !FINAL_STATUSES.has(request.status)) continue;
+      const asks = store.listAsks(id);
+      if (asks.every((a) => a.state !== 'open' && a.state !== 'queued' && (a.sent_at === null || a.sent_at < dayStart))) this.ids.delete(id);
+    }
+  }
+}
+
 function expertsFor(variant: number) {
-  const ids = ['ana', 'ben', 'cho', 'dev', 'eli', 'fay', 'gus', 'hal'];
+  const ids = EXPERT_IDS;
   return ids.map((id, i) => ({
     id,
     name: `${id[0]!.toUpperCase()}${id.slice(1)} Expert`,
@@ -55,6 +86,7 @@ class CheckingTransport implements Transport {
   constructor(
     private readonly clock: FakeClock,
     private readonly violations: string[],
+    private readonly tracked: Tracked,
   ) {}
 
   async send(m: OutboundMessage): Promise<void> {
@@ -67,11 +99,10 @@ class CheckingTransport implements Transport {
     const sentAt = ask?.sent_at ?? now;
     if (isQuietAt(sentAt, TZ, QUIET)) this.violations.push(`${where}: sent inside quiet hours`);
     if (service.store.isMuted(m.expertId) && ask?.state === 'open') this.violations.push(`${where}: sent to a muted expert`);
-    const db = (service.store as SqliteStore).db;
-    const open = (db.prepare(`SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND state = 'open'`).get(m.expertId) as { n: number }).n;
+    const open = service.store.openAsksOf(m.expertId).length;
     if (open > MAX_OPEN) this.violations.push(`${where}: ${open} open asks, above max_open_asks_per_expert ${MAX_OPEN}`);
     const dayStart = startOfLocalDay(sentAt, TZ);
-    const today = (db.prepare('SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND sent_at >= ? AND sent_at < ?').get(m.expertId, dayStart, dayStart + 30 * HOUR) as { n: number }).n;
+    const today = this.tracked.asks(service.store).filter((a) => a.expert_id === m.expertId && a.sent_at !== null && a.sent_at >= dayStart && a.sent_at < dayStart + 30 * HOUR).length;
     if (today > MAX_PER_DAY) this.violations.push(`${where}: ${today} asks today, above max_asks_per_expert_per_day ${MAX_PER_DAY}`);
     const e = m.elements ?? [];
     const six = e.length === 6 && /automated assistant/.test(e[0]!) && /is asking because/.test(e[1]!) && /^Question: /.test(e[2]!) &&
@@ -103,7 +134,8 @@ export async function simulate(options: { seed: number; requests: number; log?: 
   // Late March: the first days cross the spring DST change; October is reached by a long jump later.
   const clock = new FakeClock(Date.parse('2026-03-27T09:00:00Z'));
   const log = pino({ level: 'silent' });
-  const transport = new CheckingTransport(clock, violations);
+  const tracked = new Tracked();
+  const transport = new CheckingTransport(clock, violations, tracked);
   let config: Config = loadConfig(configFile);
   let store = new SqliteStore(openDatabase(config.storagePath));
   const open = () => {
@@ -133,21 +165,27 @@ export async function simulate(options: { seed: number; requests: number; log?: 
 
   const check = () => {
     figures.invariant_checks!++;
-    const db = store.db;
     const now = clock.now();
     const dayStart = startOfLocalDay(now, TZ);
+    const asks = tracked.asks(store);
     for (const e of service.listExperts()) {
-      const open = (db.prepare(`SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND state = 'open'`).get(e.id) as { n: number }).n;
-      const today = (db.prepare('SELECT COUNT(*) AS n FROM asks WHERE expert_id = ? AND sent_at >= ?').get(e.id, dayStart) as { n: number }).n;
+      const open = store.openAsksOf(e.id).length;
+      const today = asks.filter((a) => a.expert_id === e.id && a.sent_at !== null && a.sent_at >= dayStart).length;
       if (e.open_asks !== open) violations.push(`expert ${e.id}: open_asks ${e.open_asks} but ${open} open asks`);
       if (e.asks_today !== today) violations.push(`expert ${e.id}: asks_today ${e.asks_today} but ${today} asks sent today`);
     }
-    const stale = db.prepare(`SELECT id, status, give_up_at FROM requests WHERE status IN ('queued', 'asked', 'escalated') AND give_up_at <= ? AND drafting = 0`).all(now) as Array<{ id: string }>;
-    for (const r of stale) violations.push(`request ${r.id} is open past its give-up deadline`);
-    const bad = db.prepare(`SELECT id, status FROM requests WHERE status NOT IN ('queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed')`).all() as Array<{ id: string }>;
-    for (const r of bad) violations.push(`request ${r.id} has an unknown status`);
-    const failedWithout = db.prepare(`SELECT id FROM requests WHERE status = 'failed' AND reason_code IS NULL`).all() as Array<{ id: string }>;
-    for (const r of failedWithout) violations.push(`request ${r.id} failed without a reason`);
+    for (const status of Object.keys(store.metricCounts().requestsByStatus)) {
+      if (!KNOWN_STATUSES.has(status)) violations.push(`requests with an unknown status ${status}`);
+    }
+    // A request is checked at every check while tracked, so also once finished.
+    for (const id of tracked.ids) {
+      const r = store.getRequest(id)!;
+      const open = (OPEN_STATUSES as readonly string[]).includes(r.status);
+      if (open && r.give_up_at <= now && !r.drafting) violations.push(`request ${r.id} is open past its give-up deadline`);
+      if (!KNOWN_STATUSES.has(r.status)) violations.push(`request ${r.id} has an unknown status`);
+      if (r.status === 'failed' && r.reason === null) violations.push(`request ${r.id} failed without a reason`);
+    }
+    tracked.retire(store, dayStart);
   };
 
   let variant = 0;
@@ -156,15 +194,19 @@ export async function simulate(options: { seed: number; requests: number; log?: 
     if (roll < 0.35) {
       figures.requests!++;
       const targeted = rand() < 0.15;
-      await tryOp(() => service.submitRequest({
+      await tryOp(async () => {
+        const submitted = await service.submitRequest({
         consumer_id: pick(['bot-a', 'bot-b', 'bot-c']),
         topic: pick([...TOPICS, 'payroll tax', 'cloud security', 'unknown topic']),
         question: `Simulated question ${figures.requests}?`,
         context: { asked_because: `simulation step ${figures.requests}` },
-        ...(targeted ? { target_experts: [pick(expertsFor(variant)).id] } : {}),
-      }));
+          ...(targeted ? { target_experts: [pick(expertsFor(variant)).id] } : {}),
+        });
+        tracked.ids.add(submitted.request_id);
+      });
     } else if (roll < 0.6) {
-      const openAsks = store.db.prepare(`SELECT expert_id, request_id FROM asks WHERE state = 'open' ORDER BY id LIMIT 50`).all() as Array<{ expert_id: string; request_id: string }>;
+      // The 50 oldest open asks (ids sort by creation), whoever they are with.
+      const openAsks = EXPERT_IDS.flatMap((id) => store.openAsksOf(id)).sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, 50);
       if (openAsks.length > 0) {
         const a = pick(openAsks);
         const kind = rand();
@@ -184,7 +226,8 @@ export async function simulate(options: { seed: number; requests: number; log?: 
         await tryOp(() => service.decide(p.id, accept ? 'accepted' : 'rejected', { decided_by: 'sim-reviewer', ...(accept ? {} : { reason: 'no' }) }));
       }
     } else if (roll < 0.84) {
-      const openRequests = store.db.prepare(`SELECT id FROM requests WHERE status IN ('queued', 'asked', 'escalated') ORDER BY id DESC LIMIT 20`).all() as Array<{ id: string }>;
+      // The 20 newest open requests.
+      const openRequests = OPEN_STATUSES.flatMap((status) => store.listRequests({ status, limit: 20 })).sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 20);
       if (openRequests.length > 0) {
         figures.cancels!++;
         await tryOp(() => service.cancelRequest(pick(openRequests).id, 'sim'));

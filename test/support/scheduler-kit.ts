@@ -85,8 +85,7 @@ export async function schedulerKit(options: TestAppOptions = {}, startAt?: strin
       return t.messages().map((m) => /── message to .*? \(([^)]+)\)/.exec(m)![1]!);
     },
     events(requestId) {
-      return (t.store.db.prepare('SELECT type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id').all(requestId) as Array<{ type: string; body: string; created_at: number }>)
-        .map((e) => ({ ...e, body: JSON.parse(e.body) }));
+      return t.store.listEvents(requestId).map((e) => ({ type: e.type, body: e.body, created_at: e.created_at }));
     },
     async restart(config?: Record<string, unknown>) {
       const now = t.clock.now();

@@ -1,0 +1,40 @@
+/**
+ * Errors every store engine throws in its own driver's place, so that nothing outside `store/` needs
+ * to know which database runs. Each keeps the driver's message (operators read it in logs and in
+ * `/readyz`) and the driver's error as `cause`.
+ */
+
+/** Why the database cannot take the write now. */
+export type StorageUnavailableCode =
+  | 'full' // the disk (or the file's allowed size) is full
+  | 'read_only' // the file or its file system may not be written
+  | 'io_error' // reading or writing the file failed
+  | 'busy' // another process holds the write lock
+  | 'cannot_open' // the file cannot be opened
+  | 'corrupt'; // the file is damaged or is not a database
+
+/**
+ * The storage failed, not the operation: nothing of it was written. Work that fails so is not at
+ * fault and must not be judged for it: it is retried, and an API caller is told to try again.
+ */
+export class StorageUnavailable extends Error {
+  override readonly name = 'StorageUnavailable';
+
+  constructor(
+    readonly code: StorageUnavailableCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A write collided with a row that already exists under a key that must be unique. */
+export class Conflict extends Error {
+  override readonly name = 'Conflict';
+  readonly code = 'conflict' as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
