@@ -55,7 +55,7 @@ export class Expertq {
     private readonly timer: NodeJS.Timeout | null,
     private readonly lock: { release(): void } = { release() {} },
     /** Retention (`storage.retention*`): hourly in a server with timers, or on demand. */
-    readonly pruner: Pruner = new Pruner(store.db, retentionOf(config), service.clock, service.log),
+    readonly pruner: Pruner = new Pruner(store, retentionOf(config), service.clock, service.log),
     private readonly pruneTimer: NodeJS.Timeout | null = null,
     private readonly reloader: ExpertsReloader | null = null,
   ) {}
@@ -156,7 +156,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     throw error;
   }
   const { service, timer } = wired;
-  const pruner = new Pruner(store.db, retentionOf(config), clock, log);
+  const pruner = new Pruner(store, retentionOf(config), clock, log);
   let pruneTimer: NodeJS.Timeout | null = null;
   if (options.timers !== false && pruner.enabled) {
     // Retention: once at start (in batches, after start-up work), then every hour.

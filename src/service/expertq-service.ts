@@ -31,6 +31,7 @@ import type { TickResult, TimedWork } from './timed-work.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
+import { inProcessChangeFeed, type ChangeFeed } from './change-feed.js';
 import { requestView, type RequestView } from './views.js';
 
 export interface ExpertqServiceOptions {
@@ -48,6 +49,8 @@ export interface ExpertqServiceOptions {
    * the service does not depend on the scheduler that calls it.
    */
   scheduler: (engine: Engine) => TimedWork;
+  /** Where commits are announced to live views (default: this process only). */
+  changes?: ChangeFeed;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
   /** The LLM client when `llm.model` is configured; without it, nothing LLM-related runs. */
@@ -80,17 +83,15 @@ export class ExpertqService implements Engine {
   /** Runs drafting and structuring jobs; null without an LLM. */
   readonly llmWorker: LlmWorker | null;
   experts: ExpertRegistry;
-  /**
-   * Emits `commit` after every operation of this process commits, so live views (the queue stream)
-   * update at once instead of on their next poll.
-   */
-  readonly commits = new EventEmitter();
+  /** Told after every operation commits, so live views (long polls, the queue stream) update at once. */
+  readonly changes: ChangeFeed;
   /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
   readonly ticks = new EventEmitter();
   private readonly stopping = new AbortController();
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
+    this.changes = options.changes ?? inProcessChangeFeed();
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
     this.config = { org: options.config.org, defaults: options.config.defaults, topics: options.config.topics, file: options.config.file ?? null };
@@ -130,7 +131,7 @@ export class ExpertqService implements Engine {
   private committed<T>(result: T): T {
     this.onMessagesQueued();
     this.onEventsQueued();
-    this.commits.emit('commit');
+    this.changes.publish();
     this.llmWorker?.kick();
     return result;
   }

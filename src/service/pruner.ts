@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { addCounts, countPrunable, emptyCounts, isEmpty, pruneBatch, type PruneCounts, type RetentionCutoffs } from '../store/prune.js';
+import { addCounts, emptyCounts, isEmpty, type PruneCounts, type RetentionCutoffs } from '../store/prune.js';
+import type { Store } from '../store/store.js';
 
 export interface RetentionSettings {
   /** `storage.retention` in ms, or null. */
@@ -28,7 +28,7 @@ export class Pruner {
   private stopped = false;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: Pick<Store, 'countPrunable' | 'pruneBatch'>,
     private readonly settings: RetentionSettings,
     private readonly clock: Clock,
     private readonly log: Logger,
@@ -41,7 +41,7 @@ export class Pruner {
 
   /** What a run now would remove. */
   preview(): PruneCounts {
-    return countPrunable(this.db, cutoffsAt(this.settings, this.clock.now()));
+    return this.store.countPrunable(cutoffsAt(this.settings, this.clock.now()));
   }
 
   /** Prunes everything past retention; resolves with what went. A run already going is joined. */
@@ -59,7 +59,7 @@ export class Pruner {
     const total = emptyCounts();
     const cutoffs = cutoffsAt(this.settings, this.clock.now());
     while (!this.stopped) {
-      const batch = pruneBatch(this.db, cutoffs, this.batchSize);
+      const batch = this.store.pruneBatch(cutoffs, this.batchSize);
       if (isEmpty(batch)) break;
       addCounts(total, batch);
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,10 +1,10 @@
-import type { EventEmitter } from 'node:events';
+import type { ChangeFeed } from './change-feed.js';
 import type { RequestView } from './views.js';
 
 /** What a wait needs from the service: the current record and the signal that something committed. */
 export interface WaitSource {
   getRequest(id: string): RequestView;
-  readonly commits: EventEmitter;
+  readonly changes: ChangeFeed;
 }
 
 const DECIDED: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
@@ -13,7 +13,7 @@ const DECIDED: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
  * Resolves with the request once it is accepted, rejected or failed, or with its state then at
  * `timeoutMs` or when any of `signals` aborts (the caller hung up; the server is shutting down).
  * With `changedFrom` (an `updated_at` the caller has seen), any change of the request ends the wait
- * too, so a client can follow each step. Woken by this process's commits (no polling loop), with a
+ * too, so a client can follow each step. Woken by the change feed (no polling loop), with a
  * re-read every few seconds for changes another process makes on the same database. Unknown id:
  * throws 404 at once.
  */
@@ -34,7 +34,7 @@ export function waitForDecision(
   if (live.some((s) => s.aborted)) return Promise.resolve(source.getRequest(id));
   return new Promise((resolve, reject) => {
     const finish = () => {
-      source.commits.off('commit', check);
+      unsubscribe();
       clearInterval(safety);
       clearTimeout(timer);
       for (const s of live) s.removeEventListener('abort', finish);
@@ -51,7 +51,7 @@ export function waitForDecision(
         finish();
       }
     };
-    source.commits.on('commit', check);
+    const unsubscribe = source.changes.subscribe(check);
     const safety = setInterval(check, 5_000);
     const timer = setTimeout(finish, timeoutMs);
     for (const s of live) s.addEventListener('abort', finish, { once: true });

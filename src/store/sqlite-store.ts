@@ -1,3 +1,4 @@
+import { countPrunable, pruneBatch, type PruneCounts, type RetentionCutoffs } from './prune.js';
 import { closeSync, existsSync, openSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -538,6 +539,14 @@ export class SqliteStore implements Store {
     const rows = this.prepareCached(`SELECT id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
       next_attempt_at, created_at, sent_at, last_error FROM messages WHERE request_id = ? ORDER BY created_at, id`).all(requestId) as Row[];
     return rows.map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
+  }
+
+  countPrunable(cutoffs: RetentionCutoffs): PruneCounts {
+    return countPrunable(this.db, cutoffs);
+  }
+
+  pruneBatch(cutoffs: RetentionCutoffs, limit: number): PruneCounts {
+    return pruneBatch(this.db, cutoffs, limit);
   }
 
   enqueueMessage(m: MessageRecord): void {

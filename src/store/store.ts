@@ -1,3 +1,4 @@
+import type { PruneCounts, RetentionCutoffs } from './prune.js';
 import type {
   AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
   ExpertLiveState, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
@@ -68,6 +69,11 @@ export interface Store {
   insertEvent(event: EventRecord): void;
   /** A request's events (bodies still held), oldest first. */
   listEvents(requestId: string): EventRecord[];
+
+  /** What retention would remove at these cutoffs. */
+  countPrunable(cutoffs: RetentionCutoffs): PruneCounts;
+  /** Removes up to `limit` rows of each kind past the cutoffs, in one transaction; what went. */
+  pruneBatch(cutoffs: RetentionCutoffs, limit: number): PruneCounts;
 
   enqueueMessage(message: MessageRecord): void;
   /** The messages about a request still held, whatever their state, oldest first. */

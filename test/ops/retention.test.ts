@@ -50,7 +50,7 @@ describe('retention', () => {
     const before = held(all);
 
     t.clock.advance(89 * DAY);
-    const pruner = new Pruner(t.store.db, { retention: 90 * DAY, retentionRequests: null }, t.clock, t.service.log, 3);
+    const pruner = new Pruner(t.store, { retention: 90 * DAY, retentionRequests: null }, t.clock, t.service.log, 3);
     expect(await pruner.run()).toMatchObject({ deliveries: 0, messages: 0, events: 0 });
 
     t.clock.advance(2 * DAY);
@@ -75,7 +75,7 @@ describe('retention', () => {
     t = await buildTestApp({ config: { server: { allow_private_webhooks: true }, defaults: { max_asks_per_expert_per_day: 50 }, storage: { retention: '30d', retention_requests: '180d' } } });
     const { acceptedIds, asked, proposed } = await history(4);
     t.clock.advance(181 * DAY);
-    const pruner = new Pruner(t.store.db, { retention: 30 * DAY, retentionRequests: 180 * DAY }, t.clock, t.service.log, 2);
+    const pruner = new Pruner(t.store, { retention: 30 * DAY, retentionRequests: 180 * DAY }, t.clock, t.service.log, 2);
     expect(pruner.preview()).toMatchObject({ requests: 4, proposals: 4 });
     const pruned = await pruner.run();
     expect(pruned).toMatchObject({ requests: 4, proposals: 4 });

@@ -131,13 +131,14 @@ describe('an agent waiting over MCP when the server stops', () => {
     const asked = (await client.callTool({ name: 'ask_expert', arguments: { topic: 'billing', question: 'Grace period?', asked_because: 'the ledger differs' } })) as CallToolResult;
     const id = (asked.structuredContent as { request_id: string }).request_id;
 
-    // The wait has started once it listens for commits.
-    const before = server.service.commits.listenerCount('commit');
-    const waiting = client.callTool({ name: 'wait_for_answer', arguments: { request_id: id, timeout_s: 50 } }) as Promise<CallToolResult>;
-    await new Promise<void>((resolve) => {
-      const check = () => (server.service.commits.listenerCount('commit') > before ? resolve() : setImmediate(check));
-      check();
+    // The wait has started once it listens to the change feed.
+    const feed = server.service.changes;
+    const listening = new Promise<void>((resolve) => {
+      const subscribe = feed.subscribe.bind(feed);
+      feed.subscribe = (listener) => (resolve(), subscribe(listener));
     });
+    const waiting = client.callTool({ name: 'wait_for_answer', arguments: { request_id: id, timeout_s: 50 } }) as Promise<CallToolResult>;
+    await listening;
     const started = Date.now();
     const closed = server.close();
     const result = await waiting;

@@ -27,6 +27,7 @@ class QueueStreams {
   private readonly clients = new Set<ServerResponse>();
   private poll: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
   private seen = '';
   private pushScheduled = false;
   private readonly onCommit = () => {
@@ -51,7 +52,7 @@ class QueueStreams {
     this.clients.add(res);
     res.write(frame(items));
     res.once('close', () => this.remove(res));
-    if (this.poll === null) this.service.commits.on('commit', this.onCommit);
+    this.unsubscribe ??= this.service.changes.subscribe(this.onCommit);
     this.poll ??= setInterval(() => this.check(), this.pollMs);
     this.heartbeat ??= setInterval(() => this.broadcast(': keep-alive\n\n'), this.heartbeatMs);
   }
@@ -79,7 +80,8 @@ class QueueStreams {
   }
 
   private stopTimers(): void {
-    this.service.commits.off('commit', this.onCommit);
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     if (this.poll) clearInterval(this.poll);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.poll = null;
