@@ -1,58 +1,42 @@
-/** Roles of scoped tokens (`server.tokens`); the main token is `admin`. */
-export type Role = 'consumer' | 'reviewer' | 'admin';
+import { mayPerform, type Operation, type Role } from '../service/operations.js';
 
-/**
- * What each role may call, by route (method and path under `/api/v1`). Admin may call everything.
- * A consumer submits, reads and cancels its own requests and registers itself; a reviewer reads the
- * queue, requests, experts and audit and decides. Which requests are a consumer's own is checked by
- * the routes (a consumer sees only requests it submitted or is subscribed to).
- */
-const ALLOWED: Record<Exclude<Role, 'admin'>, ReadonlySet<string>> = {
-  consumer: new Set([
-    'GET /me',
-    'POST /requests',
-    'GET /requests',
-    'GET /requests/:id',
-    'GET /requests/:id/wait',
-    'POST /requests/:id/cancel',
-    'POST /consumers',
-    'DELETE /consumers/:id',
-    'GET /kinds',
-    'GET /topics',
-    // MCP: the endpoint itself; each tool checks the route it stands for.
-    'POST /mcp',
-    'GET /mcp',
-    'DELETE /mcp',
-  ]),
-  reviewer: new Set([
-    'GET /me',
-    'GET /requests',
-    'GET /requests/:id',
-    'GET /requests/:id/wait',
-    'GET /proposals',
-    'GET /proposals/:id',
-    'POST /proposals/:id/accept',
-    'POST /proposals/:id/reject',
-    'POST /proposals/:id/return',
-    'GET /queue',
-    'GET /queue/events',
-    'GET /experts',
-    'GET /audit',
-    'GET /kinds',
-    'GET /topics',
-    'POST /mcp',
-    'GET /mcp',
-    'DELETE /mcp',
-  ]),
+export type { Role };
+
+/** The operation each route (method and path under `/api/v1`) performs; a route not listed is `administer`. */
+const ROUTE_OPERATIONS: Readonly<Record<string, Operation>> = {
+  'GET /me': 'whoami',
+  'POST /requests': 'submit_request',
+  'GET /requests': 'list_requests',
+  'GET /requests/:id': 'read_request',
+  'GET /requests/:id/wait': 'read_request',
+  'POST /requests/:id/cancel': 'cancel_request',
+  'POST /consumers': 'register_consumer',
+  'DELETE /consumers/:id': 'register_consumer',
+  'GET /proposals': 'read_queue',
+  'GET /proposals/:id': 'read_queue',
+  'POST /proposals/:id/accept': 'decide',
+  'POST /proposals/:id/reject': 'decide',
+  'POST /proposals/:id/return': 'decide',
+  'GET /queue': 'read_queue',
+  'GET /queue/events': 'read_queue',
+  'GET /experts': 'read_experts',
+  'GET /audit': 'read_audit',
+  'GET /kinds': 'read_kinds',
+  'GET /topics': 'read_topics',
+  // MCP: the endpoint itself; each tool checks the operation it performs.
+  'POST /mcp': 'use_mcp',
+  'GET /mcp': 'use_mcp',
+  'DELETE /mcp': 'use_mcp',
 };
 
+const key = (method: string, route: string) => `${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${route.replace(/^\/api\/v1/, '')}`;
+
+/** Whether a role may call a route. */
 export function mayCall(role: Role, method: string, route: string): boolean {
-  if (role === 'admin') return true;
-  const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-  return ALLOWED[role].has(`${verb} ${route.replace(/^\/api\/v1/, '')}`);
+  return mayPerform(role, ROUTE_OPERATIONS[key(method, route)] ?? 'administer');
 }
 
 /** The routes a role may call, for `GET /me` (clients show what a token may not do). */
 export function allowedRoutes(role: Role): string[] | '*' {
-  return role === 'admin' ? '*' : [...ALLOWED[role]];
+  return role === 'admin' ? '*' : Object.keys(ROUTE_OPERATIONS).filter((route) => mayPerform(role, ROUTE_OPERATIONS[route]!));
 }

@@ -1,70 +1,70 @@
 import { AppError } from '../errors.js';
 import type { Caller } from '../http/auth.js';
-import { mayCall } from '../http/permissions.js';
 import { decisionBy } from '../http/routes/proposals.js';
 import { submitRequestBody } from '../http/schemas.js';
 import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
+import { mayPerform, OPERATION_WORDS, type Operation } from '../service/operations.js';
 import { proposalBody } from '../service/views.js';
 import { McpToolError, type McpBackend } from './backend.js';
 
 /**
  * The tools over `/mcp`, in the server's own process: the same service operations as the HTTP routes,
- * with the caller's token applied the same way (the route permission table, a consumer acting only as
+ * with the caller's token applied the same way (the role's operations, a consumer acting only as
  * itself and seeing only its own requests, a named token deciding under its name).
  */
 export function serviceBackend(service: ExpertqService, caller: Caller): McpBackend {
-  const allow = (method: string, route: string) => {
-    if (!mayCall(caller.role, method, route)) {
-      throw new AppError('forbidden', `This token${caller.name ? ` (${caller.name})` : ''} has the ${caller.role} role, which may not call ${method} ${route}.`);
+  const allow = (operation: Operation) => {
+    if (!mayPerform(caller.role, operation)) {
+      throw new AppError('forbidden', `This token${caller.name ? ` (${caller.name})` : ''} has the ${caller.role} role, which may not ${OPERATION_WORDS[operation]}.`);
     }
   };
   const own = (id: string) => ownRequest(caller, service.getRequest(id));
   return withCodes({
     async submit(body) {
-      allow('POST', '/requests');
+      allow('submit_request');
       const parsed = submitRequestBody.safeParse(body);
       if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       actAsOwnConsumer(caller, parsed.data.consumer_id, 'submit');
       return service.submitRequest(parsed.data);
     },
     async getRequest(id) {
-      allow('GET', '/requests/:id');
+      allow('read_request');
       return own(id);
     },
     async waitForDecision(id, timeoutMs, signal) {
-      allow('GET', '/requests/:id/wait');
+      allow('read_request');
       own(id);
       return service.waitForDecision(id, timeoutMs, signal);
     },
     async cancel(id) {
-      allow('POST', '/requests/:id/cancel');
+      allow('cancel_request');
       own(id);
       return service.cancelRequest(id, `mcp:${caller.name ?? 'admin'}`);
     },
     async proposal(id) {
-      allow('GET', '/proposals/:id');
+      allow('read_queue');
       return proposalBody(service.getProposal(id));
     },
     async experts() {
-      allow('GET', '/experts');
+      allow('read_experts');
       return service.listExperts();
     },
     async topics() {
-      allow('GET', '/topics');
+      allow('read_topics');
       return service.listTopics();
     },
     async queue() {
-      allow('GET', '/queue');
+      allow('read_queue');
       return service.queue();
     },
     async decide(id, decision, body) {
-      allow('POST', `/proposals/:id/${decision}`);
+      allow('decide');
       const status = decision === 'accept' ? 'accepted' : 'rejected';
       return proposalBody(await service.decide(id, status, decisionBy(caller, body)));
     },
     async returnProposal(id, body) {
-      allow('POST', '/proposals/:id/return');
+      allow('decide');
       return proposalBody(await service.returnProposal(id, decisionBy(caller, body)));
     },
   });

@@ -1,27 +1,26 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mayCall, type Role } from '../http/permissions.js';
+import { mayPerform, type Operation, type Role } from '../service/operations.js';
 import { McpToolError } from './backend.js';
 
-/** The API operation each tool performs: a tool is listed only for roles that may call it. */
-const TOOL_ROUTES: Record<string, readonly [string, string]> = {
-  ask_expert: ['POST', '/requests'],
-  wait_for_answer: ['GET', '/requests/:id/wait'],
-  get_request: ['GET', '/requests/:id'],
-  cancel_request: ['POST', '/requests/:id/cancel'],
-  list_topics: ['GET', '/topics'],
-  list_experts: ['GET', '/experts'],
-  list_pending: ['GET', '/queue'],
-  accept_proposal: ['POST', '/proposals/:id/accept'],
-  reject_proposal: ['POST', '/proposals/:id/reject'],
-  return_proposal: ['POST', '/proposals/:id/return'],
+/** The operation each tool performs: a tool is listed only for roles that may perform it. */
+const TOOL_OPERATIONS: Readonly<Record<string, Operation>> = {
+  ask_expert: 'submit_request',
+  wait_for_answer: 'read_request',
+  get_request: 'read_request',
+  cancel_request: 'cancel_request',
+  list_topics: 'read_topics',
+  list_experts: 'read_experts',
+  list_pending: 'read_queue',
+  accept_proposal: 'decide',
+  reject_proposal: 'decide',
+  return_proposal: 'decide',
 };
 
 /** `server.registerTool` for one caller: a tool is registered (listed) only when the role may perform its operation. */
 export function toolRegistrar(server: McpServer, role: Role): McpServer['registerTool'] {
   return ((name: string, config: never, handler: never) => {
-    const [method, route] = TOOL_ROUTES[name]!;
-    return mayCall(role, method, route) ? server.registerTool(name, config, handler) : undefined;
+    return mayPerform(role, TOOL_OPERATIONS[name]!) ? server.registerTool(name, config, handler) : undefined;
   }) as McpServer['registerTool'];
 }
 

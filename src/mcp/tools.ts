@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { expertView, proposal, requestRecord, topicView, waiting } from '../http/schemas.js';
 import type { RequestView } from '../service/views.js';
-import type { Role } from '../http/permissions.js';
+import type { Role } from '../service/operations.js';
 import type { McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
 import { registerReviewTools } from './review-tools.js';

@@ -1,0 +1,56 @@
+/** Roles of scoped tokens (`server.tokens`); the main token is `admin`. */
+export type Role = 'consumer' | 'reviewer' | 'admin';
+
+/**
+ * What a caller can ask expertq to do, whatever the surface (HTTP, MCP): each surface says which
+ * operation a call performs, and the role decides whether it may.
+ */
+export type Operation =
+  | 'whoami'
+  | 'submit_request'
+  | 'list_requests'
+  | 'read_request'
+  | 'cancel_request'
+  | 'register_consumer'
+  | 'read_kinds'
+  | 'read_topics'
+  | 'read_queue'
+  | 'decide'
+  | 'read_experts'
+  | 'read_audit'
+  | 'use_mcp'
+  /** Everything else: the registry, mutes, replies on an expert's behalf, consumers' list, deliveries. */
+  | 'administer';
+
+/**
+ * A consumer submits, reads and cancels its own requests and registers itself; a reviewer reads the
+ * queue, requests, experts and audit and decides. Admin may do everything. Which requests are a
+ * consumer's own is checked by the operation itself (a consumer sees only requests it submitted or is
+ * subscribed to).
+ */
+const ROLE_OPERATIONS: Record<Exclude<Role, 'admin'>, ReadonlySet<Operation>> = {
+  consumer: new Set<Operation>(['whoami', 'submit_request', 'list_requests', 'read_request', 'cancel_request', 'register_consumer', 'read_kinds', 'read_topics', 'use_mcp']),
+  reviewer: new Set<Operation>(['whoami', 'list_requests', 'read_request', 'read_queue', 'decide', 'read_experts', 'read_audit', 'read_kinds', 'read_topics', 'use_mcp']),
+};
+
+export function mayPerform(role: Role, operation: Operation): boolean {
+  return role === 'admin' || ROLE_OPERATIONS[role].has(operation);
+}
+
+/** An operation in words, for refusals ("… which may not decide proposals"). */
+export const OPERATION_WORDS: Readonly<Record<Operation, string>> = {
+  whoami: 'read its own identity',
+  submit_request: 'submit requests',
+  list_requests: 'list requests',
+  read_request: 'read requests',
+  cancel_request: 'cancel requests',
+  register_consumer: 'register consumers',
+  read_kinds: 'read kinds',
+  read_topics: 'read topics',
+  read_queue: 'read the review queue',
+  decide: 'decide proposals',
+  read_experts: 'read the experts',
+  read_audit: 'read the audit',
+  use_mcp: 'use MCP',
+  administer: 'administer expertq',
+};
