@@ -32,6 +32,7 @@ import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
 import { inProcessChangeFeed, type ChangeFeed } from './change-feed.js';
+import { newClaimantId } from '../store/lease-keeper.js';
 import { requestView, type RequestView } from './views.js';
 
 export interface ExpertqServiceOptions {
@@ -51,6 +52,8 @@ export interface ExpertqServiceOptions {
   scheduler: (engine: Engine) => TimedWork;
   /** Where commits are announced to live views (default: this process only). */
   changes?: ChangeFeed;
+  /** Names this process on the leases it holds (deliveries, chat messages, LLM jobs); one is made up by default. */
+  instanceId?: string;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
   /** The LLM client when `llm.model` is configured; without it, nothing LLM-related runs. */
@@ -85,6 +88,8 @@ export class ExpertqService implements Engine {
   experts: ExpertRegistry;
   /** Told after every operation commits, so live views (long polls, the queue stream) update at once. */
   readonly changes: ChangeFeed;
+  /** This process's name on the leases it holds: one per process, shared by its dispatchers and LLM worker. */
+  readonly instanceId: string;
   /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
   readonly ticks = new EventEmitter();
   private readonly stopping = new AbortController();
@@ -105,19 +110,27 @@ export class ExpertqService implements Engine {
       reviewers: options.review?.reviewers ?? [],
       remindAfterMs: options.review?.remindAfterMs ?? 3_600_000,
     };
-    this.messages = new MessageDispatcher(this.store, options.transport, this.clock, this.log, {
-      onUndeliverable: (message, code, now) => {
-        askUndeliverable(this, message.ask_id!, code, now);
-        this.onEventsQueued();
+    this.instanceId = options.instanceId ?? newClaimantId();
+    this.messages = new MessageDispatcher(
+      this.store,
+      options.transport,
+      this.clock,
+      this.log,
+      {
+        onUndeliverable: (message, code, now) => {
+          askUndeliverable(this, message.ask_id!, code, now);
+          this.onEventsQueued();
+        },
+        reviewCard: (proposalId, now) => reviewCardOf(this, proposalId, now),
+        onFailure: (code) => countOne(this.counters.transportFailures, code),
       },
-      reviewCard: (proposalId, now) => reviewCardOf(this, proposalId, now),
-      onFailure: (code) => countOne(this.counters.transportFailures, code),
-    });
+      { instanceId: this.instanceId },
+    );
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
-    this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, ...options.delivery });
+    this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, instanceId: this.instanceId, ...options.delivery });
     this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
-    this.llmWorker = options.llm ? new LlmWorker(this, options.llm, () => this.kick()) : null;
+    this.llmWorker = options.llm ? new LlmWorker(this, options.llm, () => this.kick(), { instanceId: this.instanceId }) : null;
   }
 
   onMessagesQueued(): void {
