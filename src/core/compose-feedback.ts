@@ -1,4 +1,4 @@
-import type { FailureCode } from '../store/records.js';
+import type { FailureCode } from '../domain/records.js';
 
 /**
  * What a threaded transport (Slack) tells an expert after each reply, in the ask's thread, and the

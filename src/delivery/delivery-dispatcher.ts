@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../clock.js';
-import type { AuditEntry, ConsumerRecord, DeliveryJob, EventType } from '../store/records.js';
+import type { AuditEntry, ConsumerRecord, DeliveryJob, EventType } from '../domain/records.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { DeliveryOutcome, Store } from '../store/store.js';
 import { nextRetryDelay, parseRetryAfter } from './backoff.js';

@@ -2,7 +2,7 @@ import { formatDuration } from '../config/durations.js';
 import { guarded, placeAsksOf } from '../service/place-waiting.js';
 import { createProposal } from '../service/create-proposal.js';
 import { audit, type Engine } from '../service/engine.js';
-import type { LlmJobRecord } from '../store/records.js';
+import type { LlmJobRecord } from '../domain/records.js';
 import type { LlmReply } from './create-llm-client.js';
 
 /** How a job ended: the call made for it (null when none was), and the checked result or why it is unusable. */

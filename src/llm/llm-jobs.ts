@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { LlmJobRecord, RequestRecord } from '../store/records.js';
+import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
 import type { Engine } from '../service/engine.js';
 import type { UnstructuredProposal } from '../service/create-proposal.js';
 

@@ -1,7 +1,7 @@
 import { countOne, type Engine } from '../service/engine.js';
 import { kindSchemaOf } from '../service/consumers.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
-import type { LlmJobRecord, RequestRecord } from '../store/records.js';
+import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
 import type { LlmClient } from './create-llm-client.js';
 import { checkDraft, draftCall } from './draft-question.js';
 import { finishDraft, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';

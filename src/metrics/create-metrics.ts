@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { LLM_STAGES, REQUEST_STATUSES } from '../store/records.js';
+import { LLM_STAGES, REQUEST_STATUSES } from '../domain/records.js';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 

@@ -2,7 +2,7 @@ import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
 import { noteOverdueCards, remindReviewers } from '../service/review-channel.js';
-import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
+import type { AskRecord, FailureCode, RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
 import type { DueCursor } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/timed-work.js';

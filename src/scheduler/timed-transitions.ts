@@ -1,6 +1,6 @@
 import { iso } from '../clock.js';
 import { formatDuration, formatShortDuration } from '../config/durations.js';
-import type { AskRecord, FailureCode, RequestRecord } from '../store/records.js';
+import type { AskRecord, FailureCode, RequestRecord } from '../domain/records.js';
 import { closeAsk, expertName } from '../service/close-ask.js';
 import { audit, type Engine } from '../service/engine.js';
 import { nextInChain } from '../service/pass-on.js';

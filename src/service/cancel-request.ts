@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
 import { placeWaiting } from './place-waiting.js';
-import type { RequestRecord } from '../store/records.js';
-import { OPEN_STATUSES } from '../store/records.js';
+import type { RequestRecord } from '../domain/records.js';
+import { OPEN_STATUSES } from '../domain/records.js';
 import { audit, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
 import { failRequest } from './submit-request.js';

@@ -1,5 +1,5 @@
 import { composeAskStatus, type AskClosure } from '../core/compose-feedback.js';
-import type { AskRecord, AskState } from '../store/records.js';
+import type { AskRecord, AskState } from '../domain/records.js';
 import { queueMessage, type Engine } from './engine.js';
 
 /**

@@ -4,7 +4,7 @@ import { MAX_DURATION_MS, parseDuration } from '../config/durations.js';
 import { checkWebhookUrl } from '../delivery/address-guard.js';
 import { badRequest, notFound } from '../errors.js';
 import { schemaProblem } from '../llm/json-schema.js';
-import type { ConsumerRecord, DeliveryRecord } from '../store/records.js';
+import type { ConsumerRecord, DeliveryRecord } from '../domain/records.js';
 import { audit, type Engine } from './engine.js';
 
 export interface ConsumerInput {

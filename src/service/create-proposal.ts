@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { AskRecord, ProposalRecord, RequestRecord } from '../store/records.js';
+import type { AskRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 import { audit, emitEvent, type Engine } from './engine.js';
 import { postReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';

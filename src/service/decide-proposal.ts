@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { composeAcceptedNotice } from '../core/compose-ask.js';
 import { AppError, badRequest, notFound } from '../errors.js';
-import type { ProposalRecord, RequestRecord } from '../store/records.js';
+import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import { compileSchema } from '../llm/json-schema.js';
 import { DEFAULT_KIND_SCHEMA } from '../llm/structure-answer.js';
 import { kindSchemaOf } from './consumers.js';

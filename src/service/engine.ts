@@ -7,7 +7,7 @@ import { newId } from '../ids.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
 import type {
   AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord,
-} from '../store/records.js';
+} from '../domain/records.js';
 import type { Store } from '../store/store.js';
 
 /**

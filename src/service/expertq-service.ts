@@ -10,7 +10,7 @@ import { notFound } from '../errors.js';
 import type { LlmClient, LlmSettings } from '../llm/create-llm-client.js';
 import { expireDrafts } from '../llm/finish-llm-job.js';
 import { LlmWorker } from '../llm/llm-worker.js';
-import type { ProposalRecord, RequestRecord } from '../store/records.js';
+import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
 import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
 import { askUndeliverable } from './ask-undeliverable.js';

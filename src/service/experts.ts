@@ -5,7 +5,7 @@ import { iso } from '../clock.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
 import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
 import { isCapped } from '../core/route-request.js';
-import type { ExpertLiveState } from '../store/records.js';
+import type { ExpertLiveState } from '../domain/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from './place-waiting.js';
 import { audit, liveStates, type Engine } from './engine.js';

@@ -1,5 +1,5 @@
-import type { AskRecord, RequestRecord } from '../store/records.js';
-import { OPEN_STATUSES } from '../store/records.js';
+import type { AskRecord, RequestRecord } from '../domain/records.js';
+import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk, expertName } from './close-ask.js';
 import { audit, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';

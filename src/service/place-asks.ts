@@ -3,7 +3,7 @@ import { iso } from '../clock.js';
 import { isQuietAt, quietHoursEnd } from '../core/local-time.js';
 import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
-import type { AskRecord, AskVia, RequestRecord } from '../store/records.js';
+import type { AskRecord, AskVia, RequestRecord } from '../domain/records.js';
 import type { AskPatch } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 

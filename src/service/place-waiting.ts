@@ -1,7 +1,7 @@
 import type { Policy } from '../config/config-schema.js';
 import { chooseExperts, findCandidates, isCapped } from '../core/route-request.js';
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
-import type { AskRecord, RequestRecord } from '../store/records.js';
+import type { AskRecord, RequestRecord } from '../domain/records.js';
 import type { HeldRequest, WaitingAsk } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';

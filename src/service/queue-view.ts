@@ -1,4 +1,4 @@
-import type { RequestStatus } from '../store/records.js';
+import type { RequestStatus } from '../domain/records.js';
 import type { Engine } from './engine.js';
 import { askedQuestion, proposalBody, type ProposalBody } from './views.js';
 

@@ -1,7 +1,7 @@
 import { composeAnswerInThread, composeNoOpenAsk } from '../core/compose-feedback.js';
 import { readReply } from '../core/read-reply.js';
 import { AppError } from '../errors.js';
-import type { AskRecord } from '../store/records.js';
+import type { AskRecord } from '../domain/records.js';
 import type { InboundOutcome, InboundReply } from '../transport/transport.js';
 import { tellExpert } from './close-ask.js';
 import type { Engine } from './engine.js';

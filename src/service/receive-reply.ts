@@ -3,7 +3,7 @@ import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
 import { queueStructuring } from '../llm/llm-jobs.js';
 import { placeWaiting } from './place-waiting.js';
-import type { AskRecord, RequestRecord } from '../store/records.js';
+import type { AskRecord, RequestRecord } from '../domain/records.js';
 import { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
 import { createProposal, proposalFromAnswer } from './create-proposal.js';
 import { audit, type Engine } from './engine.js';

@@ -1,4 +1,4 @@
-import type { ProposalRecord } from '../store/records.js';
+import type { ProposalRecord } from '../domain/records.js';
 import { proposalToDecide } from './decide-proposal.js';
 import { audit, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';

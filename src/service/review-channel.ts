@@ -1,5 +1,5 @@
 import { formatShortDuration } from '../config/durations.js';
-import type { ProposalRecord } from '../store/records.js';
+import type { ProposalRecord } from '../domain/records.js';
 import type { ReviewCard } from '../transport/transport.js';
 import { queueMessage, type Engine } from './engine.js';
 

@@ -4,8 +4,8 @@ import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } fr
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { queueDraft } from '../llm/llm-jobs.js';
-import type { FailureCode, Reason, RequestRecord } from '../store/records.js';
-import { OPEN_STATUSES } from '../store/records.js';
+import type { FailureCode, Reason, RequestRecord } from '../domain/records.js';
+import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';

@@ -1,7 +1,7 @@
 import { iso } from '../clock.js';
 import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
-import type { ProposalRecord, RequestRecord } from '../store/records.js';
+import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import { subscribersOf, type Engine } from './engine.js';
 import { givesUpAt, waitingOf } from './waiting.js';
 

@@ -1,7 +1,7 @@
 import type { Policy } from '../config/config-schema.js';
 import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
 import { findCandidates } from '../core/route-request.js';
-import type { AskRecord, ExpertLiveState, RequestRecord } from '../store/records.js';
+import type { AskRecord, ExpertLiveState, RequestRecord } from '../domain/records.js';
 import { liveStates, type Engine } from './engine.js';
 
 /**

@@ -6,7 +6,7 @@ import { ConfigError } from '../config/load-config.js';
 import type {
   AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
-} from './records.js';
+} from '../domain/records.js';
 import { MIGRATIONS } from './migrations.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
 import type {

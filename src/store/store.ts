@@ -2,7 +2,7 @@ import type { PruneCounts, RetentionCutoffs } from './prune.js';
 import type {
   AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
   ExpertLiveState, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
-} from './records.js';
+} from '../domain/records.js';
 
 export interface RequestQuery {
   status?: RequestStatus | undefined;

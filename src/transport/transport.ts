@@ -1,4 +1,4 @@
-import type { ChatRef, MessagePurpose } from '../store/records.js';
+import type { ChatRef, MessagePurpose } from '../domain/records.js';
 
 /** A direct message to one expert. */
 export interface OutboundMessage {

@@ -8,7 +8,7 @@ import { isQuietAt, startOfLocalDay } from '../../src/core/local-time.js';
 import { AppError } from '../../src/errors.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
-import type { AskRecord } from '../../src/store/records.js';
+import type { AskRecord } from '../../src/domain/records.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';

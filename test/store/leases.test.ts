@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../src/store/records.js';
+import type { MessageRecord } from '../../src/domain/records.js';
 import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
 
 /** Claims on the message outbox through two connections to one database file, as two processes hold them. */

@@ -1,3 +1,4 @@
+/** The records and status unions every layer shares: plain data, no I/O, whatever stores them. */
 import type { Policy } from '../config/config-schema.js';
 
 export type RequestStatus = 'queued' | 'asked' | 'escalated' | 'proposed' | 'accepted' | 'rejected' | 'failed';
