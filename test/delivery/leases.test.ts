@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { submitBody } from '../support/build-test-app.js';
-import { RecordingTransport, sharedDatabase } from '../support/shared-database.js';
+import { RecordingTransport, useSharedDatabase } from '../support/shared-database.js';
 
 /**
  * Several processes on one database: a message or delivery one of them is sending is never sent by
@@ -11,23 +11,14 @@ import { RecordingTransport, sharedDatabase } from '../support/shared-database.j
 const LEASE_MS = 15_000;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-let db: ReturnType<typeof sharedDatabase>;
-beforeEach(() => {
-  // Only the lease renewal timers are faked: time for the leases is the fake clock.
-  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-  db = sharedDatabase();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  db.close();
-});
+const shared = useSharedDatabase();
 
 describe('message outbox shared by several processes', () => {
   it('a message one process is sending is not sent by another; after it dies, the other sends it once', async () => {
     const slow = new RecordingTransport(true);
-    const a = db.open(slow);
+    const a = shared.db.open(slow);
     const other = new RecordingTransport(false);
-    const b = db.open(other);
+    const b = shared.db.open(other);
 
     await a.service.submitRequest(submitBody() as never);
     await slow.sending();
@@ -35,18 +26,18 @@ describe('message outbox shared by several processes', () => {
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(0);
 
-    db.clock.advance(LEASE_MS - 1);
+    shared.db.clock.advance(LEASE_MS - 1);
     b.service.messages.kick();
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(0);
 
     a.kill();
-    db.clock.advance(1);
+    shared.db.clock.advance(1);
     b.service.messages.kick();
     await b.service.messages.idle();
     expect(other.sent.map((m) => m.expertId)).toEqual(['dana']);
 
-    db.clock.advance(LEASE_MS);
+    shared.db.clock.advance(LEASE_MS);
     b.service.messages.kick();
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(1);
@@ -56,14 +47,14 @@ describe('message outbox shared by several processes', () => {
 
   it('a live process keeps renewing the lease of a send that outlasts it', async () => {
     const slow = new RecordingTransport(true);
-    const a = db.open(slow);
+    const a = shared.db.open(slow);
     const other = new RecordingTransport(false);
-    const b = db.open(other);
+    const b = shared.db.open(other);
     await a.service.submitRequest(submitBody() as never);
     await slow.sending();
 
     for (let i = 0; i < 6; i++) {
-      db.clock.advance(LEASE_MS / 3);
+      shared.db.clock.advance(LEASE_MS / 3);
       vi.advanceTimersByTime(LEASE_MS / 3); // the renewal timer of process a
       await turn(); // its commit
       b.service.messages.kick();
@@ -72,7 +63,7 @@ describe('message outbox shared by several processes', () => {
     expect(other.sent).toHaveLength(0);
 
     a.kill();
-    db.clock.advance(LEASE_MS);
+    shared.db.clock.advance(LEASE_MS);
     b.service.messages.kick();
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(1);
@@ -81,7 +72,7 @@ describe('message outbox shared by several processes', () => {
 
 describe('webhook and in-process deliveries shared by several processes', () => {
   it('a process starting up leaves another live one its deliveries; once that one dies they are delivered once', async () => {
-    const a = db.open(new RecordingTransport(false));
+    const a = shared.db.open(new RecordingTransport(false));
     let started!: () => void;
     const handling = new Promise<void>((resolve) => (started = resolve));
     // Auto-accepting: it gets the proposal itself to decide on.
@@ -98,25 +89,25 @@ describe('webhook and in-process deliveries shared by several processes', () => 
     await handling;
 
     // Process b starts on the same database while a is delivering.
-    const b = db.open(new RecordingTransport(false));
+    const b = shared.db.open(new RecordingTransport(false));
     const received: Array<Record<string, unknown>> = [];
     await b.service.registerConsumer(consumer, { onProposal: (event) => void received.push(event) });
     b.service.deliveries.kick();
     await b.service.deliveries.idle();
     expect(received).toHaveLength(0);
 
-    db.clock.advance(LEASE_MS - 1);
+    shared.db.clock.advance(LEASE_MS - 1);
     b.service.deliveries.kick();
     await b.service.deliveries.idle();
     expect(received).toHaveLength(0);
 
     a.kill();
-    db.clock.advance(1);
+    shared.db.clock.advance(1);
     b.service.deliveries.kick();
     await b.service.deliveries.idle();
     expect(received.map((e) => e.event)).toEqual(['proposal']);
 
-    db.clock.advance(LEASE_MS);
+    shared.db.clock.advance(LEASE_MS);
     b.service.deliveries.kick();
     await b.service.deliveries.idle();
     expect(received).toHaveLength(1);

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LlmCall, LlmClient, LlmReply } from '../../src/llm/create-llm-client.js';
 import { submitBody } from '../support/build-test-app.js';
-import { RecordingTransport, sharedDatabase } from '../support/shared-database.js';
+import { RecordingTransport, useSharedDatabase } from '../support/shared-database.js';
 
 /**
  * LLM jobs on a database several processes share: a job one process is running (its call may outlast
@@ -30,15 +30,7 @@ class ScriptedLlm implements LlmClient {
   }
 }
 
-let db: ReturnType<typeof sharedDatabase>;
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-  db = sharedDatabase();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  db.close();
-});
+const shared = useSharedDatabase();
 
 async function look(worker: { kick(): void; idle(): Promise<void> }): Promise<void> {
   worker.kick();
@@ -48,9 +40,9 @@ async function look(worker: { kick(): void; idle(): Promise<void> }): Promise<vo
 describe('LLM jobs shared by several processes', () => {
   it('a draft one process is running is not run by another, even past the lease; after it dies the other drafts it once', async () => {
     const slow = new ScriptedLlm(true);
-    const a = db.open(new RecordingTransport(false), slow);
+    const a = shared.db.open(new RecordingTransport(false), slow);
     const fast = new ScriptedLlm(false);
-    const b = db.open(new RecordingTransport(false), fast);
+    const b = shared.db.open(new RecordingTransport(false), fast);
 
     const { request_id: id } = await a.service.submitRequest(submitBody() as never);
     await slow.calling();
@@ -59,7 +51,7 @@ describe('LLM jobs shared by several processes', () => {
 
     // The call outlasts the lease; process a renews it while it runs.
     for (let i = 0; i < 6; i++) {
-      db.clock.advance(LEASE_MS / 3);
+      shared.db.clock.advance(LEASE_MS / 3);
       vi.advanceTimersByTime(LEASE_MS / 3);
       await turn();
       await look(b.service.llmWorker!);
@@ -67,12 +59,12 @@ describe('LLM jobs shared by several processes', () => {
     expect(fast.calls).toHaveLength(0);
 
     a.kill();
-    db.clock.advance(LEASE_MS);
+    shared.db.clock.advance(LEASE_MS);
     await look(b.service.llmWorker!);
     expect(fast.calls.map((c) => c.name)).toEqual(['drafted_question']);
     expect(b.store.getRequest(id)).toMatchObject({ drafting: false, asked_question: DRAFT });
 
-    db.clock.advance(LEASE_MS);
+    shared.db.clock.advance(LEASE_MS);
     await look(b.service.llmWorker!);
     expect(fast.calls).toHaveLength(1);
     expect(b.store.listAudit(id).filter((e) => e.type === 'llm_call')).toHaveLength(1);
@@ -80,9 +72,9 @@ describe('LLM jobs shared by several processes', () => {
 
   it('a process that stops gives its job back: another runs it at once', async () => {
     const slow = new ScriptedLlm(true);
-    const a = db.open(new RecordingTransport(false), slow);
+    const a = shared.db.open(new RecordingTransport(false), slow);
     const fast = new ScriptedLlm(false);
-    const b = db.open(new RecordingTransport(false), fast);
+    const b = shared.db.open(new RecordingTransport(false), fast);
     const { request_id: id } = await a.service.submitRequest(submitBody() as never);
     await slow.calling();
 

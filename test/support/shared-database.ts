@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,27 @@ export function sharedDatabase(): { clock: FakeClock; open(transport: Transport,
     close() {
       instances.forEach((i) => i.store.close());
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One shared database per test: registers the hooks that open it (with only the lease renewal timers
+ * faked; time for the leases is the fake clock) and close it. Read `.db` inside a test.
+ */
+export function useSharedDatabase(): { readonly db: ReturnType<typeof sharedDatabase> } {
+  let db: ReturnType<typeof sharedDatabase> | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    db = sharedDatabase();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    db?.close();
+  });
+  return {
+    get db() {
+      return db!;
     },
   };
 }
