@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expertState, progressLine, proposalState, waitingLines } from '../../src/cli/describe-request.js';
+import { expertState, progressLine, proposalState, statusCell, waitingLines } from '../../src/cli/describe-request.js';
 
 const NOW = Date.parse('2026-11-24T13:14:00Z');
 const dana = { expert_id: 'dana', expert_name: 'Dana Smith', sent_at: '2026-11-24T13:02:00Z' };
@@ -75,5 +75,17 @@ describe('the STATE column of `expertq experts`', () => {
     ['not available, no reason given', { muted: false, available_now: false, unavailable: null }, 'unavailable'],
   ])('%s: %s', (_what, e, expected) => {
     expect(expertState(e, NOW)).toBe(expected);
+  });
+});
+
+describe('statusCell: the STATUS column of `expertq requests` says why an open request waits', () => {
+  it.each([
+    [{ status: 'queued', waiting: { why: 'cap' } }, 'queued (held)'],
+    [{ status: 'asked', waiting: { why: 'quiet_hours', until: '2026-11-25T07:00:00Z' } }, 'asked (quiet hours)'],
+    [{ status: 'proposed', waiting: { why: 'review' } }, 'proposed'],
+    [{ status: 'asked', waiting: null }, 'asked'],
+    [{ status: 'accepted' }, 'accepted'],
+  ])('%o reads %s', (r, text) => {
+    expect(statusCell(r as Parameters<typeof statusCell>[0])).toBe(text);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, waitingText } from '../../web/src/waiting-text.js';
+import { clockTime, waitingText, waitNote } from '../../web/src/waiting-text.js';
 
 const NOW = Date.parse('2026-11-25T10:30:00Z'); // a Wednesday
 const names: Record<string, string> = { dana: 'Dana Smith', sam: 'Sam Okafor' };
@@ -54,5 +54,18 @@ describe('waitingText: why an open request waits, and until when', () => {
     expect(waitingText({ ...open, gives_up_at: '2026-11-27T14:00:00Z' }, utc).givesUp).toBe('Gives up at 14:00 Fri 27 Nov');
     expect(waitingText({ status: 'proposed', gives_up_at: null, waiting: { why: 'review' } }, utc).givesUp).toBeNull();
     expect(waitingText({ status: 'failed', gives_up_at: null, waiting: null }, utc).givesUp).toBeNull();
+  });
+});
+
+describe('waitNote: why an open request waits, beside its status in the Requests list', () => {
+  it.each([
+    [{ why: 'cap' }, 'held: experts at their limit'],
+    [{ why: 'quiet_hours' }, 'quiet hours'],
+    [{ why: 'llm' }, 'drafting'],
+    [{ why: 'review' }, null],
+    [null, null],
+    [undefined, null],
+  ])('%o reads %s', (waiting, note) => {
+    expect(waitNote(waiting)).toBe(note);
   });
 });

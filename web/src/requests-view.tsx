@@ -4,6 +4,7 @@ import { CopyId } from './copy-id.js';
 import { dateTime } from './format.js';
 import { requestsHash, type RequestFilters } from './routes.js';
 import type { RequestRecord } from './wire.js';
+import { waitNote } from './waiting-text.js';
 
 const STATUSES = ['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed'];
 const PAGE = 25;
@@ -137,6 +138,7 @@ export function RequestsView(props: { api: Api; filters: RequestFilters; onUnaut
                   <td data-label="Status">
                     <span class={`status status-${r.status}`}>{r.status}</span>
                     {r.reason ? <span class="muted small-note"> {r.reason.code.replace(/_/g, ' ')}</span> : null}
+                    {waitNote(r.waiting) ? <span class="muted small-note"> {waitNote(r.waiting)}</span> : null}
                   </td>
                   <th scope="row" data-label="Question"><a href={`#/requests/${encodeURIComponent(r.id)}`}>{r.question}</a></th>
                   <td data-label="Topic"><span class="chip">{r.topic}</span></td>

@@ -81,3 +81,18 @@ export function waitingText(request: WaitingFacts, options: WaitingOptions): { w
   const sent = asked.length === 1 && asked[0]!.sent_at ? ` at ${clockTime(asked[0]!.sent_at, options.now, options.timeZone)}` : '';
   return { waiting: `Asked ${list(asked.map((a) => a.expert_name))}${sent}; waiting for the answer`, givesUp };
 }
+
+const WAIT_WORDS: Readonly<Record<string, string>> = {
+  llm: 'drafting',
+  quiet_hours: 'quiet hours',
+  working_hours: 'off hours',
+  away: 'expert away',
+  dnd: 'do not disturb',
+  cap: 'held: experts at their limit',
+};
+
+/** A short note beside an open request's status in a list: why nobody is asked now (null when someone is, or it waits for review). */
+export function waitNote(waiting: { why: string } | null | undefined): string | null {
+  if (!waiting || waiting.why === 'review') return null;
+  return WAIT_WORDS[waiting.why] ?? waiting.why.replace(/_/g, ' ');
+}

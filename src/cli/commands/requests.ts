@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { Client } from '../../client/client.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
-import { askedAsLine, proposalState, waitingLines } from '../describe-request.js';
+import { askedAsLine, proposalState, statusCell, waitingLines } from '../describe-request.js';
 import { parseLimit } from '../options.js';
 import { REQUEST_STATUSES, TERMINAL, type ProposalBody, type RequestWire } from '../wire.js';
 
@@ -43,7 +43,7 @@ export function addRequestCommands({ program, say, table, client, print, when }:
       const page = await client().get<{ items: RequestWire[] }>(`/requests?${q}`);
       print(page, () => {
         if (page.items.length === 0) return say('No requests');
-        table(['REQUEST', 'STATUS', 'TOPIC', 'CONSUMER', 'QUESTION'], page.items.map((r) => [r.id, r.status, r.topic, r.consumer_id, r.question]));
+        table(['REQUEST', 'STATUS', 'TOPIC', 'CONSUMER', 'QUESTION'], page.items.map((r) => [r.id, statusCell(r), r.topic, r.consumer_id, r.question]));
       });
     });
 
