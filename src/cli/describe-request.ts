@@ -1,3 +1,4 @@
+import { waitWords } from '../core/wait-words.js';
 import { formatWhen } from '../core/describe-time.js';
 import type { ExpertWire, ProposalBody, RequestWire, Waiting } from './wire.js';
 
@@ -96,18 +97,8 @@ export function askedAsLine(r: Pick<RequestWire, 'question' | 'asked_question'>)
   return r.asked_question !== r.question ? `Asked as: ${r.asked_question}` : null;
 }
 
-const WAIT_WORDS: Readonly<Record<string, string>> = {
-  llm: 'drafting',
-  quiet_hours: 'quiet hours',
-  working_hours: 'off hours',
-  away: 'expert away',
-  dnd: 'do not disturb',
-  cap: 'held',
-  review: 'in review',
-};
-
 /** A request's status with why it waits, for one table cell: "queued (held)", "asked (quiet hours)". */
 export function statusCell(r: Pick<RequestWire, 'status' | 'waiting'>): string {
-  const why = r.waiting?.why;
-  return why && why !== 'review' ? `${r.status} (${WAIT_WORDS[why] ?? why.replace(/_/g, ' ')})` : r.status;
+  const words = waitWords(r.waiting);
+  return words ? `${r.status} (${words})` : r.status;
 }

@@ -1,3 +1,4 @@
+import { waitWords } from '../../src/core/wait-words.js';
 import type { AskedExpert, Waiting } from './wire.js';
 
 /** What `waitingText` reads of a request (a subset, so tests and older servers can pass less). */
@@ -82,17 +83,9 @@ export function waitingText(request: WaitingFacts, options: WaitingOptions): { w
   return { waiting: `Asked ${list(asked.map((a) => a.expert_name))}${sent}; waiting for the answer`, givesUp };
 }
 
-const WAIT_WORDS: Readonly<Record<string, string>> = {
-  llm: 'drafting',
-  quiet_hours: 'quiet hours',
-  working_hours: 'off hours',
-  away: 'expert away',
-  dnd: 'do not disturb',
-  cap: 'held: experts at their limit',
-};
-
 /** A short note beside an open request's status in a list: why nobody is asked now (null when someone is, or it waits for review). */
 export function waitNote(waiting: { why: string } | null | undefined): string | null {
-  if (!waiting || waiting.why === 'review') return null;
-  return WAIT_WORDS[waiting.why] ?? waiting.why.replace(/_/g, ' ');
+  const words = waitWords(waiting);
+  // The table has room to say what "held" means.
+  return words === 'held' ? 'held: experts at their limit' : words;
 }
