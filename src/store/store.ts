@@ -1,6 +1,6 @@
-import type { PruneCounts, RetentionCutoffs } from './prune.js';
+import type { PruneCounts, RetentionCutoffs } from './retention.js';
 import type {
-  AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
+  AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, DeliveryState, EventRecord,
   ExpertLiveState, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord, RequestStatus,
 } from '../domain/records.js';
 
@@ -19,160 +19,249 @@ export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'pr
 export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at' | 'send_after'>>;
 
 /**
- * Everything expertq keeps. Methods are synchronous; `transaction` groups them so that a state change,
- * its audit rows and the events and messages it causes commit together or not at all.
+ * Everything expertq keeps, behind one asynchronous interface with a repository per aggregate. Every
+ * engine (SQLite, PostgreSQL) implements it and passes the same contract suite (`test/store/`);
+ * nothing outside `store/` knows which engine runs.
  *
- * `transaction` and `commit` throw the driver-neutral errors of `errors.ts` (`StorageUnavailable`,
- * `Conflict`) in place of the engine's own, so a write whose failure someone acts on goes through one
- * of them. (Methods called alone are not wrapped: a wrapper around every call made the scheduler's
- * escalations about 14% slower in `npm run bench`.)
+ * Reads outside a transaction go through the store's own repositories (`store.requests.get(id)`):
+ * each sees what was committed when it ran. Every write goes through `transaction`, whose handle
+ * carries the writing repositories: a state change, its audit rows and the events and messages it
+ * causes commit together or not at all. A transaction's work must not wait on anything outside the
+ * store (a network call, a timer): the engine may hold its writer for it.
+ *
+ * `transaction` rejects with the driver-neutral errors of `errors.ts` (`StorageUnavailable`,
+ * `Conflict`) in place of the engine's own; an error thrown by the work rolls back everything it did
+ * and rejects with that error.
  */
-export interface Store {
-  transaction<T>(fn: () => T): T;
-  /** Like `transaction`, but shares one COMMIT with the other commits of the same event-loop turn. */
-  commit<T>(fn: () => T): Promise<T>;
-  close(): void;
-
-  insertRequest(request: RequestRecord): void;
-  getRequest(id: string): RequestRecord | undefined;
-  updateRequest(id: string, patch: RequestPatch): void;
-  listRequests(query: RequestQuery): RequestRecord[];
-  /** The newest request with this dedup key created at or after `since`. */
-  findByDedupKey(dedupKey: string, since: number): RequestRecord | undefined;
-  /** Adds a subscriber; false when it was already subscribed. */
-  addSubscriber(requestId: string, consumerId: string, via: string, at: number): boolean;
-  listSubscribers(requestId: string): string[];
-
-  insertAsk(ask: AskRecord): void;
-  updateAsk(id: string, patch: AskPatch): void;
-  listAsks(requestId: string): AskRecord[];
-  /** The ask an expert's reply belongs to: on that request, or else the expert's oldest open ask. */
-  findAskForReply(expertId: string, requestId: string | null): AskRecord | undefined;
-  /** Live state per expert; `ids` null means every expert with any state. Days start at `dayStart`. */
-  expertStates(ids: readonly string[] | null, dayStart: number): Map<string, ExpertLiveState>;
-  setMuted(expertId: string, muted: boolean, at: number): void;
-
-  insertProposal(proposal: ProposalRecord): void;
-  getProposal(id: string): ProposalRecord | undefined;
-  /** Decides a pending proposal; false (and no change) when it was already decided. */
-  decideProposal(id: string, status: 'accepted' | 'rejected', decision: Decision): boolean;
-  listPendingProposals(): ProposalRecord[];
-  /** The pending proposal that has waited longest, if any (one row of an index). */
-  oldestPendingProposal(): ProposalRecord | undefined;
-  /** Every proposal of a request, oldest first (a sent-back answer and the answer that followed it). */
-  listProposals(requestId: string): ProposalRecord[];
-  /** A reviewer's edit of a pending proposal's answer (in the transaction that accepts it). */
-  reviseProposal(id: string, revision: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): void;
-
-  appendAudit(entry: AuditEntry): void;
-  listAudit(requestId: string): AuditEntry[];
-  insertEvent(event: EventRecord): void;
-  /** A request's events (bodies still held), oldest first. */
-  listEvents(requestId: string): EventRecord[];
-
-  /** What retention would remove at these cutoffs. */
-  countPrunable(cutoffs: RetentionCutoffs): PruneCounts;
-  /** Removes up to `limit` rows of each kind past the cutoffs, in one transaction; what went. */
-  pruneBatch(cutoffs: RetentionCutoffs, limit: number): PruneCounts;
-
-  enqueueMessage(message: MessageRecord): void;
-  /** The messages about a request still held, whatever their state, oldest first. */
-  listMessages(requestId: string): MessageRecord[];
+export interface Store extends Reads {
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * Leases up to `limit` pending messages due at `now`, oldest first, in one UPDATE … RETURNING: those
-   * nobody holds and those whose lease ran out (the process holding them died).
-   */
-  claimMessages(claim: WorkClaim): MessageRecord[];
-  /** Marks pending messages sent (whoever holds them now: the send happened) and ends their lease. */
-  markMessagesSent(ids: readonly string[], at: number): void;
-  /** A failed send by `owner`: due again at `nextAttemptAt`, or `dead` when null; false (no change) if another process took it over. */
-  rescheduleMessage(id: string, owner: string, error: string, nextAttemptAt: number | null): boolean;
-  /** Marks a pending message `dropped` (it no longer applies), with why. */
-  dropMessage(id: string, why: string): void;
-  /** Extends `owner`'s leases on these pending rows to `leaseUntil`; rows another process took over are left alone. */
-  renewLeases(work: LeasedWork, ids: readonly string[], owner: string, leaseUntil: number): number;
-
-  // Chat transport.
-  getAsk(id: string): AskRecord | undefined;
-  /** An expert's open asks, oldest sent first. */
-  openAsksOf(expertId: string): AskRecord[];
-  /** The six elements of the ask message sent for an ask (null when none was queued). */
-  askElements(askId: string): string[] | null;
-  setChatRef(askId: string, ref: ChatRef): void;
-  chatRef(askId: string): ChatRef | undefined;
-  /** The ask posted as this message, or (a thread reply) the newest ask posted in that thread. */
-  askByChatRef(ref: ChatRef): AskRecord | undefined;
-  /** Where the first ask of this expert on this request was posted: a later ask goes in its thread. */
-  firstChatRef(requestId: string, expertId: string): ChatRef | undefined;
-  /** Records a chat event id as processed; false when it already was (a retry or a redelivery). */
-  markChatEvent(id: string, at: number): boolean;
-  /** Where a proposal's review card was posted. */
-  setReviewCard(proposalId: string, ref: ChatRef): void;
-  reviewCard(proposalId: string): ChatRef | undefined;
-  /** Pending proposals with a posted card whose request passed its give-up time, not yet marked; marks them. */
-  takeOverdueReviewCards(now: number): string[];
-  getState(key: string): string | undefined;
-  /** Row counts for `/metrics`: requests by status, pending outbox rows, dead deliveries, pending proposals. */
-  metricCounts(): MetricCounts;
-  /**
-   * `/readyz`: throws, saying why, when the database cannot take writes: the write lock is not to be
+   * `/readyz`: rejects, saying why, when the database cannot take writes: the write lock is not to be
    * had, the last write failed for want of storage, or less than `minFreeBytes` (16 MiB) is free.
    */
-  checkWritable(minFreeBytes?: number): void;
-  setState(key: string, value: string): void;
+  checkWritable(minFreeBytes?: number): Promise<void>;
+  close(): Promise<void>;
+}
 
-  // Scheduler (issue 4): due work found by absolute timestamps, each query a range on an index.
+/** The repositories a transaction writes through (each also reads, inside the transaction). */
+export interface Tx {
+  readonly requests: RequestRepository;
+  readonly asks: AskRepository;
+  readonly proposals: ProposalRepository;
+  readonly outbox: OutboxRepository;
+  readonly consumers: ConsumerRepository;
+  readonly chat: ChatRepository;
+  readonly llmJobs: LlmJobRepository;
+  readonly serviceState: ServiceStateRepository;
+  readonly retention: RetentionRepository;
+  readonly metrics: MetricReads;
+}
+
+/** What may be read outside a transaction. A `Tx` is also a `Reads`. */
+export interface Reads {
+  readonly requests: RequestReads;
+  readonly asks: AskReads;
+  readonly proposals: ProposalReads;
+  readonly outbox: OutboxReads;
+  readonly consumers: ConsumerReads;
+  readonly chat: ChatReads;
+  readonly llmJobs: LlmJobReads;
+  readonly serviceState: ServiceStateReads;
+  readonly retention: RetentionReads;
+  readonly metrics: MetricReads;
+}
+
+/** Requests, their subscribers and audit trail; deduplication and the request-side due work. */
+export interface RequestReads {
+  get(id: string): Promise<RequestRecord | undefined>;
+  list(query: RequestQuery): Promise<RequestRecord[]>;
+  /** The newest request with this dedup key created at or after `since`. */
+  findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined>;
+  /** Consumers attached to a request (submitter and deduplicated), in the order they came. */
+  subscribers(requestId: string): Promise<string[]>;
+  /** A request's audit trail, oldest first. */
+  audit(requestId: string): Promise<AuditEntry[]>;
   /**
    * Open requests without a proposal whose `give_up_at` has passed, by (give_up_at, id) after `after`.
-   * Ids only: each is read in its own savepoint, so one unreadable row cannot stop the rest.
+   * Ids only: each is read again in its own transaction.
    */
-  dueGiveUps(now: number, after: DueCursor | null, limit: number): Array<Pick<RequestRecord, 'id' | 'give_up_at'>>;
-  /** Open asks whose `escalate_at` has passed, by (escalate_at, id) after `after`. */
-  dueEscalations(now: number, after: DueCursor | null, limit: number): AskRecord[];
-  /** Queued asks whose quiet hours have ended (`send_after <= now`). */
-  dueQueuedAsks(now: number): WaitingAsk[];
-  /** Queued asks of these experts, or of every expert when `expertIds` is null. */
-  queuedAsks(expertIds: readonly string[] | null): WaitingAsk[];
+  dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>>;
   /** Held requests with no queued or open ask, oldest submission first. */
-  heldRequests(): HeldRequest[];
-  /** Whether an expert is muted (one row by key: cheaper than `expertStates` when only this matters). */
-  isMuted(expertId: string): boolean;
+  held(): Promise<HeldRequest[]>;
+}
 
-  // Consumers and deliveries (webhook and in-process outbox).
-  upsertConsumer(consumer: ConsumerRecord): void;
-  getConsumer(id: string): ConsumerRecord | undefined;
-  listConsumers(): ConsumerRecord[];
-  deleteConsumer(id: string): boolean;
-  insertDelivery(delivery: DeliveryRecord): void;
-  getDelivery(id: string): DeliveryRecord | undefined;
-  listDeliveries(query: DeliveryQuery): DeliveryRecord[];
+export interface RequestRepository extends RequestReads {
+  insert(request: RequestRecord): Promise<void>;
+  update(id: string, patch: RequestPatch): Promise<void>;
+  /** Adds a subscriber; false when it was already subscribed. */
+  addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean>;
+  appendAudit(entry: AuditEntry): Promise<void>;
+}
+
+/** Asks, the live state of experts they make up (counts, mute), and the ask-side due work. */
+export interface AskReads {
+  get(id: string): Promise<AskRecord | undefined>;
+  /** A request's asks, oldest first. */
+  listFor(requestId: string): Promise<AskRecord[]>;
+  /** The ask an expert's reply belongs to: on that request, or else the expert's oldest open ask. */
+  findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined>;
+  /** An expert's open asks, oldest sent first. */
+  openOf(expertId: string): Promise<AskRecord[]>;
+  /** Live state per expert; `ids` null means every expert with any state. Days start at `dayStart`. */
+  expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>>;
+  /** Whether an expert is muted (cheaper than `expertStates` when only this matters). */
+  isMuted(expertId: string): Promise<boolean>;
+  /** Open asks whose `escalate_at` has passed, by (escalate_at, id) after `after`. */
+  dueEscalations(now: number, after: DueCursor | null, limit: number): Promise<AskRecord[]>;
+  /** Queued asks whose quiet hours have ended (`send_after <= now`). */
+  dueQueued(now: number): Promise<WaitingAsk[]>;
+  /** Queued asks of these experts, or of every expert when `expertIds` is null. */
+  queued(expertIds: readonly string[] | null): Promise<WaitingAsk[]>;
+}
+
+export interface AskRepository extends AskReads {
+  insert(ask: AskRecord): Promise<void>;
+  update(id: string, patch: AskPatch): Promise<void>;
+  setMuted(expertId: string, muted: boolean, at: number): Promise<void>;
+}
+
+/** Proposals, their decisions and their review cards in a chat channel. */
+export interface ProposalReads {
+  get(id: string): Promise<ProposalRecord | undefined>;
+  /** Pending proposals, oldest first. */
+  pending(): Promise<ProposalRecord[]>;
+  /** The pending proposal that has waited longest, if any. */
+  oldestPending(): Promise<ProposalRecord | undefined>;
+  /** Every proposal of a request, oldest first (a sent-back answer and the answer that followed it). */
+  listFor(requestId: string): Promise<ProposalRecord[]>;
+  /** Where a proposal's review card was posted. */
+  reviewCard(proposalId: string): Promise<ChatRef | undefined>;
+}
+
+export interface ProposalRepository extends ProposalReads {
+  insert(proposal: ProposalRecord): Promise<void>;
+  /** Decides a pending proposal; false (and no change) when it was already decided. */
+  decide(id: string, status: 'accepted' | 'rejected', decision: Decision): Promise<boolean>;
+  /** A reviewer's edit of a pending proposal's answer (in the transaction that accepts it). */
+  revise(id: string, revision: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void>;
+  setReviewCard(proposalId: string, ref: ChatRef): Promise<void>;
+  /** Pending proposals with a posted card whose request passed its give-up time, not yet marked; marks them. */
+  takeOverdueReviewCards(now: number): Promise<string[]>;
+}
+
+/** The transactional outbox: events with their deliveries, and messages to experts; both leased to whoever sends them. */
+export interface OutboxReads {
+  /** A request's events (bodies still held), oldest first. */
+  events(requestId: string): Promise<EventRecord[]>;
+  /** The messages about a request still held, whatever their state, oldest first. */
+  messages(requestId: string): Promise<MessageRecord[]>;
+  /** The six elements of the ask message sent for an ask (null when none was queued). */
+  askElements(askId: string): Promise<string[] | null>;
+  getDelivery(id: string): Promise<DeliveryRecord | undefined>;
+  deliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+}
+
+export interface OutboxRepository extends OutboxReads {
+  insertEvent(event: EventRecord): Promise<void>;
+  enqueueMessage(message: MessageRecord): Promise<void>;
   /**
-   * Leases due deliveries in one UPDATE … RETURNING: per consumer at most `perConsumer` minus what it
-   * already has in flight (`inFlight`), and in-process ones only for consumers in `live`.
+   * Leases up to `limit` pending messages due at `now`, oldest first: those nobody holds and those
+   * whose lease ran out (the process holding them died).
    */
-  claimDeliveries(claim: DeliveryClaim): DeliveryJob[];
-  /** Records attempt outcomes; `next_attempt_at` null with state pending is not allowed. */
-  finishDelivery(id: string, outcome: DeliveryOutcome): void;
+  claimMessages(claim: WorkClaim): Promise<MessageRecord[]>;
+  /** Marks pending messages sent (whoever holds them now: the send happened) and ends their lease. */
+  markMessagesSent(ids: readonly string[], at: number): Promise<void>;
+  /** A failed send by `owner`: due again at `nextAttemptAt`, or `dead` when null; false (no change) if another process took it over. */
+  rescheduleMessage(id: string, owner: string, error: string, nextAttemptAt: number | null): Promise<boolean>;
+  /** Marks a pending message `dropped` (it no longer applies), with why. */
+  dropMessage(id: string, why: string): Promise<void>;
+  insertDelivery(delivery: DeliveryRecord): Promise<void>;
+  /**
+   * Leases due deliveries: per consumer at most `perConsumer` minus what it already has in flight
+   * (`inFlight`), and in-process ones only for consumers in `live`.
+   */
+  claimDeliveries(claim: DeliveryClaim): Promise<DeliveryJob[]>;
+  /** Records an attempt's outcome and ends its lease. */
+  finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
   /** Drops pending deliveries to a consumer; returns what was dropped. */
-  dropPendingDeliveries(consumerId: string, at: number): DeliveryRecord[];
+  dropPendingDeliveries(consumerId: string, at: number): Promise<DeliveryRecord[]>;
   /** Makes a delivery due again now (replay), whatever its state. */
-  retryDelivery(id: string, now: number): void;
+  retryDelivery(id: string, now: number): Promise<void>;
+  /** Extends `owner`'s leases on these pending rows to `leaseUntil`; rows another process took over are left alone. */
+  renewLeases(work: 'message' | 'delivery', ids: readonly string[], owner: string, leaseUntil: number): Promise<number>;
+}
 
-  // LLM jobs, claimed with a lease like messages and deliveries.
-  insertLlmJob(job: LlmJobRecord): void;
-  getLlmJob(id: string): LlmJobRecord | undefined;
+export interface ConsumerReads {
+  get(id: string): Promise<ConsumerRecord | undefined>;
+  /** Every consumer, in the order they registered. */
+  list(): Promise<ConsumerRecord[]>;
+}
+
+export interface ConsumerRepository extends ConsumerReads {
+  upsert(consumer: ConsumerRecord): Promise<void>;
+  /** False when there was no such consumer. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Where asks were posted in a chat platform, and the chat event ids already processed. */
+export interface ChatReads {
+  ref(askId: string): Promise<ChatRef | undefined>;
+  /** The ask posted as this message, or (a thread reply) the newest ask posted in that thread. */
+  askByRef(ref: ChatRef): Promise<AskRecord | undefined>;
+  /** Where the first ask of this expert on this request was posted: a later ask goes in its thread. */
+  firstRef(requestId: string, expertId: string): Promise<ChatRef | undefined>;
+}
+
+export interface ChatRepository extends ChatReads {
+  setRef(askId: string, ref: ChatRef): Promise<void>;
+  /** Records a chat event id as processed; false when it already was (a retry or a redelivery). */
+  markEvent(id: string, at: number): Promise<boolean>;
+}
+
+/** Drafting and structuring jobs, claimed with a lease like messages and deliveries. */
+export interface LlmJobReads {
+  get(id: string): Promise<LlmJobRecord | undefined>;
+  /** Pending drafts whose deadline has passed, oldest deadline first. */
+  expiredDrafts(now: number, limit: number): Promise<LlmJobRecord[]>;
+}
+
+export interface LlmJobRepository extends LlmJobReads {
+  insert(job: LlmJobRecord): Promise<void>;
   /**
    * Leases up to `limit` pending jobs to run, oldest first: those nobody holds or whose lease ran out,
    * leaving out `exclude` (the claimant's own in flight) and drafts past their deadline (those fall
    * back without a call); each one's `attempts` is counted up.
    */
-  claimLlmJobs(claim: WorkClaim & { exclude: readonly string[] }): LlmJobRecord[];
+  claim(claim: WorkClaim & { exclude: readonly string[] }): Promise<LlmJobRecord[]>;
   /** Gives up `owner`'s lease on a pending job (its call was stopped), so any process runs it at once. */
-  releaseLlmJob(id: string, owner: string): void;
-  /** Pending drafts whose deadline has passed, oldest deadline first. */
-  expiredDrafts(now: number, limit: number): LlmJobRecord[];
+  release(id: string, owner: string): Promise<void>;
   /** Marks a pending job done and ends its lease; false when it was already done (a late result after a fallback). */
-  finishLlmJob(id: string, at: number): boolean;
+  finish(id: string, at: number): Promise<boolean>;
+  renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number>;
+}
+
+/** Small named values the service keeps between runs (when the last review reminder went out). */
+export interface ServiceStateReads {
+  get(key: string): Promise<string | undefined>;
+}
+
+export interface ServiceStateRepository extends ServiceStateReads {
+  set(key: string, value: string): Promise<void>;
+}
+
+export interface RetentionReads {
+  /** What retention would remove at these cutoffs. */
+  countPrunable(cutoffs: RetentionCutoffs): Promise<PruneCounts>;
+}
+
+export interface RetentionRepository extends RetentionReads {
+  /** Removes up to `limit` rows of each kind past the cutoffs (and up to `limit` requests with all that is theirs); what went. */
+  pruneBatch(cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts>;
+}
+
+export interface MetricReads {
+  /** Row counts for `/metrics`: requests by status, pending outbox rows, dead deliveries, pending proposals. */
+  counts(): Promise<MetricCounts>;
 }
 
 export interface MetricCounts {
@@ -211,9 +300,6 @@ export interface DeliveryQuery {
   before?: string | undefined;
 }
 
-/** Outside work held under a lease. */
-export type LeasedWork = 'message' | 'delivery' | 'llm_job';
-
 /** A claim on due work: leased to `owner` until `leaseUntil`. */
 export interface WorkClaim {
   now: number;
@@ -239,5 +325,3 @@ export interface DeliveryOutcome {
   error: string | null;
   nextAttemptAt?: number;
 }
-
-export type { AskState };
