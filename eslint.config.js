@@ -57,26 +57,6 @@ function layerRules() {
   return blocks;
 }
 
-/**
- * Upward imports still to be removed by the rest of the store and service rework: the LLM job
- * operations (queueing, finishing, the worker) move into service/.
- * Each file here may import only the named layer above it; everything else stays enforced.
- */
-const PENDING = [
-  { files: ['src/llm/llm-worker.ts', 'src/llm/llm-jobs.ts', 'src/llm/finish-llm-job.ts'], allow: ['service'] },
-];
-
-function pendingRules() {
-  return PENDING.map(({ files, allow }) => {
-    const layer = FOLDER_LAYERS.findIndex((l) => l.some((f) => files[0].startsWith(`src/${f}/`)));
-    const above = [...FOLDER_LAYERS.slice(layer + 1).flat(), 'cli'].filter((f) => !allow.includes(f));
-    return {
-      files,
-      rules: { 'no-restricted-imports': ['error', { patterns: upward(above, [...COMPOSITION, ...SERVER, ...ENTRY], files.join(', ')) }] },
-    };
-  });
-}
-
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/assets/'] },
   js.configs.recommended,
@@ -88,8 +68,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // With an asynchronous store, a promise nobody awaits is a write that may land outside its
+  // transaction or an error nobody sees: every promise is awaited, returned or marked `void`.
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/await-thenable': 'error' },
+  },
   ...layerRules(),
-  ...pendingRules(),
   // The queue renders proposal cards; a card never imports the queue (what both need lives in its own module).
   {
     files: ['web/src/proposal-card.tsx'],

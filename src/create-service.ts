@@ -8,8 +8,8 @@ import { hintCommand } from './config/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
 import { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './service/reload-experts.js';
-import { lockDatabase } from './store/lock-database.js';
-import { openDatabase, SqliteStore } from './store/sqlite-store.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
 import type { Transport } from './transport/transport.js';
 import { wireService, type WiredService, type WireServiceOptions } from './wire-service.js';
@@ -51,9 +51,8 @@ export class Expertq {
     readonly config: Config,
     readonly secrets: Secrets,
     readonly transport: Transport,
-    private readonly store: SqliteStore,
+    private readonly store: Store,
     private readonly timer: NodeJS.Timeout | null,
-    private readonly lock: { release(): void } = { release() {} },
     /** Retention (`storage.retention*`): hourly in a server with timers, or on demand. */
     readonly pruner: Pruner = new Pruner(store, retentionOf(config), service.clock, service.log),
     private readonly pruneTimer: NodeJS.Timeout | null = null,
@@ -115,8 +114,7 @@ export class Expertq {
     this.service.llmWorker?.stop();
     await this.service.idle();
     await this.transport.stop();
-    this.store.close();
-    this.lock.release();
+    await this.store.close();
   }
 }
 
@@ -133,14 +131,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
       ? await (await import('./transport/slack/create-slack-transport.js')).createSlackTransport(config, secrets, log, clock)
       : null;
 
-  const lock = lockDatabase(config.storagePath);
-  let store: SqliteStore;
-  try {
-    store = new SqliteStore(openDatabase(config.storagePath));
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  const store = openStore({ path: config.storagePath });
   const transport: WireServiceOptions['transport'] =
     slack ??
     (typeof options.transport === 'object'
@@ -151,8 +142,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   try {
     wired = await wireService({ config, secrets, store, log, clock, transport, timers: options.timers !== false });
   } catch (error) {
-    store.close();
-    lock.release();
+    await store.close();
     throw error;
   }
   const { service, timer } = wired;
@@ -170,7 +160,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   if (reloader && options.watchConfig !== false) {
     reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
   }
-  return new Expertq(service, config, secrets, wired.transport, store, timer, lock, pruner, pruneTimer, reloader);
+  return new Expertq(service, config, secrets, wired.transport, store, timer, pruner, pruneTimer, reloader);
 }
 
 const PRUNE_EVERY_MS = 3_600_000;

@@ -57,7 +57,7 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     await transport.start({
       reply: (reply) => service.receiveInbound(reply),
       review: (action) => service.reviewFromChat(action),
-      answerOf: (id) => service.store.getProposal(id)?.answer ?? null,
+      answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
     });
   } catch (error) {
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);
@@ -69,8 +69,13 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
   if (options.timers) {
     // The scheduler: catch up now on whatever fell due while stopped, then every tick (it also kicks
     // both dispatchers, so due retries go out).
-    runTick(service, log);
-    timer = setInterval(() => runTick(service, log), config.server.tick_ms);
+    // One tick at a time: a tick still running when the next is due lets that one pass.
+    let ticking: Promise<void> | null = null;
+    const tick = () => {
+      ticking ??= runTick(service, log).finally(() => (ticking = null));
+    };
+    tick();
+    timer = setInterval(tick, config.server.tick_ms);
     timer.unref();
   }
   return { service, transport, timer };

@@ -1,12 +1,10 @@
-import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/load-config.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
-import { lockDatabase } from '../store/lock-database.js';
-import { MIGRATIONS } from '../store/migrations.js';
-import { addCounts, countPrunable, emptyCounts, isEmpty, pruneBatch, type PruneCounts } from '../store/prune.js';
+import { addCounts, emptyCounts, isEmpty, type PruneCounts } from '../store/retention.js';
+import { backupDatabase, integrityOf, MaintenanceError, openForMaintenance, restoreDatabase, syncFile } from '../store/sqlite/maintenance.js';
 import { cutoffsAt } from '../service/pruner.js';
 import { CliError } from './cli-error.js';
 import { howToRun } from '../config/how-to-run.js';
@@ -31,16 +29,11 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
       if (existsSync(target) && !opts.force) throw new CliError(`${target} already exists; pass --force to overwrite it.`);
       const started = performance.now();
       const partial = `${target}.partial`;
-      const db = openExisting(source, { readonly: true });
       try {
-        // All remaining pages in one step: one read snapshot, so writes by the server never restart the
-        // copy (WAL readers do not block the writer, so the server does not wait either).
-        await db.backup(partial, { progress: ({ remainingPages }) => Math.max(remainingPages, 1) });
+        await backupDatabase(source, partial);
       } catch (error) {
         rmSync(partial, { force: true });
-        throw new CliError(`Backup failed: ${(error as Error).message}`);
-      } finally {
-        db.close();
+        throw new CliError(error instanceof MaintenanceError ? error.message : `Backup failed: ${(error as Error).message}`);
       }
       const check = integrityOf(partial, { standalone: true });
       if (check !== 'ok') {
@@ -64,50 +57,43 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
       if (!existsSync(source)) throw new CliError(`No such backup file: ${source}`);
       const check = integrityOf(source);
       if (check !== 'ok') throw new CliError(`${source} is not a sound database (${check}); nothing was changed.`);
-      // The lock is the server's: holding it proves no server runs on this database now.
-      const lock = lockDatabase(target);
-      try {
-        const aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        // The -wal and -shm files belong to the current database: they move with it, never onto the backup.
-        for (const suffix of ['', '-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, aside + suffix);
-        copyFileSync(source, `${target}.partial`);
-        syncFile(`${target}.partial`);
-        renameSync(`${target}.partial`, target);
-        say(`Restored ${target} from ${source}.`);
-        if (existsSync(aside)) say(`The database it replaced is kept as ${aside}.`);
-        say('Start the server; it applies any newer migrations at start.');
-      } finally {
-        lock.release();
-      }
+      // The server's lock is taken first: holding it proves no server runs on this database now.
+      const { aside } = restoreDatabase(source, target);
+      say(`Restored ${target} from ${source}.`);
+      if (aside) say(`The database it replaced is kept as ${aside}.`);
+      say('Start the server; it applies any newer migrations at start.');
     });
 
   program
     .command('prune')
     .description('remove rows past storage.retention (and storage.retention_requests) now; the server also does it hourly')
     .option('--dry-run', 'print what would be removed and remove nothing')
-    .action((opts: { dryRun?: boolean }) => {
+    .action(async (opts: { dryRun?: boolean }) => {
       const c = config();
       const settings = { retention: c.storage.retention, retentionRequests: c.storage.retention_requests };
       if (settings.retention === null && settings.retentionRequests === null) {
         throw new CliError(`Neither storage.retention nor storage.retention_requests is set in ${c.file}: nothing is ever pruned.`);
       }
       const cutoffs = cutoffsAt(settings, Date.now());
-      const db = openExisting(c.storagePath, { readonly: Boolean(opts.dryRun) });
+      let store: ReturnType<typeof openForMaintenance>;
       try {
-        if (db.pragma('user_version', { simple: true }) !== MIGRATIONS.length) {
-          throw new CliError(`The database ${c.storagePath} is not at this expertq's schema; start the server once (it migrates), then prune.`);
-        }
+        store = openForMaintenance(c.storagePath, { readonly: Boolean(opts.dryRun) });
+      } catch (error) {
+        throw error instanceof MaintenanceError ? new CliError(error.message) : error;
+      }
+      try {
         const when = (at: number | null) => (at === null ? 'kept (no retention set)' : `before ${new Date(at).toISOString()}`);
         say(`Outbox rows: ${when(cutoffs.outboxBefore)}; finished requests: ${when(cutoffs.requestsBefore)}.`);
         if (opts.dryRun) {
-          printCounts(say, countPrunable(db, cutoffs), 'would be removed');
+          printCounts(say, await store.retention.countPrunable(cutoffs), 'would be removed');
           return;
         }
         const total = emptyCounts();
-        for (let batch = pruneBatch(db, cutoffs); !isEmpty(batch); batch = pruneBatch(db, cutoffs)) addCounts(total, batch);
+        const batch = () => store.transaction((tx) => tx.retention.pruneBatch(cutoffs, 500));
+        for (let counts = await batch(); !isEmpty(counts); counts = await batch()) addCounts(total, counts);
         printCounts(say, total, 'removed');
       } finally {
-        db.close();
+        await store.close();
       }
     });
 }
@@ -128,46 +114,4 @@ function printCounts(say: (line?: string) => void, counts: PruneCounts, verb: st
     say(`  ${counts[key].toLocaleString('en-US').padStart(width)}  ${labels[key]}`);
   }
   say(isEmpty(counts) ? `Nothing ${verb}.` : `${Object.values(counts).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows ${verb}.`);
-}
-
-function openExisting(path: string, options: { readonly: boolean }): Database.Database {
-  if (!existsSync(path)) throw new CliError(`There is no database at ${path} (storage.path).`);
-  const db = new Database(path, { readonly: options.readonly, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    db.close();
-    throw new CliError(`The database ${path} is at schema ${version}, newer than this expertq (${MIGRATIONS.length}); use the newer expertq.`);
-  }
-  return db;
-}
-
-/**
- * `PRAGMA integrity_check` of a database file: "ok" or the first problem. `standalone` (a fresh backup)
- * also switches it to a rollback journal, so the copy is one self-contained file with no -wal beside it.
- */
-function integrityOf(path: string, options: { standalone?: boolean } = {}): string {
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: !options.standalone, fileMustExist: true });
-  } catch (error) {
-    return (error as Error).message;
-  }
-  try {
-    if (options.standalone) db.pragma('journal_mode = DELETE');
-    return String(db.pragma('integrity_check', { simple: true }));
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    db.close();
-  }
-}
-
-function syncFile(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -149,7 +149,7 @@ export class DeliveryDispatcher {
     this.inFlight++;
     this.inFlightBy.set(job.consumer_id, (this.inFlightBy.get(job.consumer_id) ?? 0) + 1);
     this.leases.hold([job.id]);
-    this.attempt(job, consumer)
+    void this.attempt(job, consumer)
       .catch((error: Error) => this.failure(job, null, error.message, undefined))
       .then((outcome) => {
         this.finished.push({ job, outcome });

@@ -96,6 +96,7 @@ export class MessageDispatcher {
   private async drain(): Promise<void> {
     while (!this.stopping) {
       const now = this.clock.now();
+      if (!(await this.store.outbox.anyDueMessage(now))) return;
       const due = await this.store.transaction((tx) => tx.outbox.claimMessages({ now, owner: this.owner, leaseUntil: now + this.leaseMs, limit: BATCH }));
       if (due.length === 0) return;
       this.leases.hold(due.map((m) => m.id));

@@ -19,7 +19,7 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
       throw new AppError('forbidden', `This token${caller.name ? ` (${caller.name})` : ''} has the ${caller.role} role, which may not ${OPERATION_WORDS[operation]}.`);
     }
   };
-  const own = (id: string) => ownRequest(caller, service.getRequest(id));
+  const own = async (id: string) => ownRequest(caller, await service.getRequest(id));
   return withCodes({
     async submit(body) {
       allow('submit_request');
@@ -34,17 +34,17 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
     },
     async waitForDecision(id, timeoutMs, signal) {
       allow('read_request');
-      own(id);
+      await own(id);
       return service.waitForDecision(id, timeoutMs, signal);
     },
     async cancel(id) {
       allow('cancel_request');
-      own(id);
+      await own(id);
       return service.cancelRequest(id, `mcp:${caller.name ?? 'admin'}`);
     },
     async proposal(id) {
       allow('read_queue');
-      return proposalBody(service.getProposal(id));
+      return proposalBody(await service.getProposal(id));
     },
     async experts() {
       allow('read_experts');

@@ -28,6 +28,8 @@ export interface LlmWorkerOptions {
 export class LlmWorker {
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private scheduled: Promise<void> | null = null;
+  /** A kick came while a look was under way: look once more after it. */
+  private again = false;
   private stopping = false;
   private readonly owner: string;
   private readonly leaseMs: number;
@@ -45,18 +47,27 @@ export class LlmWorker {
     const { store, clock, log } = engine;
     this.leases = new LeaseKeeper(
       this.leaseMs,
-      (ids) => store.commit(() => store.renewLeases('llm_job', ids, this.owner, clock.now() + this.leaseMs)),
+      (ids) => store.transaction((tx) => tx.llmJobs.renewLeases(ids, this.owner, clock.now() + this.leaseMs)),
       (error) => log.warn({ err: error }, 'could not renew the leases of LLM jobs in flight; will retry'),
     );
   }
 
   /** Looks for due jobs soon, if there is room for another call. */
   kick(): void {
-    if (this.stopping || this.scheduled) return;
-    this.scheduled = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.scheduled = null;
-      this.fill();
-    });
+    if (this.stopping) return;
+    if (this.scheduled) {
+      this.again = true;
+      return;
+    }
+    this.scheduled = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.fill())
+      .finally(() => {
+        this.scheduled = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Aborts the calls in flight and takes no new work: their jobs stay pending, their leases given back. */
@@ -72,14 +83,15 @@ export class LlmWorker {
     }
   }
 
-  private fill(): void {
+  private async fill(): Promise<void> {
     if (this.stopping) return;
     const free = this.client.settings.concurrency - this.inFlight.size;
     if (free <= 0) return;
     let jobs: LlmJobRecord[];
     try {
       const now = this.engine.clock.now();
-      jobs = this.engine.store.claimLlmJobs({ now, owner: this.owner, leaseUntil: now + this.leaseMs, exclude: [...this.inFlight.keys()], limit: free });
+      const claim = { now, owner: this.owner, leaseUntil: now + this.leaseMs, exclude: [...this.inFlight.keys()], limit: free };
+      jobs = await this.engine.store.transaction((tx) => tx.llmJobs.claim(claim));
     } catch (error) {
       this.engine.log.error({ err: error }, 'could not read LLM jobs; will retry on the next tick');
       return;
@@ -99,13 +111,13 @@ export class LlmWorker {
   }
 
   private async run(job: LlmJobRecord, signal: AbortSignal): Promise<void> {
-    const request = this.engine.store.getRequest(job.request_id);
+    const request = await this.engine.store.requests.get(job.request_id);
     const outcome = await this.work(job, request, signal);
     if (outcome === null) {
       // Stopped: the job stays pending, and the next process to look (this one restarted, or another) runs it at once.
       const { store, log } = this.engine;
       // If even that fails, the lease simply runs out first.
-      await store.commit(() => store.releaseLlmJob(job.id, this.owner)).catch((err) => log.warn({ err, request_id: job.request_id }, 'could not give back an LLM job lease'));
+      await store.transaction((tx) => tx.llmJobs.release(job.id, this.owner)).catch((err) => log.warn({ err, request_id: job.request_id }, 'could not give back an LLM job lease'));
       return;
     }
     await this.finish(job, outcome);
@@ -134,7 +146,7 @@ export class LlmWorker {
     }
 
     if (request.status !== 'proposed' || request.proposal_id !== job.proposal?.id) return skip('the request no longer waits for this proposal');
-    const kindSchema = kindSchemaOf(this.engine.store.listConsumers(), request.kind) ?? DEFAULT_KIND_SCHEMA;
+    const kindSchema = kindSchemaOf(await this.engine.store.consumers.list(), request.kind) ?? DEFAULT_KIND_SCHEMA;
     const input = { topic: request.topic, kind: request.kind, question: request.question, askedQuestion: request.asked_question, answer: job.proposal.answer };
     const reply = await this.client.complete({ ...structureCall(input, kindSchema), signal });
     if (!reply.ok && reply.aborted) return null;
@@ -148,10 +160,10 @@ export class LlmWorker {
   private async finish(job: LlmJobRecord, outcome: Outcome): Promise<void> {
     const { store, clock, log } = this.engine;
     const commit = (o: Outcome) =>
-      store.commit(() => {
+      store.transaction(async (tx) => {
         const now = clock.now();
-        if (job.stage === 'draft') finishDraft(this.engine, job, o as DraftOutcome, now);
-        else finishStructuring(this.engine, job, o as StructureOutcome, now);
+        if (job.stage === 'draft') await finishDraft(this.engine, tx, job, o as DraftOutcome, now);
+        else await finishStructuring(this.engine, tx, job, o as StructureOutcome, now);
       });
     try {
       await commit(outcome);
@@ -163,7 +175,7 @@ export class LlmWorker {
       await commit({ reply: null, result: { ok: false, error: 'internal error while using the LLM result' } });
     } catch (error) {
       log.error({ err: error, request_id: job.request_id, stage: job.stage }, 'could not fall back either; closing the LLM job');
-      await store.commit(() => store.finishLlmJob(job.id, clock.now()));
+      await store.transaction((tx) => tx.llmJobs.finish(job.id, clock.now()));
     }
   }
 }

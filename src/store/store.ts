@@ -168,6 +168,10 @@ export interface OutboxReads {
   askElements(askId: string): Promise<string[] | null>;
   getDelivery(id: string): Promise<DeliveryRecord | undefined>;
   deliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+  /** Whether any pending message is due at `now` (a cheap read before a claim, which writes). */
+  anyDueMessage(now: number): Promise<boolean>;
+  /** Whether any pending delivery is due at `now` (a cheap read before a claim, which writes). */
+  anyDueDelivery(now: number): Promise<boolean>;
 }
 
 export interface OutboxRepository extends OutboxReads {

@@ -100,7 +100,7 @@ export interface Inbound {
   reply(reply: InboundReply): Promise<InboundOutcome>;
   review(action: ReviewAction): Promise<ReviewOutcome>;
   /** A proposal's current answer (to prefill a reviewer's edit form), or null. */
-  answerOf(proposalId: string): string | null;
+  answerOf(proposalId: string): Promise<string | null>;
 }
 
 /**

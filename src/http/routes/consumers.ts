@@ -28,7 +28,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
     schema: { summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null(), 404: errorBody } },
     handler: async (req, reply) => {
       actAsOwnConsumer(req.caller, req.params.id, 'unregister');
-      service.deleteConsumer(req.params.id);
+      await service.deleteConsumer(req.params.id);
       return reply.code(204).send(null);
     },
   });

@@ -11,11 +11,11 @@ export interface HealthOptions {
 }
 
 /** Each readiness check: null when it passes, else what is wrong. */
-export function readinessProblems(o: HealthOptions): Record<string, string | null> {
+export async function readinessProblems(o: HealthOptions): Promise<Record<string, string | null>> {
   const { service } = o;
   let database: string | null = null;
   try {
-    service.store.checkWritable();
+    await service.store.checkWritable();
   } catch (error) {
     database = `the database cannot be written: ${(error as Error).message}`;
   }
@@ -45,7 +45,7 @@ export function readinessProblems(o: HealthOptions): Record<string, string | nul
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
-    const checks = readinessProblems(options);
+    const checks = await readinessProblems(options);
     const failing = Object.entries(checks).filter(([, problem]) => problem !== null) as Array<[string, string]>;
     if (failing.length > 0) {
       throw new AppError('unavailable', `Not ready: ${failing.map(([check, problem]) => `${check}: ${problem}`).join('; ')}.`, failing.map(([path, message]) => ({ path, message })));

@@ -22,12 +22,12 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       querystring: pendingQuery,
       response: { 200: z.array(proposal) },
     },
-    handler: async () => service.listPendingProposals().map(proposalBody),
+    handler: async () => (await service.listPendingProposals()).map(proposalBody),
   });
 
   app.get('/proposals/:id', {
     schema: { summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal, 404: errorBody } },
-    handler: async (req) => proposalBody(service.getProposal(req.params.id)),
+    handler: async (req) => proposalBody(await service.getProposal(req.params.id)),
   });
 
   app.post('/proposals/:id/accept', {

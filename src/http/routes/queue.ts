@@ -36,7 +36,7 @@ class QueueStreams {
     // Commits of one event-loop turn are compared once.
     setImmediate(() => {
       this.pushScheduled = false;
-      if (this.clients.size > 0) this.check();
+      if (this.clients.size > 0) void this.check();
     });
   };
 
@@ -46,14 +46,14 @@ class QueueStreams {
     private readonly heartbeatMs: number,
   ) {}
 
-  add(res: ServerResponse): void {
-    const items = this.service.queue();
+  async add(res: ServerResponse): Promise<void> {
+    const items = await this.service.queue();
     if (this.clients.size === 0) this.seen = fingerprint(items.map((i) => i.proposal.id));
     this.clients.add(res);
     res.write(frame(items));
     res.once('close', () => this.remove(res));
     this.unsubscribe ??= this.service.changes.subscribe(this.onCommit);
-    this.poll ??= setInterval(() => this.check(), this.pollMs);
+    this.poll ??= setInterval(() => void this.check(), this.pollMs);
     this.heartbeat ??= setInterval(() => this.broadcast(': keep-alive\n\n'), this.heartbeatMs);
   }
 
@@ -62,13 +62,13 @@ class QueueStreams {
     if (this.clients.size === 0) this.stopTimers();
   }
 
-  private check(): void {
+  private async check(): Promise<void> {
     let ids: string;
     try {
-      ids = fingerprint(this.service.listPendingProposals().map((p) => p.id));
+      ids = fingerprint((await this.service.listPendingProposals()).map((p) => p.id));
       if (ids === this.seen) return;
       this.seen = ids;
-      this.broadcast(frame(this.service.queue()));
+      this.broadcast(frame(await this.service.queue()));
     } catch (error) {
       // The database closes before the last stream during shutdown; the next check or close settles it.
       this.service.log.warn({ err: error }, 'queue stream check failed');
@@ -137,7 +137,7 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
         'x-accel-buffering': 'no',
       });
       req.log.debug('queue stream opened');
-      streams.add(reply.raw);
+      await streams.add(reply.raw);
     },
   });
 };

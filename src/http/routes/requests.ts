@@ -43,7 +43,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
 
   app.get('/requests/:id', {
     schema: { summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord, 404: errorBody } },
-    handler: async (req) => ownRequest(req.caller, service.getRequest(req.params.id)),
+    handler: async (req) => ownRequest(req.caller, await service.getRequest(req.params.id)),
   });
 
   app.get('/requests/:id/wait', {
@@ -62,7 +62,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       response: { 200: requestRecord, 404: errorBody },
     },
     handler: async (req, reply) => {
-      ownRequest(req.caller, service.getRequest(req.params.id));
+      ownRequest(req.caller, await service.getRequest(req.params.id));
       // A client that hangs up stops the wait.
       const abort = new AbortController();
       reply.raw.once('close', () => abort.abort());
@@ -80,7 +80,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       response: { 200: requestRecord, 404: errorBody },
     },
     handler: async (req) => {
-      ownRequest(req.caller, service.getRequest(req.params.id));
+      ownRequest(req.caller, await service.getRequest(req.params.id));
       const by = req.caller.name ?? req.body?.cancelled_by ?? 'anonymous';
       return service.cancelRequest(req.params.id, `api:${by}`);
     },

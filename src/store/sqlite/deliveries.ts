@@ -75,10 +75,14 @@ export class SqliteDeliveries {
     return this.prepareCached(sql).all(...values, q.limit) as DeliveryRecord[];
   }
 
+  anyDue(now: number): boolean {
+    return (this.stmts.anyDue.get(now) as { due: number }).due === 1;
+  }
+
   claim(c: DeliveryClaim): DeliveryJob[] {
     // The dispatcher is woken after every commit; most find nothing due. A read on the partial index
     // answers that without the write the claim UPDATE would start.
-    if ((this.stmts.anyDue.get(c.now) as { due: number }).due === 0) return [];
+    if (!this.anyDue(c.now)) return [];
     const claimed = this.stmts.claim.all({
       now: c.now,
       owner: c.owner,

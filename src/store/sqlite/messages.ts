@@ -51,9 +51,13 @@ export class SqliteMessages {
     return row ? (parseJson(row.elements) as string[] | null) : null;
   }
 
+  anyDue(now: number): boolean {
+    return (this.stmts.anyDue.get({ now }) as { due: number }).due === 1;
+  }
+
   claim(c: WorkClaim): MessageRecord[] {
     // Woken after every commit, the dispatcher mostly finds nothing due: a read answers that without a write.
-    if ((this.stmts.anyDue.get({ now: c.now }) as { due: number }).due === 0) return [];
+    if (!this.anyDue(c.now)) return [];
     return (this.stmts.claim.all({ now: c.now, owner: c.owner, leaseUntil: c.leaseUntil, limit: c.limit }) as Row[])
       .map((r) => {
         const { claimed_by: _owner, lease_until: _lease, ...message } = r;

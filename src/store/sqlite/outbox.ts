@@ -78,6 +78,14 @@ export class SqliteOutbox implements OutboxRepository {
     this.d.retry(id, now);
   }
 
+  async anyDueMessage(now: number): Promise<boolean> {
+    return this.m.anyDue(now);
+  }
+
+  async anyDueDelivery(now: number): Promise<boolean> {
+    return this.d.anyDue(now);
+  }
+
   async renewLeases(work: 'message' | 'delivery', ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {
     return (work === 'message' ? this.m : this.d).renewLeases(ids, owner, leaseUntil);
   }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Tx } from '../store.js';
+import type { Repositories } from '../store.js';
 import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
@@ -16,7 +16,7 @@ import { SqliteServiceState } from './service-state.js';
  * runs every statement synchronously, so each method has done its work when it returns; whether that
  * work is inside a transaction is the caller's (the store's) business, not theirs.
  */
-export function createRepositories(db: Database.Database): Tx {
+export function createRepositories(db: Database.Database): Repositories {
   return {
     requests: new SqliteRequests(db),
     asks: new SqliteAsks(db),

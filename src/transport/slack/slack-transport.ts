@@ -186,7 +186,7 @@ export class SlackTransport implements Transport {
         await ack();
         const proposalId = 'value' in action ? action.value : undefined;
         if (!proposalId) return;
-        const initial = kind === 'edit' ? (this.handlers().answerOf(proposalId) ?? '') : '';
+        const initial = kind === 'edit' ? ((await this.handlers().answerOf(proposalId)) ?? '') : '';
         await client.views.open({ trigger_id: body.trigger_id, view: reviewModal(kind, proposalId, initial) }).catch((error: unknown) => {
           this.options.log.warn({ err: error, proposal_id: proposalId }, 'could not open a review form');
         });
