@@ -73,7 +73,7 @@ export class DeliveryDispatcher {
     this.owner = options.instanceId ?? newClaimantId();
     this.leases = new LeaseKeeper(
       this.leaseMs,
-      (ids) => this.store.commit(() => this.store.renewLeases('delivery', ids, this.owner, this.clock.now() + this.leaseMs)),
+      (ids) => this.store.transaction((tx) => tx.outbox.renewLeases('delivery', ids, this.owner, this.clock.now() + this.leaseMs)),
       (error) => this.log.warn({ err: error }, 'could not renew the leases of deliveries in flight; will retry'),
     );
   }
@@ -100,17 +100,15 @@ export class DeliveryDispatcher {
       return;
     }
     this.pumping = true;
-    try {
-      this.pump();
-    } catch (error) {
-      this.log.error({ err: error }, 'delivery dispatcher failed to claim work');
-    } finally {
-      this.pumping = false;
-    }
-    if (this.again) {
-      this.again = false;
-      setImmediate(() => this.kick());
-    }
+    this.pump()
+      .catch((error: unknown) => this.log.error({ err: error }, 'delivery dispatcher failed to claim work'))
+      .finally(() => {
+        this.pumping = false;
+        if (this.again) {
+          this.again = false;
+          setImmediate(() => this.kick());
+        }
+      });
   }
 
   /** Resolves once nothing is in flight or waiting to be recorded. */
@@ -120,11 +118,11 @@ export class DeliveryDispatcher {
     }
   }
 
-  private pump(): void {
+  private async pump(): Promise<void> {
     const consumers = new Map<string, ConsumerRecord>();
-    while (this.inFlight < this.maxInFlight) {
+    while (this.inFlight < this.maxInFlight && !this.stopping) {
       const now = this.clock.now();
-      const jobs = this.store.claimDeliveries({
+      const claim = {
         now,
         owner: this.owner,
         leaseUntil: now + this.leaseMs,
@@ -132,11 +130,14 @@ export class DeliveryDispatcher {
         perConsumer: this.perConsumer,
         inFlight: Object.fromEntries(this.inFlightBy),
         live: [...this.handlers.keys()],
-      });
+      };
+      // Woken after every commit, the dispatcher mostly finds nothing due: a read answers that without a write.
+      if (!(await this.store.outbox.anyDueDelivery(now))) return;
+      const jobs = await this.store.transaction((tx) => tx.outbox.claimDeliveries(claim));
       if (jobs.length === 0) return;
       for (const job of jobs) {
         if (!consumers.has(job.consumer_id)) {
-          const consumer = this.store.getConsumer(job.consumer_id);
+          const consumer = await this.store.consumers.get(job.consumer_id);
           if (consumer) consumers.set(consumer.id, consumer);
         }
         this.start(job, consumers.get(job.consumer_id));
@@ -191,28 +192,26 @@ export class DeliveryDispatcher {
     if (this.flushing) return;
     this.flushing = new Promise<void>((resolve) =>
       setImmediate(() => {
-        try {
-          this.flush();
-        } catch (error) {
-          this.log.error({ err: error }, 'could not record delivery outcomes; they will be retried');
-        } finally {
-          this.flushing = null;
-          resolve();
-          if (this.finished.length > 0) this.scheduleFlush();
-          this.kick();
-        }
+        this.flush()
+          .catch((error: unknown) => this.log.error({ err: error }, 'could not record delivery outcomes; they will be retried'))
+          .finally(() => {
+            this.flushing = null;
+            resolve();
+            if (this.finished.length > 0) this.scheduleFlush();
+            this.kick();
+          });
       }),
     );
   }
 
   /** Records a batch of outcomes and their audit rows in one transaction. */
-  private flush(): void {
+  private async flush(): Promise<void> {
     const batch = this.finished.splice(0);
     if (batch.length === 0) return;
-    this.store.transaction(() => {
+    await this.store.transaction(async (tx) => {
       for (const { job, outcome } of batch) {
-        this.store.finishDelivery(job.id, outcome);
-        this.store.appendAudit(auditOf(job, outcome));
+        await tx.outbox.finishDelivery(job.id, outcome);
+        await tx.requests.appendAudit(auditOf(job, outcome));
       }
     });
     for (const { job, outcome } of batch) {

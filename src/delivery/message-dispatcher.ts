@@ -2,16 +2,18 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { MessageRecord } from '../domain/records.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
 
 export interface MessageDispatcherHooks {
-  /** Called inside the outcome commit when an ask could not be delivered for good (the service passes it on). */
-  onUndeliverable?: (message: MessageRecord, code: string, now: number) => void;
+  /** Called inside the outcome transaction when an ask could not be delivered for good (the service passes it on). */
+  onUndeliverable?: (tx: Tx, message: MessageRecord, code: string, now: number) => Promise<void>;
+  /** Called after an outcome transaction that passed an undeliverable ask on commits (it may have queued events). */
+  afterOutcomes?: () => void;
   /** Called for every failed send, with the transport's error code (`/metrics`). */
   onFailure?: (code: string) => void;
   /** A proposal as the review channel shows it now (review-channel messages render it when they go out). */
-  reviewCard?: (proposalId: string, now: number) => ReviewCard | null;
+  reviewCard?: (proposalId: string, now: number) => Promise<ReviewCard | null>;
 }
 
 /** Retry schedule for direct messages, after which a message is `dead` (and logged). */
@@ -52,7 +54,7 @@ export class MessageDispatcher {
     this.leaseMs = options.leaseMs ?? WORK_LEASE_MS;
     this.leases = new LeaseKeeper(
       this.leaseMs,
-      (ids) => this.store.commit(() => this.store.renewLeases('message', ids, this.owner, this.clock.now() + this.leaseMs)),
+      (ids) => this.store.transaction((tx) => tx.outbox.renewLeases('message', ids, this.owner, this.clock.now() + this.leaseMs)),
       (error) => this.log.warn({ err: error }, 'could not renew the leases of messages being sent; will retry'),
     );
   }
@@ -94,7 +96,7 @@ export class MessageDispatcher {
   private async drain(): Promise<void> {
     while (!this.stopping) {
       const now = this.clock.now();
-      const due = await this.store.commit(() => this.store.claimMessages({ now, owner: this.owner, leaseUntil: now + this.leaseMs, limit: BATCH }));
+      const due = await this.store.transaction((tx) => tx.outbox.claimMessages({ now, owner: this.owner, leaseUntil: now + this.leaseMs, limit: BATCH }));
       if (due.length === 0) return;
       this.leases.hold(due.map((m) => m.id));
       try {
@@ -112,7 +114,7 @@ export class MessageDispatcher {
     const dropped: Array<{ id: string; why: string }> = [];
     const batch: Array<{ message: MessageRecord; outbound: OutboundMessage }> = [];
     for (const message of due) {
-      const prepared = this.prepare(message);
+      const prepared = await this.prepare(message);
       if (typeof prepared === 'string') dropped.push({ id: message.id, why: prepared });
       else batch.push({ message, outbound: prepared });
     }
@@ -138,19 +140,25 @@ export class MessageDispatcher {
         permanentCode: coded?.permanent ? coded.code : null,
       });
     });
-    await this.store.commit(() => {
-      for (const d of dropped) this.store.dropMessage(d.id, d.why);
-      this.store.markMessagesSent(sent.map((s) => s.message.id), now);
+    const passedOn = await this.store.transaction(async (tx) => {
+      let undeliverable = 0;
+      for (const d of dropped) await tx.outbox.dropMessage(d.id, d.why);
+      await tx.outbox.markMessagesSent(sent.map((s) => s.message.id), now);
       for (const { message, value } of sent) {
-        if (value?.chat && message.purpose === 'ask' && message.ask_id) this.store.setChatRef(message.ask_id, value.chat);
-        if (value?.reviewCard && message.proposal_id) this.store.setReviewCard(message.proposal_id, value.reviewCard);
+        if (value?.chat && message.purpose === 'ask' && message.ask_id) await tx.chat.setRef(message.ask_id, value.chat);
+        if (value?.reviewCard && message.proposal_id) await tx.proposals.setReviewCard(message.proposal_id, value.reviewCard);
       }
       for (const f of failed) {
         // A message another process took over (this one stalled past its lease) is theirs to record.
-        const mine = this.store.rescheduleMessage(f.message.id, this.owner, f.error, f.next);
-        if (mine && f.permanentCode !== null && f.message.purpose === 'ask') this.hooks.onUndeliverable?.(f.message, f.permanentCode, now);
+        const mine = await tx.outbox.rescheduleMessage(f.message.id, this.owner, f.error, f.next);
+        if (mine && f.permanentCode !== null && f.message.purpose === 'ask' && this.hooks.onUndeliverable) {
+          await this.hooks.onUndeliverable(tx, f.message, f.permanentCode, now);
+          undeliverable++;
+        }
       }
+      return undeliverable;
     });
+    if (passedOn > 0) this.hooks.afterOutcomes?.();
     for (const { message, error, next, code } of failed) {
       const to = message.purpose.startsWith('review_') ? 'message to the review channel' : 'message to expert';
       this.log[next === null ? 'error' : 'warn'](
@@ -161,23 +169,24 @@ export class MessageDispatcher {
   }
 
   /** The message as the transport takes it, or why it is dropped. */
-  private prepare(m: MessageRecord): OutboundMessage | string {
-    let thread = m.ask_id ? (this.store.chatRef(m.ask_id) ?? null) : null;
+  private async prepare(m: MessageRecord): Promise<OutboundMessage | string> {
+    const { chat, asks, outbox, proposals } = this.store;
+    let thread = m.ask_id ? ((await chat.ref(m.ask_id)) ?? null) : null;
     // An expert asked again on the same request (a sent-back answer) is asked in the first ask's thread.
-    if (m.purpose === 'ask' && !thread && m.request_id) thread = this.store.firstChatRef(m.request_id, m.expert_id) ?? null;
+    if (m.purpose === 'ask' && !thread && m.request_id) thread = (await chat.firstRef(m.request_id, m.expert_id)) ?? null;
     let elements = m.elements;
-    if (m.purpose === 'ask' && m.ask_id && this.store.getAsk(m.ask_id)?.state !== 'open') {
+    if (m.purpose === 'ask' && m.ask_id && (await asks.get(m.ask_id))?.state !== 'open') {
       return 'the ask closed before it was sent';
     }
     if (m.purpose === 'ask_update') {
       if (!thread || !m.ask_id) return 'the ask message was never posted';
-      elements = this.store.askElements(m.ask_id);
+      elements = await outbox.askElements(m.ask_id);
     }
     const base = { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, text: m.text, elements, thread };
     if (m.purpose === 'review_card' || m.purpose === 'review_update') {
-      const card = m.proposal_id ? (this.hooks.reviewCard?.(m.proposal_id, this.clock.now()) ?? null) : null;
+      const card = m.proposal_id && this.hooks.reviewCard ? await this.hooks.reviewCard(m.proposal_id, this.clock.now()) : null;
       if (!card) return 'the proposal is gone';
-      const cardRef = this.store.reviewCard(m.proposal_id!) ?? null;
+      const cardRef = (await proposals.reviewCard(m.proposal_id!)) ?? null;
       if (m.purpose === 'review_update' && !cardRef) return 'the review card was never posted';
       // A card whose first post failed and is retried after the decision is simply posted decided.
       return { ...base, card, cardRef };

@@ -4,7 +4,7 @@ import type { Engine } from '../service/engine.js';
 import { noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
-import type { DueCursor } from '../store/store.js';
+import type { DueCursor, Tx } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/timed-work.js';
 import { guarded, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
@@ -22,10 +22,10 @@ interface Drain<T, R> {
   now: number;
   /** Experts released by committed work, for the waiting-work pass at the end of the tick. */
   freed: Set<string>;
-  due: (after: DueCursor | null, limit: number) => T[];
+  due: (tx: Tx, after: DueCursor | null, limit: number) => Promise<T[]>;
   cursorOf: (row: T) => DueCursor;
   requestOf: (row: T) => string;
-  work: (row: T, freed: Set<string>) => R;
+  work: (tx: Tx, row: T, freed: Set<string>) => Promise<R>;
   done: (result: R) => void;
 }
 
@@ -55,41 +55,41 @@ export class Scheduler implements TimedWork {
     this.maxPerTick = options.maxPerTick ?? 5_000;
   }
 
-  tick(now: number): TickResult {
+  async tick(now: number): Promise<TickResult> {
     const result: TickResult = { timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false };
     const freed = new Set<string>();
     const store = this.engine.store;
     let budget = this.maxPerTick;
 
-    budget -= this.drain<Pick<RequestRecord, 'id' | 'give_up_at'>, FailureCode>({
+    budget -= await this.drain<Pick<RequestRecord, 'id' | 'give_up_at'>, FailureCode>({
       budget,
       now,
       freed,
-      due: (after, limit) => store.dueGiveUps(now, after, limit),
+      due: (tx, after, limit) => tx.requests.dueGiveUps(now, after, limit),
       cursorOf: (r) => ({ at: r.give_up_at, id: r.id }),
       requestOf: (r) => r.id,
-      work: (r, batchFreed) => giveUp(this.engine, store.getRequest(r.id)!, now, batchFreed),
+      work: async (tx, r, batchFreed) => giveUp(this.engine, tx, (await tx.requests.get(r.id))!, now, batchFreed),
       done: (code) => (code === 'rate_limited' ? result.rate_limited++ : result.timed_out++),
     });
-    budget -= this.drain<AskRecord, boolean>({
+    budget -= await this.drain<AskRecord, boolean>({
       budget,
       now,
       freed,
-      due: (after, limit) => store.dueEscalations(now, after, limit),
+      due: (tx, after, limit) => tx.asks.dueEscalations(now, after, limit),
       cursorOf: (a) => ({ at: a.escalate_at!, id: a.id }),
       requestOf: (a) => a.request_id,
-      work: (a, batchFreed) => escalateAsk(this.engine, a, now, batchFreed),
+      work: (tx, a, batchFreed) => escalateAsk(this.engine, tx, a, now, batchFreed),
       done: (escalated) => (escalated ? result.escalated++ : undefined),
     });
     result.more = budget <= 0;
 
-    const placed = store.transaction(() => placeWaiting(this.engine, this.wakeScope(now, freed), now));
+    const placed = await store.transaction((tx) => placeWaiting(this.engine, tx, this.wakeScope(now, freed), now));
     result.sent = placed.sent;
     result.placed = placed.placed;
     // Reviewers: one reminder when the queue's oldest proposal waits too long; cards past give-up say so.
-    result.reminded = store.transaction(() => {
-      noteOverdueCards(this.engine, now);
-      return remindReviewers(this.engine, now);
+    result.reminded = await store.transaction(async (tx) => {
+      await noteOverdueCards(this.engine, tx, now);
+      return remindReviewers(this.engine, tx, now);
     });
     if (result.timed_out + result.rate_limited + result.escalated + result.sent + result.placed > 0) {
       this.engine.log.info({ ...result }, 'scheduler tick');
@@ -102,12 +102,13 @@ export class Scheduler implements TimedWork {
    * spent. Keyset paging (never "the first N again") means a row that fails is not retried in a loop.
    * Counts and released experts are taken only from committed batches.
    */
-  private drain<T, R>(d: Drain<T, R>): number {
+  private async drain<T, R>(d: Drain<T, R>): Promise<number> {
     let handled = 0;
     let after: DueCursor | null = null;
     while (handled < d.budget) {
       const limit = Math.min(this.batchSize, d.budget - handled);
-      const batch = this.runBatch(d, () => d.due(after, limit));
+      const cursor = after;
+      const batch = await this.runBatch(d, (tx) => d.due(tx, cursor, limit));
       for (const r of batch.results) d.done(r);
       for (const id of batch.freed) d.freed.add(id);
       handled += batch.rows.length;
@@ -122,28 +123,30 @@ export class Scheduler implements TimedWork {
    * work. If any row throws, the whole batch is rolled back and redone row by row, each in its own
    * savepoint (`guarded`), so only the broken row fails, with reason `error`.
    */
-  private runBatch<T, R>(d: Drain<T, R>, load: () => T[]): { rows: T[]; results: R[]; freed: Set<string> } {
+  private async runBatch<T, R>(d: Drain<T, R>, load: (tx: Tx) => Promise<T[]>): Promise<{ rows: T[]; results: R[]; freed: Set<string> }> {
     const store = this.engine.store;
     try {
-      return store.transaction(() => {
-        const rows = load();
+      return await store.transaction(async (tx) => {
+        const rows = await load(tx);
         const freed = new Set<string>();
-        return { rows, results: rows.map((row) => d.work(row, freed)), freed };
+        const results: R[] = [];
+        for (const row of rows) results.push(await d.work(tx, row, freed));
+        return { rows, results, freed };
       });
     } catch (error) {
       // The storage failed, not a row: no row is to blame (or to be failed for it). The tick fails and
       // the same work is due again on the next one.
       if (error instanceof StorageUnavailable) throw error;
       this.engine.log.warn({ err: error }, 'a batch of due work failed; redoing it one request at a time');
-      return store.transaction(() => {
-        const rows = load();
+      return store.transaction(async (tx) => {
+        const rows = await load(tx);
         const freed = new Set<string>();
         const results: R[] = [];
         for (const row of rows) {
           const rowFreed = new Set<string>();
           let value: R | undefined;
-          const ok = guarded(this.engine, d.requestOf(row), d.now, () => {
-            value = d.work(row, rowFreed);
+          const ok = await guarded(this.engine, tx, d.requestOf(row), d.now, async (inner) => {
+            value = await d.work(inner, row, rowFreed);
           }, freed);
           if (ok) {
             results.push(value as R);

@@ -6,6 +6,7 @@ import { audit, type Engine } from '../service/engine.js';
 import { nextInChain } from '../service/pass-on.js';
 import { planAsk } from '../service/place-asks.js';
 import { failRequest } from '../service/submit-request.js';
+import type { Tx } from '../store/store.js';
 
 /**
  * The reason an open request gives up with: `rate_limited` when it never got placed (still
@@ -20,15 +21,15 @@ export function giveUpReason(request: Pick<RequestRecord, 'held'>): FailureCode 
  * `rate_limited`, every live ask is released and `request_failed` is queued, all at `now`.
  * Adds the experts whose open asks were released to `freed`.
  */
-export function giveUp(engine: Engine, request: RequestRecord, now: number, freed: Set<string>): FailureCode {
-  for (const ask of engine.store.listAsks(request.id)) if (ask.state === 'open') freed.add(ask.expert_id);
+export async function giveUp(engine: Engine, tx: Tx, request: RequestRecord, now: number, freed: Set<string>): Promise<FailureCode> {
+  for (const ask of await tx.asks.listFor(request.id)) if (ask.state === 'open') freed.add(ask.expert_id);
   const code = giveUpReason(request);
   const after = formatDuration(request.routing_policy.give_up_after);
   const message =
     code === 'rate_limited'
       ? `Every expert who could answer stayed at a rate-limit cap for the whole give_up_after (${after}).`
       : `Nobody replied within give_up_after (${after}).`;
-  failRequest(engine, request, code, message, now);
+  await failRequest(engine, tx, request, code, message, now);
   engine.log.info({ request_id: request.id, code }, 'request gave up');
   return code;
 }
@@ -40,21 +41,21 @@ export function giveUp(engine: Engine, request: RequestRecord, now: number, free
  * counting against its expert, and the request becomes `escalated`. With nobody to escalate to the
  * ask keeps waiting for a reply and is not checked again. Returns whether it escalated.
  */
-export function escalateAsk(engine: Engine, ask: AskRecord, now: number, freed: Set<string>): boolean {
-  const request = engine.store.getRequest(ask.request_id);
+export async function escalateAsk(engine: Engine, tx: Tx, ask: AskRecord, now: number, freed: Set<string>): Promise<boolean> {
+  const request = await tx.requests.get(ask.request_id);
   const escalatable = request !== undefined && (request.status === 'asked' || request.status === 'escalated');
-  const target = escalatable ? nextInChain(engine, request, ask.expert_id) : null;
+  const target = escalatable ? await nextInChain(engine, tx, request, ask.expert_id) : null;
   if (!escalatable || target === null) {
-    engine.store.updateAsk(ask.id, { escalate_at: null });
+    await tx.asks.update(ask.id, { escalate_at: null });
     engine.log.debug({ request_id: ask.request_id, ask_id: ask.id, expert_id: ask.expert_id }, 'escalation due, nobody to escalate to; the ask keeps waiting');
     return false;
   }
   const waitedFor = ask.sent_at;
-  closeAsk(engine, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
+  await closeAsk(engine, tx, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
   freed.add(ask.expert_id);
   request.status = 'escalated';
-  engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
-  audit(engine, {
+  await tx.requests.update(request.id, { status: 'escalated', updated_at: now });
+  await audit(engine, tx, {
     request_id: request.id,
     at: now,
     type: 'escalated',
@@ -68,7 +69,7 @@ export function escalateAsk(engine: Engine, ask: AskRecord, now: number, freed: 
       waited: waitedFor === null ? null : formatDuration(Math.max(1, Math.round((now - waitedFor) / 1000)) * 1000),
     },
   });
-  planAsk(engine, request, target, 'escalation', now);
+  await planAsk(engine, tx, request, target, 'escalation', now);
   engine.log.info({ request_id: request.id, ask_id: ask.id, from: ask.expert_id, to: target }, 'ask escalated');
   return true;
 }

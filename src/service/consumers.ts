@@ -46,7 +46,7 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
     secret = input.delivery.secret ?? newSigningSecret();
   }
   const now = engine.clock.now();
-  const existing = engine.store.getConsumer(input.id);
+  const existing = await engine.store.consumers.get(input.id);
   const record: ConsumerRecord = {
     id: input.id,
     handles_kinds: [...new Set(input.handles_kinds)],
@@ -60,7 +60,7 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
     updated_at: now,
   };
   // In a transaction, like every write an API caller may be told to retry.
-  engine.store.transaction(() => engine.store.upsertConsumer(record));
+  await engine.store.transaction((tx) => tx.consumers.upsert(record));
   engine.log.info({ consumer_id: record.id, delivery: record.delivery.type, auto_accept: record.auto_accept, replaced: Boolean(existing) }, 'consumer registered');
   return { id: record.id, signing_secret: secret };
 }
@@ -79,12 +79,12 @@ export function consumerView(c: ConsumerRecord) {
 }
 
 /** Unregisters a consumer; its pending deliveries are dropped, and each drop is audited on its request. */
-export function deleteConsumer(engine: Engine, id: string): void {
+export async function deleteConsumer(engine: Engine, id: string): Promise<void> {
   const now = engine.clock.now();
-  engine.store.transaction(() => {
-    if (!engine.store.deleteConsumer(id)) throw notFound('Consumer', id);
-    for (const d of engine.store.dropPendingDeliveries(id, now)) {
-      audit(engine, {
+  await engine.store.transaction(async (tx) => {
+    if (!(await tx.consumers.delete(id))) throw notFound('Consumer', id);
+    for (const d of await tx.outbox.dropPendingDeliveries(id, now)) {
+      await audit(engine, tx, {
         request_id: d.request_id,
         at: now,
         type: 'delivery_dead',
@@ -97,8 +97,8 @@ export function deleteConsumer(engine: Engine, id: string): void {
 }
 
 /** The kinds consumers deal with, their capture schema, and who handles each (`*` handles all). */
-export function listKinds(engine: Engine): Array<{ kind: string; schema: unknown; consumers: string[] }> {
-  const consumers = engine.store.listConsumers();
+export async function listKinds(engine: Engine): Promise<Array<{ kind: string; schema: unknown; consumers: string[] }>> {
+  const consumers = await engine.store.consumers.list();
   const kinds = new Set<string>();
   for (const c of consumers) {
     c.handles_kinds.filter((k) => k !== '*').forEach((k) => kinds.add(k));
@@ -138,12 +138,12 @@ export function deliveryView(d: DeliveryRecord) {
 }
 
 /** Replays a delivery now, whatever its state (a dead one after the endpoint is fixed, or a re-send). */
-export function retryDelivery(engine: Engine, id: string): DeliveryRecord {
-  return engine.store.transaction(() => {
-    const delivery = engine.store.getDelivery(id);
+export function retryDelivery(engine: Engine, id: string): Promise<DeliveryRecord> {
+  return engine.store.transaction(async (tx) => {
+    const delivery = await tx.outbox.getDelivery(id);
     if (!delivery) throw notFound('Delivery', id);
-    if (!engine.store.getConsumer(delivery.consumer_id)) throw badRequest(`Consumer "${delivery.consumer_id}" no longer exists.`);
-    engine.store.retryDelivery(id, engine.clock.now());
-    return engine.store.getDelivery(id)!;
+    if (!(await tx.consumers.get(delivery.consumer_id))) throw badRequest(`Consumer "${delivery.consumer_id}" no longer exists.`);
+    await tx.outbox.retryDelivery(id, engine.clock.now());
+    return (await tx.outbox.getDelivery(id))!;
   });
 }

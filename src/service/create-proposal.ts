@@ -1,5 +1,6 @@
 import { newId } from '../ids.js';
 import type { AskRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { Tx } from '../store/store.js';
 import { audit, emitEvent, type Engine } from './engine.js';
 import { postReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
@@ -38,10 +39,10 @@ export function proposalFromAnswer(engine: Engine, ask: AskRecord, text: string,
  * and the `proposal` event queued for auto-accepting subscribers, all in the caller's transaction.
  * The one place a proposal is created, with or without an LLM.
  */
-export function createProposal(engine: Engine, request: RequestRecord, proposal: ProposalRecord, now: number): void {
-  engine.store.insertProposal(proposal);
-  engine.store.updateRequest(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
-  audit(engine, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
-  emitEvent(engine, request, 'proposal', { proposal: proposalBody(proposal) }, now);
-  postReviewCard(engine, proposal, now);
+export async function createProposal(engine: Engine, tx: Tx, request: RequestRecord, proposal: ProposalRecord, now: number): Promise<void> {
+  await tx.proposals.insert(proposal);
+  await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
+  await audit(engine, tx, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
+  await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
+  await postReviewCard(engine, tx, proposal, now);
 }

@@ -1,10 +1,11 @@
 import type { ValidateFunction } from 'ajv';
 import { composeAcceptedNotice } from '../core/compose-ask.js';
 import { AppError, badRequest, notFound } from '../errors.js';
-import type { ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { ConsumerRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 import { compileSchema } from '../llm/json-schema.js';
 import { DEFAULT_KIND_SCHEMA } from '../llm/structure-answer.js';
 import { kindSchemaOf } from './consumers.js';
+import type { Reads, Tx } from '../store/store.js';
 import { audit, emitEvent, queueMessage, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
@@ -28,74 +29,73 @@ export interface DecisionInput {
  * proposal (409). An accept may carry the reviewer's edit: consumers get the edited answer, and the
  * record keeps the expert's text (`original_answer`) and who edited it (`provenance.edited_by`).
  */
-export function decideProposal(
+export async function decideProposal(
   engine: Engine,
+  tx: Tx,
   proposalId: string,
   status: 'accepted' | 'rejected',
   input: DecisionInput,
-): ProposalRecord {
+): Promise<ProposalRecord> {
   const now = engine.clock.now();
-  return engine.store.transaction(() => {
-    const { proposal, pending } = proposalToDecide(engine, proposalId, input.decided_by);
-    if (!pending) return proposal;
-    const request = engine.store.getRequest(proposal.request_id)!;
-    const edit = status === 'accepted' ? reviewerEdit(engine, proposal, request, input) : null;
-    const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
-    if (!engine.store.decideProposal(proposalId, status, decision)) return engine.store.getProposal(proposalId)!;
+  const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
+  if (!pending) return proposal;
+  const request = (await tx.requests.get(proposal.request_id))!;
+  const edit = status === 'accepted' ? await reviewerEdit(engine, tx, proposal, request, input) : null;
+  const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
+  if (!(await tx.proposals.decide(proposalId, status, decision))) return (await tx.proposals.get(proposalId))!;
 
-    let decided: ProposalRecord = { ...proposal, status, decision };
-    if (edit) {
-      decided = { ...decided, ...edit };
-      engine.store.reviseProposal(proposalId, edit);
-    }
-    engine.store.updateRequest(request.id, { status, updated_at: now });
-    updateReviewCard(engine, proposal, now);
-    audit(engine, {
-      request_id: request.id,
-      at: now,
-      type: 'decided',
-      actor: `reviewer:${input.decided_by}`,
-      data: {
-        proposal_id: proposalId,
-        status,
-        note: decision.note,
-        reason: decision.reason,
-        ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}),
-        ...(edit ? { edited: true, original_answer: edit.original_answer, answer: edit.answer } : {}),
-      },
-    });
-    if (status === 'accepted') {
-      emitEvent(engine, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
-      const expert = engine.experts.get(proposal.provenance.expert_id);
-      queueMessage(
-        engine,
-        {
-          expert_id: proposal.provenance.expert_id,
-          request_id: request.id,
-          ask_id: proposal.provenance.ask_id,
-          purpose: 'accepted',
-          text: composeAcceptedNotice({
-            orgName: engine.config.org.name,
-            expertName: expert?.name ?? proposal.provenance.expert_name,
-            question: request.asked_question ?? request.question,
-            edited: edit !== null,
-          }),
-        },
-        now,
-      );
-    } else {
-      emitEvent(engine, request, 'proposal_rejected', { proposal: proposalBody(decided), reason: input.reason }, now);
-    }
-    return decided;
+  let decided: ProposalRecord = { ...proposal, status, decision };
+  if (edit) {
+    decided = { ...decided, ...edit };
+    await tx.proposals.revise(proposalId, edit);
+  }
+  await tx.requests.update(request.id, { status, updated_at: now });
+  await updateReviewCard(engine, tx, proposal, now);
+  await audit(engine, tx, {
+    request_id: request.id,
+    at: now,
+    type: 'decided',
+    actor: `reviewer:${input.decided_by}`,
+    data: {
+      proposal_id: proposalId,
+      status,
+      note: decision.note,
+      reason: decision.reason,
+      ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}),
+      ...(edit ? { edited: true, original_answer: edit.original_answer, answer: edit.answer } : {}),
+    },
   });
+  if (status === 'accepted') {
+    await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
+    const expert = engine.experts.get(proposal.provenance.expert_id);
+    await queueMessage(
+      tx,
+      {
+        expert_id: proposal.provenance.expert_id,
+        request_id: request.id,
+        ask_id: proposal.provenance.ask_id,
+        purpose: 'accepted',
+        text: composeAcceptedNotice({
+          orgName: engine.config.org.name,
+          expertName: expert?.name ?? proposal.provenance.expert_name,
+          question: request.asked_question ?? request.question,
+          edited: edit !== null,
+        }),
+      },
+      now,
+    );
+  } else {
+    await emitEvent(tx, request, 'proposal_rejected', { proposal: proposalBody(decided), reason: input.reason }, now);
+  }
+  return decided;
 }
 
 /**
  * The proposal a decision is about: unknown → 404; already decided → returned as it is (the decision
  * is a no-op); pending → checked that the decider is not the expert who answered (409).
  */
-export function proposalToDecide(engine: Engine, proposalId: string, decidedBy: string): { proposal: ProposalRecord; pending: boolean } {
-  const proposal = engine.store.getProposal(proposalId);
+export async function proposalToDecide(engine: Engine, reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
+  const proposal = await reads.proposals.get(proposalId);
   if (!proposal) throw notFound('Proposal', proposalId);
   if (proposal.status !== 'pending') return { proposal, pending: false };
   if (isAnsweringExpert(engine, decidedBy, proposal)) {
@@ -124,15 +124,16 @@ export function isAnsweringExpert(engine: Engine, decidedBy: string, proposal: P
  * schema would no longer describe the edited text, so the reviewer sends the corrected `structured` too
  * (validated against the kind's schema, or the default `{summary, facts}` with an LLM).
  */
-function reviewerEdit(
+async function reviewerEdit(
   engine: Engine,
+  reads: Reads,
   proposal: ProposalRecord,
   request: RequestRecord,
   input: DecisionInput,
-): Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'> | null {
+): Promise<Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'> | null> {
   const answer = input.answer?.trim();
   const changed = answer !== undefined && answer !== proposal.answer;
-  if (input.structured !== undefined) checkStructured(engine, request, input.structured);
+  if (input.structured !== undefined) checkStructured(engine, await reads.consumers.list(), request, input.structured);
   if (!changed && input.structured === undefined) return null;
   const text = changed ? answer : proposal.answer;
   let structured = input.structured;
@@ -158,8 +159,8 @@ const isTextOnly = (structured: unknown) =>
  * kind (`kind_schemas`), or, with an LLM, the default `{summary, facts}`; without either there is no
  * structure to correct beyond the text itself.
  */
-function checkStructured(engine: Engine, request: RequestRecord, structured: unknown): void {
-  const schema = kindSchemaOf(engine.store.listConsumers(), request.kind) ?? (engine.llm ? DEFAULT_KIND_SCHEMA : null);
+function checkStructured(engine: Engine, consumers: readonly ConsumerRecord[], request: RequestRecord, structured: unknown): void {
+  const schema = kindSchemaOf(consumers, request.kind) ?? (engine.llm ? DEFAULT_KIND_SCHEMA : null);
   if (schema === null) {
     throw badRequest(`No consumer registered a schema for kind "${request.kind}", so there is no structured form to edit; edit the answer instead.`);
   }

@@ -8,11 +8,12 @@ import type { LlmSettings } from '../llm/create-llm-client.js';
 import type {
   AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord,
 } from '../domain/records.js';
-import type { Store } from '../store/store.js';
+import type { Reads, Store, Tx } from '../store/store.js';
 
 /**
  * What every operation needs: the store, the clock, the current registry and configuration. Operations
- * are functions of an Engine so they can be called from HTTP routes, the scheduler and the SDK alike.
+ * are functions of an Engine so they can be called from HTTP routes, the scheduler and the SDK alike;
+ * those that write take the transaction they write in (`tx`) beside it.
  */
 export interface Engine {
   readonly store: Store;
@@ -62,8 +63,8 @@ export interface ReviewSettings {
   remindAfterMs: number;
 }
 
-export function audit(engine: Engine, entry: Omit<AuditEntry, 'at'> & { at?: number }): void {
-  engine.store.appendAudit({ at: entry.at ?? engine.clock.now(), ...entry } as AuditEntry);
+export async function audit(engine: Engine, tx: Tx, entry: Omit<AuditEntry, 'at'> & { at?: number }): Promise<void> {
+  await tx.requests.appendAudit({ at: entry.at ?? engine.clock.now(), ...entry } as AuditEntry);
 }
 
 /**
@@ -71,14 +72,14 @@ export function audit(engine: Engine, entry: Omit<AuditEntry, 'at'> & { at?: num
  * outbox): the dispatcher delivers after commit, so a committed state change never loses its events.
  * `only` restricts the recipients (the immediate `proposal_accepted` to a `deduped_resolved` submitter).
  */
-export function emitEvent(
-  engine: Engine,
+export async function emitEvent(
+  tx: Tx,
   request: RequestRecord,
   type: EventType,
   fields: Record<string, unknown>,
   at: number,
   only?: readonly string[],
-): EventRecord {
+): Promise<EventRecord> {
   const id = newId('evt');
   const event: EventRecord = {
     id,
@@ -87,12 +88,12 @@ export function emitEvent(
     created_at: at,
     body: { event: type, id, created_at: new Date(at).toISOString(), request_id: request.id, ...fields },
   };
-  engine.store.insertEvent(event);
+  await tx.outbox.insertEvent(event);
   const recipients = only
-    ? engine.store.listConsumers().filter((c) => only.includes(c.id))
-    : subscribersOf(engine.store, request).filter((c) => type !== 'proposal' || c.auto_accept);
+    ? (await tx.consumers.list()).filter((c) => only.includes(c.id))
+    : (await subscribersOf(tx, request)).filter((c) => type !== 'proposal' || c.auto_accept);
   for (const consumer of recipients) {
-    engine.store.insertDelivery({
+    await tx.outbox.insertDelivery({
       id: newId('dlv'),
       event_id: id,
       consumer_id: consumer.id,
@@ -113,20 +114,19 @@ export function emitEvent(
  * Subscribers of a request: registered consumers that submitted it or were attached by
  * deduplication, and every registered consumer whose `handles_kinds` has the request's kind or `*`.
  */
-export function subscribersOf(store: Store, request: Pick<RequestRecord, 'id' | 'kind'>): ConsumerRecord[] {
-  const attached = new Set(store.listSubscribers(request.id));
-  return store
-    .listConsumers()
+export async function subscribersOf(reads: Reads, request: Pick<RequestRecord, 'id' | 'kind'>): Promise<ConsumerRecord[]> {
+  const attached = new Set(await reads.requests.subscribers(request.id));
+  return (await reads.consumers.list())
     .filter((c) => attached.has(c.id) || c.handles_kinds.includes(request.kind) || c.handles_kinds.includes('*'));
 }
 
 /** Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit. */
-export function queueMessage(
-  engine: Engine,
+export async function queueMessage(
+  tx: Tx,
   message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[]; proposal_id?: string },
   now: number,
-): void {
-  engine.store.enqueueMessage({
+): Promise<void> {
+  await tx.outbox.enqueueMessage({
     ...message,
     elements: message.elements ?? null,
     id: newId('msg'),
@@ -143,6 +143,6 @@ export function dayStart(engine: Engine, now: number): number {
   return startOfLocalDay(now, engine.config.org.timezone);
 }
 
-export function liveStates(engine: Engine, ids: readonly string[] | null, now: number): Map<string, ExpertLiveState> {
-  return engine.store.expertStates(ids, dayStart(engine, now));
+export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number): Promise<Map<string, ExpertLiveState>> {
+  return reads.asks.expertStates(ids, dayStart(engine, now));
 }

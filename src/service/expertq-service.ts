@@ -8,8 +8,8 @@ import { DeliveryDispatcher, type ConsumerHandlers } from '../delivery/delivery-
 import { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import { notFound } from '../errors.js';
 import type { LlmClient, LlmSettings } from '../llm/create-llm-client.js';
-import { expireDrafts } from '../llm/finish-llm-job.js';
-import { LlmWorker } from '../llm/llm-worker.js';
+import { expireDrafts } from './finish-llm-job.js';
+import { LlmWorker } from './llm-worker.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
 import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
@@ -117,11 +117,9 @@ export class ExpertqService implements Engine {
       this.clock,
       this.log,
       {
-        onUndeliverable: (message, code, now) => {
-          askUndeliverable(this, message.ask_id!, code, now);
-          this.onEventsQueued();
-        },
-        reviewCard: (proposalId, now) => reviewCardOf(this, proposalId, now),
+        onUndeliverable: (tx, message, code, now) => askUndeliverable(this, tx, message.ask_id!, code, now),
+        afterOutcomes: () => this.onEventsQueued(),
+        reviewCard: (proposalId, now) => reviewCardOf(this.store, proposalId, now),
         onFailure: (code) => countOne(this.counters.transportFailures, code),
       },
       { instanceId: this.instanceId },
@@ -150,16 +148,16 @@ export class ExpertqService implements Engine {
   }
 
   async submitRequest(input: SubmitInput): Promise<SubmitResult> {
-    const result = await this.store.commit(() => {
-      const dedupWindowMs = this.store.getConsumer(input.consumer_id)?.dedup_window_ms;
-      return submitRequest(this, input, dedupWindowMs === undefined ? {} : { dedupWindowMs });
+    const result = await this.store.transaction(async (tx) => {
+      const dedupWindowMs = (await tx.consumers.get(input.consumer_id))?.dedup_window_ms;
+      return submitRequest(this, tx, input, dedupWindowMs === undefined ? {} : { dedupWindowMs });
     });
     this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
     return this.committed(result);
   }
 
-  getRequest(id: string): RequestView {
-    const request = this.store.getRequest(id);
+  async getRequest(id: string): Promise<RequestView> {
+    const request = await this.store.requests.get(id);
     if (!request) throw notFound('Request', id);
     return requestView(this, request);
   }
@@ -190,92 +188,92 @@ export class ExpertqService implements Engine {
     this.stopping.abort();
   }
 
-  listRequests(query: RequestQuery): { items: RequestView[]; next_cursor: string | null } {
-    const rows = this.store.listRequests({ ...query, limit: query.limit + 1 });
+  async listRequests(query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
+    const rows = await this.store.requests.list({ ...query, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     return {
-      items: page.map((r) => requestView(this, r)),
+      items: await Promise.all(page.map((r) => requestView(this, r))),
       next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
     };
   }
 
   async cancelRequest(id: string, by = 'api'): Promise<RequestView> {
-    const request: RequestRecord = await this.store.commit(() => cancelRequest(this, id, by));
+    const request: RequestRecord = await this.store.transaction((tx) => cancelRequest(this, tx, id, by));
     this.log.info({ request_id: id }, 'request cancel');
-    return this.committed(requestView(this, request));
+    return this.committed(await requestView(this, request));
   }
 
   async receiveReply(input: ReplyInput): Promise<ReplyResult> {
-    const result = await this.store.commit(() => receiveReply(this, input));
+    const result = await this.store.transaction((tx) => receiveReply(this, tx, input));
     this.log.info({ expert_id: input.expert_id, request_id: result.request_id, outcome: result.outcome, proposal_id: result.proposal_id }, 'reply received');
     return this.committed(result);
   }
 
   /** A message, button or modal from a chat platform; committed (once per event id) before it resolves. */
   async receiveInbound(input: InboundReply): Promise<InboundOutcome> {
-    const result = await this.store.commit(() => receiveInbound(this, input));
+    const result = await this.store.transaction((tx) => receiveInbound(this, tx, input));
     this.log.info({ expert_id: input.expertId, request_id: result.request_id, outcome: result.outcome, event_id: input.eventId }, 'chat reply received');
     return this.committed(result);
   }
 
   /** A decision from the chat platform's review channel; committed (once per event id) before it resolves. */
   async reviewFromChat(action: ReviewAction): Promise<ReviewOutcome> {
-    const result = await this.store.commit(() => reviewFromChat(this, action));
+    const result = await this.store.transaction((tx) => reviewFromChat(this, tx, action));
     this.log.info({ proposal_id: action.proposalId, user: action.userId, action: action.action, outcome: result.outcome }, 'review from chat');
     return this.committed(result);
   }
 
-  listPendingProposals(): ProposalRecord[] {
-    return this.store.listPendingProposals();
+  listPendingProposals(): Promise<ProposalRecord[]> {
+    return this.store.proposals.pending();
   }
 
   /** The reviewer's queue: pending proposals with their requests and returned answers, oldest first. */
-  queue(): QueueItem[] {
+  queue(): Promise<QueueItem[]> {
     return queueView(this);
   }
 
-  getProposal(id: string): ProposalRecord {
-    const proposal = this.store.getProposal(id);
+  async getProposal(id: string): Promise<ProposalRecord> {
+    const proposal = await this.store.proposals.get(id);
     if (!proposal) throw notFound('Proposal', id);
     return proposal;
   }
 
   async decide(id: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<ProposalRecord> {
-    const proposal = await this.store.commit(() => decideProposal(this, id, status, input));
+    const proposal = await this.store.transaction((tx) => decideProposal(this, tx, id, status, input));
     this.log.info({ proposal_id: id, request_id: proposal.request_id, status: proposal.status, decided_by: input.decided_by }, 'proposal decision');
     return this.committed(proposal);
   }
 
   /** Sends a pending proposal back to its expert with instructions. */
   async returnProposal(id: string, input: ReturnInput): Promise<ProposalRecord> {
-    const proposal = await this.store.commit(() => returnProposal(this, id, input));
+    const proposal = await this.store.transaction((tx) => returnProposal(this, tx, id, input));
     this.log.info({ proposal_id: id, request_id: proposal.request_id, decided_by: input.decided_by }, 'proposal sent back to the expert');
     return this.committed(proposal);
   }
 
-  listExperts(): ExpertView[] {
+  listExperts(): Promise<ExpertView[]> {
     return listExperts(this);
   }
 
-  listTopics(): TopicView[] {
+  listTopics(): Promise<TopicView[]> {
     return listTopics(this, this.clock.now());
   }
 
-  replaceExperts(entries: ExpertEntry[]): ExpertView[] {
+  replaceExperts(entries: ExpertEntry[]): Promise<ExpertView[]> {
     return replaceExperts(this, entries);
   }
 
-  muteExpert(id: string, mutedBy: string): ExpertView {
-    return this.committed(muteExpert(this, id, mutedBy));
+  async muteExpert(id: string, mutedBy: string): Promise<ExpertView> {
+    return this.committed(await muteExpert(this, id, mutedBy));
   }
 
-  unmuteExpert(id: string): ExpertView {
-    return this.committed(unmuteExpert(this, id));
+  async unmuteExpert(id: string): Promise<ExpertView> {
+    return this.committed(await unmuteExpert(this, id));
   }
 
-  audit(requestId: string) {
-    if (!this.store.getRequest(requestId)) throw notFound('Request', requestId);
-    return this.store.listAudit(requestId).map((e) => ({ at: new Date(e.at).toISOString(), type: e.type, actor: e.actor, data: e.data }));
+  async audit(requestId: string) {
+    if (!(await this.store.requests.get(requestId))) throw notFound('Request', requestId);
+    return (await this.store.requests.audit(requestId)).map((e) => ({ at: new Date(e.at).toISOString(), type: e.type, actor: e.actor, data: e.data }));
   }
 
   /** Registers a webhook consumer (HTTP) or, with `handlers`, an in-process one (SDK). */
@@ -285,12 +283,12 @@ export class ExpertqService implements Engine {
     return this.committed(result);
   }
 
-  listConsumers() {
-    return this.store.listConsumers().map(consumerView);
+  async listConsumers() {
+    return (await this.store.consumers.list()).map(consumerView);
   }
 
-  deleteConsumer(id: string): void {
-    deleteConsumer(this, id);
+  async deleteConsumer(id: string): Promise<void> {
+    await deleteConsumer(this, id);
     this.deliveries.setHandlers(id, null);
   }
 
@@ -298,14 +296,14 @@ export class ExpertqService implements Engine {
     return listKinds(this);
   }
 
-  listDeliveries(query: { consumer_id?: string | undefined; state?: 'pending' | 'delivered' | 'dead' | 'dropped' | undefined; limit: number; cursor?: string | undefined }) {
-    const rows = this.store.listDeliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
+  async listDeliveries(query: { consumer_id?: string | undefined; state?: 'pending' | 'delivered' | 'dead' | 'dropped' | undefined; limit: number; cursor?: string | undefined }) {
+    const rows = await this.store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
     const page = rows.slice(0, query.limit);
     return { items: page.map(deliveryView), next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
   }
 
-  retryDelivery(id: string) {
-    const delivery = retryDelivery(this, id);
+  async retryDelivery(id: string) {
+    const delivery = await retryDelivery(this, id);
     this.log.info({ delivery_id: id, consumer_id: delivery.consumer_id }, 'delivery replay requested');
     return this.committed(deliveryView(delivery));
   }
@@ -322,13 +320,13 @@ export class ExpertqService implements Engine {
    * queued work), then wakes both dispatchers. The server calls it every `server.tick_ms`; tests move a
    * fake clock and call it.
    */
-  tick(): TickResult {
+  async tick(): Promise<TickResult> {
     const now = this.clock.now();
     const started = performance.now();
     this.lastTickAt = Date.now();
     // Drafts past their deadline fall back first, so their asks go out in this same tick.
-    if (this.llm) expireDrafts(this, now);
-    const result = this.scheduler.tick(now);
+    if (this.llm) await expireDrafts(this, now);
+    const result = await this.scheduler.tick(now);
     this.ticks.emit('tick', (performance.now() - started) / 1000);
     return this.committed(result);
   }

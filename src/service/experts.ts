@@ -8,6 +8,7 @@ import { isCapped } from '../core/route-request.js';
 import type { ExpertLiveState } from '../domain/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from './place-waiting.js';
+import type { Tx } from '../store/store.js';
 import { audit, liveStates, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 
@@ -29,9 +30,9 @@ export interface Unavailable {
 }
 
 /** The registry with exact live state, counted from the asks themselves. */
-export function listExperts(engine: Engine): ExpertView[] {
+export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const now = engine.clock.now();
-  const states = liveStates(engine, null, now);
+  const states = await liveStates(engine, engine.store, null, now);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
     const unavailable = unavailableNow(engine, s, now);
@@ -68,7 +69,7 @@ function unavailableNow(engine: Engine, s: ExpertLiveState, now: number): Unavai
  * it is checked against the rest of the configuration, then the file is rewritten and only then the
  * registry swapped, so the file stays the source of truth. Live state is kept by id.
  */
-export function replaceExperts(engine: Engine, entries: ExpertEntry[]): ExpertView[] {
+export function replaceExperts(engine: Engine, entries: ExpertEntry[]): Promise<ExpertView[]> {
   checkFallbacks(engine, entries);
   if (engine.config.file) {
     try {
@@ -145,36 +146,36 @@ export function unwritableConfig(file: string, error: NodeJS.ErrnoException): Ap
  * Mutes an expert and passes each of their open asks on along the escalation chain, as the expert's
  * own `mute` reply does. The caller holds the transaction. Returns how many asks were passed on.
  */
-export function muteAndPassOn(engine: Engine, expertId: string, actor: string, now: number): number {
-  const open = engine.store.openAsksOf(expertId);
-  engine.store.setMuted(expertId, true, now);
+export async function muteAndPassOn(engine: Engine, tx: Tx, expertId: string, actor: string, now: number): Promise<number> {
+  const open = await tx.asks.openOf(expertId);
+  await tx.asks.setMuted(expertId, true, now);
+  const involved = [expertId];
   for (const ask of open) {
-    const request = engine.store.getRequest(ask.request_id)!;
-    audit(engine, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
-    passOn(engine, request, ask, 'mute', now);
+    const request = (await tx.requests.get(ask.request_id))!;
+    await audit(engine, tx, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
+    await passOn(engine, tx, request, ask, 'mute', now);
   }
-  const involved = open.flatMap((a) => engine.store.listAsks(a.request_id).map((x) => x.expert_id));
-  placeWaiting(engine, new Set([expertId, ...involved]), now);
+  for (const ask of open) involved.push(...(await tx.asks.listFor(ask.request_id)).map((x) => x.expert_id));
+  await placeWaiting(engine, tx, new Set(involved), now);
   return open.length;
 }
 
 /** Mutes an expert from the API (`POST /experts/{id}/mute`): no more asks until unmuted; open ones pass on. */
-export function muteExpert(engine: Engine, expertId: string, mutedBy: string): ExpertView {
+export async function muteExpert(engine: Engine, expertId: string, mutedBy: string): Promise<ExpertView> {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
-  const now = engine.clock.now();
-  const passed = engine.store.transaction(() => muteAndPassOn(engine, expertId, `reviewer:${mutedBy}`, now));
+  const passed = await engine.store.transaction((tx) => muteAndPassOn(engine, tx, expertId, `reviewer:${mutedBy}`, engine.clock.now()));
   engine.log.info({ expert_id: expertId, muted_by: mutedBy, passed_on: passed }, 'expert muted');
-  return listExperts(engine).find((e) => e.id === expertId)!;
+  return (await listExperts(engine)).find((e) => e.id === expertId)!;
 }
 
 /** Clears a mute; asks and held requests waiting for this expert get their chance in the same transaction. */
-export function unmuteExpert(engine: Engine, expertId: string): ExpertView {
+export async function unmuteExpert(engine: Engine, expertId: string): Promise<ExpertView> {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
-  const now = engine.clock.now();
-  engine.store.transaction(() => {
-    engine.store.setMuted(expertId, false, now);
-    placeWaiting(engine, new Set([expertId]), now);
+  await engine.store.transaction(async (tx) => {
+    const now = engine.clock.now();
+    await tx.asks.setMuted(expertId, false, now);
+    await placeWaiting(engine, tx, new Set([expertId]), now);
   });
   engine.log.info({ expert_id: expertId }, 'expert unmuted');
-  return listExperts(engine).find((e) => e.id === expertId)!;
+  return (await listExperts(engine)).find((e) => e.id === expertId)!;
 }

@@ -1,6 +1,7 @@
 import type { AskRecord, RequestRecord } from '../domain/records.js';
 import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk, expertName } from './close-ask.js';
+import type { Reads, Tx } from '../store/store.js';
 import { audit, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
 import { failRequest } from './submit-request.js';
@@ -11,40 +12,41 @@ import { failRequest } from './submit-request.js';
  * With nobody left and nothing else outstanding, the request fails with `expert_declined`. Returns the
  * expert it was passed to, or null.
  */
-export function passOn(
+export async function passOn(
   engine: Engine,
+  tx: Tx,
   request: RequestRecord,
   ask: AskRecord,
   why: 'skip' | 'mute' | 'undeliverable',
   now: number,
-): string | null {
-  const target = nextInChain(engine, request, ask.expert_id);
+): Promise<string | null> {
+  const target = await nextInChain(engine, tx, request, ask.expert_id);
   const closure = why === 'mute' ? { why: 'muted' as const } : { why: 'skipped' as const, passedTo: target && expertName(engine, target) };
-  closeAsk(engine, ask, 'skipped', closure, now);
+  await closeAsk(engine, tx, ask, 'skipped', closure, now);
   if (why !== 'undeliverable') {
-    audit(engine, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
+    await audit(engine, tx, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
   }
 
   if (target) {
-    engine.store.updateRequest(request.id, { status: 'escalated', updated_at: now });
+    await tx.requests.update(request.id, { status: 'escalated', updated_at: now });
     request.status = 'escalated';
-    audit(engine, {
+    await audit(engine, tx, {
       request_id: request.id,
       at: now,
       type: 'escalated',
       actor: 'system',
       data: { from: ask.expert_id, to: target, because: why },
     });
-    planAsk(engine, request, target, 'escalation', now);
+    await planAsk(engine, tx, request, target, 'escalation', now);
     return target;
   }
-  const outstanding = engine.store.listAsks(request.id).some((a) => a.state === 'open' || a.state === 'queued');
+  const outstanding = (await tx.asks.listFor(request.id)).some((a) => a.state === 'open' || a.state === 'queued');
   if (!outstanding && OPEN_STATUSES.includes(request.status) && request.status !== 'proposed') {
     const message =
       why === 'undeliverable'
         ? 'The expert could not be reached and nobody else in the escalation chain could take the question.'
         : 'The expert passed on the question and nobody else in the escalation chain could take it.';
-    failRequest(engine, request, 'expert_declined', message, now);
+    await failRequest(engine, tx, request, 'expert_declined', message, now);
   }
   return null;
 }
@@ -53,15 +55,15 @@ export function passOn(
  * Walks `escalation_to` from an expert: the first expert not muted and not already asked on this
  * request. A capped target is still returned: its ask waits until the expert frees up.
  */
-export function nextInChain(engine: Engine, request: RequestRecord, fromExpertId: string): string | null {
-  const asked = new Set(engine.store.listAsks(request.id).map((a) => a.expert_id));
+export async function nextInChain(engine: Engine, reads: Reads, request: RequestRecord, fromExpertId: string): Promise<string | null> {
+  const asked = new Set((await reads.asks.listFor(request.id)).map((a) => a.expert_id));
   const seen = new Set<string>([fromExpertId]);
   let current = engine.experts.get(fromExpertId)?.escalation_to ?? null;
   while (current !== null && !seen.has(current)) {
     seen.add(current);
     const expert = engine.experts.get(current);
     if (!expert) return null;
-    if (!asked.has(current) && !engine.store.isMuted(current)) return current;
+    if (!asked.has(current) && !(await reads.asks.isMuted(current))) return current;
     current = expert.escalation_to;
   }
   return null;

@@ -4,7 +4,7 @@ import { isQuietAt, quietHoursEnd } from '../core/local-time.js';
 import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
 import type { AskRecord, AskVia, RequestRecord } from '../domain/records.js';
-import type { AskPatch } from '../store/store.js';
+import type { AskPatch, Tx } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 
 /**
@@ -12,7 +12,7 @@ import { audit, liveStates, queueMessage, type Engine } from './engine.js';
  * hours, expert not muted and not at a cap. Otherwise the ask stays `queued` and is sent later.
  * The ask is written once, in the state it ends up in. Must run inside a transaction.
  */
-export function planAsk(engine: Engine, request: RequestRecord, expertId: string, via: AskVia, now: number, instructions: string | null = null): AskRecord {
+export async function planAsk(engine: Engine, tx: Tx, request: RequestRecord, expertId: string, via: AskVia, now: number, instructions: string | null = null): Promise<AskRecord> {
   const ask: AskRecord = {
     id: newId('ask'),
     request_id: request.id,
@@ -26,7 +26,7 @@ export function planAsk(engine: Engine, request: RequestRecord, expertId: string
     send_after: null,
     instructions,
   };
-  trySendAsk(engine, request, ask, now, true);
+  await trySendAsk(engine, tx, request, ask, now, true);
   return ask;
 }
 
@@ -41,37 +41,37 @@ export type SendOutcome = 'sent' | 'quiet_hours' | 'capped' | 'muted' | 'unknown
  * tries it again; `quiet_hours_wait` is audited once per window, not on every retry. An ask held back
  * by a cap waits for its expert to free up (the scheduler is told by whatever frees them).
  */
-export function trySendAsk(engine: Engine, request: RequestRecord, ask: AskRecord, now: number, isNew = false): SendOutcome {
+export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false): Promise<SendOutcome> {
   // A new ask (from `planAsk`) is inserted once at the end, in its final state; an existing one is updated.
-  const save = (patch: AskPatch) => {
+  const save = async (patch: AskPatch) => {
     Object.assign(ask, patch);
-    if (!isNew) engine.store.updateAsk(ask.id, patch);
+    if (!isNew) await tx.asks.update(ask.id, patch);
   };
-  const outcome = decideSend(engine, request, ask, now, save);
-  if (isNew) engine.store.insertAsk(ask);
+  const outcome = await decideSend(engine, tx, request, ask, now, save);
+  if (isNew) await tx.asks.insert(ask);
   return outcome;
 }
 
-function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now: number, save: (patch: AskPatch) => void): SendOutcome {
+async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, save: (patch: AskPatch) => Promise<void>): Promise<SendOutcome> {
   // Not sent for a reason other than quiet hours: no longer due at a time, so off the `send_after` index.
-  const notNow = (outcome: SendOutcome) => {
-    if (ask.send_after !== null) save({ send_after: null });
+  const notNow = async (outcome: SendOutcome) => {
+    if (ask.send_after !== null) await save({ send_after: null });
     return outcome;
   };
   // With an LLM, no ask goes out before its request's question is drafted (or the draft gave up).
-  if (request.drafting) return notNow('drafting');
+  if (request.drafting) return await notNow('drafting');
   const expert = engine.experts.get(ask.expert_id);
-  if (!expert) return notNow('unknown_expert');
+  if (!expert) return await notNow('unknown_expert');
   const policy = request.routing_policy;
-  const state = liveStates(engine, [expert.id], now).get(expert.id);
-  if (state?.muted) return notNow('muted');
-  if (state && isCapped(state, policy)) return notNow('capped');
+  const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
+  if (state?.muted) return await notNow('muted');
+  if (state && isCapped(state, policy)) return await notNow('capped');
   const timeZone = engine.config.org.timezone;
   if (policy.quiet_hours && isQuietAt(now, timeZone, policy.quiet_hours)) {
     const until = quietHoursEnd(now, timeZone, policy.quiet_hours);
     if (ask.send_after !== until) {
-      save({ send_after: until });
-      audit(engine, {
+      await save({ send_after: until });
+      await audit(engine, tx, {
         request_id: request.id,
         at: now,
         type: 'quiet_hours_wait',
@@ -82,7 +82,7 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
     if (request.held) {
       // The expert has room: the request is placed and waits only for the window to end.
       request.held = false;
-      engine.store.updateRequest(request.id, { held: false, updated_at: now });
+      await tx.requests.update(request.id, { held: false, updated_at: now });
     }
     return 'quiet_hours';
   }
@@ -94,13 +94,13 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
     askedBecause: String(request.context.asked_because ?? ''),
     question: request.asked_question ?? request.question,
     sentBack: ask.instructions
-      ? { instructions: ask.instructions, previousAnswer: engine.store.listProposals(request.id).at(-1)?.answer ?? null }
+      ? { instructions: ask.instructions, previousAnswer: (await tx.proposals.listFor(request.id)).at(-1)?.answer ?? null }
       : undefined,
   });
   const wasDeferred = ask.send_after !== null;
-  save({ state: 'open', sent_at: now, escalate_at: now + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });
-  queueMessage(engine, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text: elements.join('\n'), elements }, now);
-  audit(engine, {
+  await save({ state: 'open', sent_at: now, escalate_at: now + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });
+  await queueMessage(tx, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text: elements.join('\n'), elements }, now);
+  await audit(engine, tx, {
     request_id: request.id,
     at: now,
     type: 'asked',
@@ -110,7 +110,7 @@ function decideSend(engine: Engine, request: RequestRecord, ask: AskRecord, now:
   if (request.status === 'queued') {
     request.status = 'asked';
     request.held = false;
-    engine.store.updateRequest(request.id, { status: 'asked', held: false, updated_at: now });
+    await tx.requests.update(request.id, { status: 'asked', held: false, updated_at: now });
   }
   return 'sent';
 }

@@ -2,7 +2,8 @@ import type { Policy } from '../config/config-schema.js';
 import { chooseExperts, findCandidates, isCapped } from '../core/route-request.js';
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
 import type { AskRecord, RequestRecord } from '../domain/records.js';
-import type { HeldRequest, WaitingAsk } from '../store/store.js';
+import { StorageUnavailable } from '../store/errors.js';
+import type { HeldRequest, Tx, WaitingAsk } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 import { trySendAsk } from './place-asks.js';
@@ -30,9 +31,9 @@ type Item = (WaitingKey & { kind: 'ask'; ask: WaitingAsk }) | (WaitingKey & { ki
  * quiet hours ended. Experts found capped are remembered for the rest of the pass, so a long queue
  * behind a busy expert costs one check, not one per ask.
  */
-export function placeWaiting(engine: Engine, scope: WakeScope, now: number, depth = 0): PlaceResult {
+export async function placeWaiting(engine: Engine, tx: Tx, scope: WakeScope, now: number, depth = 0): Promise<PlaceResult> {
   const result: PlaceResult = { sent: 0, placed: 0 };
-  const items = collect(engine, scope, now);
+  const items = await collect(engine, tx, scope, now);
   if (items.length === 0) return result;
   items.sort(compareWaiting);
 
@@ -40,25 +41,25 @@ export function placeWaiting(engine: Engine, scope: WakeScope, now: number, dept
   const freed = new Set<string>();
   for (const item of items) {
     const requestId = item.kind === 'ask' ? item.ask.request_id : item.held.id;
-    guarded(engine, requestId, now, () => {
-      if (item.kind === 'ask') sendWaitingAsk(engine, item.ask, now, blocked, freed, result);
-      else placeHeld(engine, item.held, now, blocked, result);
+    await guarded(engine, tx, requestId, now, async (inner) => {
+      if (item.kind === 'ask') await sendWaitingAsk(engine, inner, item.ask, now, blocked, freed, result);
+      else await placeHeld(engine, inner, item.held, now, blocked, result);
     });
   }
   // A muted expert's ask passed on can end its request and release other experts: one more pass.
   if (freed.size > 0 && depth < 3) {
-    const more = placeWaiting(engine, freed, now, depth + 1);
+    const more = await placeWaiting(engine, tx, freed, now, depth + 1);
     result.sent += more.sent;
     result.placed += more.placed;
   }
   return result;
 }
 
-function collect(engine: Engine, scope: WakeScope, now: number): Item[] {
+async function collect(engine: Engine, tx: Tx, scope: WakeScope, now: number): Promise<Item[]> {
   const byId = new Map<string, WaitingAsk>();
-  for (const ask of engine.store.dueQueuedAsks(now)) byId.set(ask.id, ask);
+  for (const ask of await tx.asks.dueQueued(now)) byId.set(ask.id, ask);
   if (scope === 'all' || scope.size > 0) {
-    for (const ask of engine.store.queuedAsks(scope === 'all' ? null : [...scope])) byId.set(ask.id, ask);
+    for (const ask of await tx.asks.queued(scope === 'all' ? null : [...scope])) byId.set(ask.id, ask);
   }
   const items: Item[] = [...byId.values()].map((ask) => ({
     kind: 'ask',
@@ -69,7 +70,7 @@ function collect(engine: Engine, scope: WakeScope, now: number): Item[] {
     id: ask.id,
   }));
   if (scope !== 'all' && scope.size === 0) return items;
-  for (const held of engine.store.heldRequests()) {
+  for (const held of await tx.requests.held()) {
     if (scope !== 'all') {
       const candidates = findCandidates(held.topic, held.target_experts, engine.experts, engine.config.topics);
       if (!candidates.some((c) => scope.has(c.expertId))) continue;
@@ -88,57 +89,59 @@ const capKey = (expertId: string, policy: Policy) =>
  * mute passed on): for a request whose draft just ended, without re-checking every expert's waiting
  * work. Runs in the caller's transaction; experts a passed-on ask released get their waiting work too.
  */
-export function placeAsksOf(engine: Engine, requestId: string, now: number): void {
+export async function placeAsksOf(engine: Engine, tx: Tx, requestId: string, now: number): Promise<void> {
   const result: PlaceResult = { sent: 0, placed: 0 };
   const freed = new Set<string>();
-  for (const ask of engine.store.listAsks(requestId)) {
-    if (ask.state === 'queued') sendWaitingAsk(engine, ask, now, new Set(), freed, result);
+  for (const ask of await tx.asks.listFor(requestId)) {
+    if (ask.state === 'queued') await sendWaitingAsk(engine, tx, ask, now, new Set(), freed, result);
   }
-  if (freed.size > 0) placeWaiting(engine, freed, now);
+  if (freed.size > 0) await placeWaiting(engine, tx, freed, now);
 }
 
-function sendWaitingAsk(
+async function sendWaitingAsk(
   engine: Engine,
+  tx: Tx,
   ask: AskRecord,
   now: number,
   blocked: Set<string>,
   freed: Set<string>,
   result: PlaceResult,
-): void {
-  const request = engine.store.getRequest(ask.request_id);
-  if (request && isWaiting(request)) followDefaults(engine, request, now);
+): Promise<void> {
+  const request = await tx.requests.get(ask.request_id);
+  if (request && isWaiting(request)) await followDefaults(engine, tx, request, now);
   if (!request || !isWaiting(request)) {
     // Closing a request releases its asks; a queued ask left on a closed one is let go here.
-    engine.store.updateAsk(ask.id, { state: 'released', closed_at: now, send_after: null });
+    await tx.asks.update(ask.id, { state: 'released', closed_at: now, send_after: null });
     return;
   }
   const key = capKey(ask.expert_id, request.routing_policy);
   if (blocked.has(key)) {
-    if (ask.send_after !== null) engine.store.updateAsk(ask.id, { send_after: null });
+    if (ask.send_after !== null) await tx.asks.update(ask.id, { send_after: null });
     return;
   }
-  const outcome = trySendAsk(engine, request, ask, now);
+  const outcome = await trySendAsk(engine, tx, request, ask, now);
   if (outcome === 'sent') result.sent++;
   else if (outcome === 'capped') blocked.add(key);
   else if (outcome === 'muted') {
     // The expert muted while this ask waited: pass it on exactly as their `mute` reply would have.
-    const before = liveExperts(engine, request.id);
-    passOn(engine, request, ask, 'mute', now);
-    for (const id of before) if (!liveExperts(engine, request.id).has(id)) freed.add(id);
+    const before = await liveExperts(tx, request.id);
+    await passOn(engine, tx, request, ask, 'mute', now);
+    const after = await liveExperts(tx, request.id);
+    for (const id of before) if (!after.has(id)) freed.add(id);
   } else if (outcome === 'unknown_expert') {
     // Removed from the registry while the ask waited: nobody to send it to.
-    engine.store.updateAsk(ask.id, { state: 'released', closed_at: now });
+    await tx.asks.update(ask.id, { state: 'released', closed_at: now });
   }
 }
 
-function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): void {
-  const request = engine.store.getRequest(held.id);
+async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): Promise<void> {
+  const request = await tx.requests.get(held.id);
   if (!request || !request.held || request.status !== 'queued') return;
-  const policy = followDefaults(engine, request, now);
+  const policy = await followDefaults(engine, tx, request, now);
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
-  const states = liveStates(engine, candidates.map((c) => c.expertId), now);
+  const states = await liveStates(engine, tx, candidates.map((c) => c.expertId), now);
   const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0);
   if (decision.outcome === 'held') {
     for (const c of candidates) {
@@ -148,12 +151,12 @@ function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<
     return;
   }
   if (decision.outcome === 'failed') {
-    failRequest(engine, request, 'no_expert_found', 'Every expert who could take this held request is now muted or gone.', now);
+    await failRequest(engine, tx, request, 'no_expert_found', 'Every expert who could take this held request is now muted or gone.', now);
     return;
   }
   request.held = false;
-  engine.store.updateRequest(request.id, { held: false, updated_at: now });
-  askAsRouted(engine, request, decision, now, { after: 'held' });
+  await tx.requests.update(request.id, { held: false, updated_at: now });
+  await askAsRouted(engine, tx, request, decision, now, { after: 'held' });
   engine.log.info({ request_id: request.id, experts: decision.ask }, 'held request placed: an expert has room now');
   result.placed++;
 }
@@ -163,21 +166,21 @@ function placeHeld(engine: Engine, held: HeldRequest, now: number, blocked: Set<
  * set itself, so raising a limit in the configuration (and restarting) releases what it held. Its
  * give-up deadline stays as it was fixed at submission. Returns the policy now in force.
  */
-function followDefaults(engine: Engine, request: RequestRecord, now: number): Policy {
+async function followDefaults(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<Policy> {
   if (request.own_policy === null) return request.routing_policy;
   const current: Policy = { ...engine.config.defaults, ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
   const changed = (Object.keys(current) as Array<keyof Policy>).some((k) => JSON.stringify(current[k]) !== JSON.stringify(request.routing_policy[k]));
   if (changed) {
     request.routing_policy = current;
-    engine.store.updateRequest(request.id, { routing_policy: current, updated_at: now });
+    await tx.requests.update(request.id, { routing_policy: current, updated_at: now });
   }
   return current;
 }
 
 const isWaiting = (r: RequestRecord) => r.status === 'queued' || r.status === 'asked' || r.status === 'escalated';
 
-function liveExperts(engine: Engine, requestId: string): Set<string> {
-  return new Set(engine.store.listAsks(requestId).filter((a) => a.state === 'open').map((a) => a.expert_id));
+async function liveExperts(tx: Tx, requestId: string): Promise<Set<string>> {
+  return new Set((await tx.asks.listFor(requestId)).filter((a) => a.state === 'open').map((a) => a.expert_id));
 }
 
 /**
@@ -185,18 +188,20 @@ function liveExperts(engine: Engine, requestId: string): Set<string> {
  * the request id, and the request fails with reason `error` so it is not retried forever;
  * the service keeps running either way.
  */
-export function guarded(engine: Engine, requestId: string, now: number, work: () => void, freed?: Set<string>): boolean {
+export async function guarded(engine: Engine, tx: Tx, requestId: string, now: number, work: (tx: Tx) => Promise<void>, freed?: Set<string>): Promise<boolean> {
   try {
-    engine.store.transaction(work);
+    await tx.savepoint(work);
     return true;
   } catch (error) {
+    // The storage failed, not the request: nothing is to blame, and the whole transaction fails.
+    if (error instanceof StorageUnavailable) throw error;
     engine.log.error({ err: error, request_id: requestId }, 'scheduled work on a request failed');
     try {
-      engine.store.transaction(() => {
-        const request = engine.store.getRequest(requestId);
+      await tx.savepoint(async (tx) => {
+        const request = await tx.requests.get(requestId);
         if (request && isWaiting(request)) {
-          for (const ask of engine.store.listAsks(request.id)) if (ask.state === 'open') freed?.add(ask.expert_id);
-          failRequest(engine, request, 'error', 'An unexpected error occurred while processing this request.', now);
+          for (const ask of await tx.asks.listFor(request.id)) if (ask.state === 'open') freed?.add(ask.expert_id);
+          await failRequest(engine, tx, request, 'error', 'An unexpected error occurred while processing this request.', now);
         }
       });
     } catch (again) {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { addCounts, emptyCounts, isEmpty, type PruneCounts, type RetentionCutoffs } from '../store/prune.js';
+import { addCounts, emptyCounts, isEmpty, type PruneCounts, type RetentionCutoffs } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
 export interface RetentionSettings {
@@ -28,7 +28,7 @@ export class Pruner {
   private stopped = false;
 
   constructor(
-    private readonly store: Pick<Store, 'countPrunable' | 'pruneBatch'>,
+    private readonly store: Pick<Store, 'retention' | 'transaction'>,
     private readonly settings: RetentionSettings,
     private readonly clock: Clock,
     private readonly log: Logger,
@@ -40,8 +40,8 @@ export class Pruner {
   }
 
   /** What a run now would remove. */
-  preview(): PruneCounts {
-    return this.store.countPrunable(cutoffsAt(this.settings, this.clock.now()));
+  preview(): Promise<PruneCounts> {
+    return this.store.retention.countPrunable(cutoffsAt(this.settings, this.clock.now()));
   }
 
   /** Prunes everything past retention; resolves with what went. A run already going is joined. */
@@ -59,7 +59,7 @@ export class Pruner {
     const total = emptyCounts();
     const cutoffs = cutoffsAt(this.settings, this.clock.now());
     while (!this.stopped) {
-      const batch = this.store.pruneBatch(cutoffs, this.batchSize);
+      const batch = await this.store.transaction((tx) => tx.retention.pruneBatch(cutoffs, this.batchSize));
       if (isEmpty(batch)) break;
       addCounts(total, batch);
       await new Promise((resolve) => setImmediate(resolve));

@@ -32,12 +32,13 @@ export interface ReturnedAnswer {
  * The reviewer's queue, oldest first: the pending proposals joined with the question, topic, consumer
  * and reason of their requests. The web UI (`GET /queue` and its stream) and MCP's `queue` tool show it.
  */
-export function queueView(engine: Engine): QueueItem[] {
-  return engine.store.listPendingProposals().flatMap((p) => {
-    const request = engine.store.getRequest(p.request_id);
-    if (!request) return [];
+export async function queueView(engine: Engine): Promise<QueueItem[]> {
+  const items: QueueItem[] = [];
+  for (const p of await engine.store.proposals.pending()) {
+    const request = await engine.store.requests.get(p.request_id);
+    if (!request) continue;
     const because = request.context.asked_because;
-    return [{
+    items.push({
       proposal: proposalBody(p),
       request: {
         id: request.id,
@@ -50,15 +51,15 @@ export function queueView(engine: Engine): QueueItem[] {
         status: request.status,
         created_at: new Date(request.created_at).toISOString(),
       },
-      history: returnedAnswers(engine, request.id),
-    }];
-  });
+      history: await returnedAnswers(engine, request.id),
+    });
+  }
+  return items;
 }
 
 /** The answers a reviewer sent back on a request, with their instructions. */
-function returnedAnswers(engine: Engine, requestId: string): ReturnedAnswer[] {
-  return engine.store
-    .listProposals(requestId)
+async function returnedAnswers(engine: Engine, requestId: string): Promise<ReturnedAnswer[]> {
+  return (await engine.store.proposals.listFor(requestId))
     .filter((p) => p.status === 'rejected' && p.decision?.reason === 'returned')
     .map((p) => ({
       proposal_id: p.id,

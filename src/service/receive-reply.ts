@@ -1,11 +1,12 @@
 import { composeReplyFeedback, type ReplyFeedback } from '../core/compose-feedback.js';
 import { readReply } from '../core/read-reply.js';
 import { notFound } from '../errors.js';
-import { queueStructuring } from '../llm/llm-jobs.js';
+import { queueStructuring } from './llm-jobs.js';
 import { placeWaiting } from './place-waiting.js';
 import type { AskRecord, RequestRecord } from '../domain/records.js';
 import { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
 import { createProposal, proposalFromAnswer } from './create-proposal.js';
+import type { Tx } from '../store/store.js';
 import { audit, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 
@@ -29,35 +30,33 @@ export interface ReplyResult {
  * capacity (an answer, a skip, a mute, an unmute) gives waiting work its chance in the same
  * transaction: queued asks for the experts involved are sent and held requests placed at once.
  */
-export function receiveReply(engine: Engine, input: ReplyInput): ReplyResult {
+export async function receiveReply(engine: Engine, tx: Tx, input: ReplyInput): Promise<ReplyResult> {
   const now = engine.clock.now();
-  return engine.store.transaction(() => {
-    const result = handleReply(engine, input, now);
-    if (result.outcome === 'unmuted') {
-      placeWaiting(engine, new Set([input.expert_id]), now);
-    } else if (result.outcome === 'proposed' || result.outcome === 'skipped' || result.outcome === 'muted') {
-      const involved = result.request_id ? engine.store.listAsks(result.request_id).map((a) => a.expert_id) : [];
-      placeWaiting(engine, new Set([input.expert_id, ...involved]), now);
-    }
-    return result;
-  });
+  const result = await handleReply(engine, tx, input, now);
+  if (result.outcome === 'unmuted') {
+    await placeWaiting(engine, tx, new Set([input.expert_id]), now);
+  } else if (result.outcome === 'proposed' || result.outcome === 'skipped' || result.outcome === 'muted') {
+    const involved = result.request_id ? (await tx.asks.listFor(result.request_id)).map((a) => a.expert_id) : [];
+    await placeWaiting(engine, tx, new Set([input.expert_id, ...involved]), now);
+  }
+  return result;
 }
 
-function handleReply(engine: Engine, input: ReplyInput, now: number): ReplyResult {
+async function handleReply(engine: Engine, tx: Tx, input: ReplyInput, now: number): Promise<ReplyResult> {
   const kind = readReply(input.text);
   const actor = `expert:${input.expert_id}`;
-  const ask = engine.store.findAskForReply(input.expert_id, input.request_id ?? null);
+  const ask = await tx.asks.findForReply(input.expert_id, input.request_id ?? null);
   if (kind === 'unmute') {
     if (!ask && !engine.experts.has(input.expert_id)) throw notFound('Expert', input.expert_id);
-    engine.store.setMuted(input.expert_id, false, now);
-    if (ask) audit(engine, { request_id: ask.request_id, at: now, type: 'unmuted', actor, data: {} });
-    tellExpert(engine, input.expert_id, composeReplyFeedback({ outcome: 'unmuted' }), now);
+    await tx.asks.setMuted(input.expert_id, false, now);
+    if (ask) await audit(engine, tx, { request_id: ask.request_id, at: now, type: 'unmuted', actor, data: {} });
+    await tellExpert(engine, tx, input.expert_id, composeReplyFeedback({ outcome: 'unmuted' }), now);
     return { request_id: ask?.request_id ?? null, ask_id: ask?.id ?? null, outcome: 'unmuted' };
   }
   if (!ask && kind === 'mute' && input.request_id === undefined && engine.experts.has(input.expert_id)) {
     // A standing preference: it needs no open ask.
-    engine.store.setMuted(input.expert_id, true, now);
-    tellExpert(engine, input.expert_id, composeReplyFeedback({ outcome: 'muted', passedTo: null, hadAsk: false }), now);
+    await tx.asks.setMuted(input.expert_id, true, now);
+    await tellExpert(engine, tx, input.expert_id, composeReplyFeedback({ outcome: 'muted', passedTo: null, hadAsk: false }), now);
     return { request_id: null, ask_id: null, outcome: 'muted' };
   }
   if (!ask) {
@@ -66,68 +65,69 @@ function handleReply(engine: Engine, input: ReplyInput, now: number): ReplyResul
       ? notFound('Open ask for expert', input.expert_id)
       : notFound(`Ask of expert "${input.expert_id}" on request`, input.request_id);
   }
-  const request = engine.store.getRequest(ask.request_id)!;
+  const request = (await tx.requests.get(ask.request_id))!;
   const base = { request_id: request.id, ask_id: ask.id };
   const decided = request.status === 'accepted' || request.status === 'rejected';
-  const reply = (result: Omit<ReplyResult, 'request_id' | 'ask_id'>, feedback: ReplyFeedback): ReplyResult => {
-    tellInThread(engine, ask, composeReplyFeedback(feedback), now);
+  const reply = async (result: Omit<ReplyResult, 'request_id' | 'ask_id'>, feedback: ReplyFeedback): Promise<ReplyResult> => {
+    await tellInThread(engine, tx, ask, composeReplyFeedback(feedback), now);
     return { ...base, ...result };
   };
 
   if (kind === 'answer') {
-    const result = takeAnswer(engine, request, ask, input.text, now);
-    return reply(result, { outcome: result.outcome === 'proposed' ? 'proposed' : 'late_reply' });
+    const result = await takeAnswer(engine, tx, request, ask, input.text, now);
+    return await reply(result, { outcome: result.outcome === 'proposed' ? 'proposed' : 'late_reply' });
   }
 
   if (decided) {
-    audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind } });
-    return reply({ outcome: 'ignored' }, { outcome: 'ignored' });
+    await audit(engine, tx, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind } });
+    return await reply({ outcome: 'ignored' }, { outcome: 'ignored' });
   }
   if (kind === 'mute') {
-    engine.store.setMuted(ask.expert_id, true, now);
-    audit(engine, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
+    await tx.asks.setMuted(ask.expert_id, true, now);
+    await audit(engine, tx, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
     const live = ask.state === 'open' || ask.state === 'queued';
-    const passedTo = live ? passOn(engine, request, ask, 'mute', now) : null;
-    return reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine, passedTo), hadAsk: live });
+    const passedTo = live ? await passOn(engine, tx, request, ask, 'mute', now) : null;
+    return await reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine, passedTo), hadAsk: live });
   }
   if (ask.state !== 'open' && ask.state !== 'queued') {
-    audit(engine, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
-    return reply({ outcome: 'ignored' }, { outcome: 'ignored' });
+    await audit(engine, tx, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
+    return await reply({ outcome: 'ignored' }, { outcome: 'ignored' });
   }
-  const passedTo = passOn(engine, request, ask, 'skip', now);
-  return reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine, passedTo) });
+  const passedTo = await passOn(engine, tx, request, ask, 'skip', now);
+  return await reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine, passedTo) });
 }
 
-function takeAnswer(
+async function takeAnswer(
   engine: Engine,
+  tx: Tx,
   request: RequestRecord,
   ask: AskRecord,
   text: string,
   now: number,
-): { outcome: ReplyOutcome; proposal_id?: string } {
+): Promise<{ outcome: ReplyOutcome; proposal_id?: string }> {
   const actor = `expert:${ask.expert_id}`;
-  audit(engine, { request_id: request.id, at: now, type: 'replied', actor, data: { ask_id: ask.id, text } });
+  await audit(engine, tx, { request_id: request.id, at: now, type: 'replied', actor, data: { ask_id: ask.id, text } });
   const answerable = ask.state === 'open' || ask.state === 'escalated';
   const stillOpen = request.status === 'asked' || request.status === 'escalated';
   if (!answerable || !stillOpen) {
-    audit(engine, { request_id: request.id, at: now, type: 'late_reply', actor, data: { ask_id: ask.id, request_status: request.status } });
+    await audit(engine, tx, { request_id: request.id, at: now, type: 'late_reply', actor, data: { ask_id: ask.id, request_status: request.status } });
     return { outcome: 'late_reply' };
   }
 
   // Provenance first: it records whether the ask had escalated, before the ask is closed.
   const proposal = proposalFromAnswer(engine, ask, text, now);
-  closeAsk(engine, ask, 'answered', { why: 'answered' }, now);
+  await closeAsk(engine, tx, ask, 'answered', { why: 'answered' }, now);
   // Whoever else is still being asked on this request is released: the first reply wins.
-  for (const other of engine.store.listAsks(request.id)) {
+  for (const other of await tx.asks.listFor(request.id)) {
     if (other.id !== ask.id && (other.state === 'open' || other.state === 'queued')) {
-      closeAsk(engine, other, 'released', { why: 'answered_elsewhere', by: proposal.provenance.expert_name }, now);
+      await closeAsk(engine, tx, other, 'released', { why: 'answered_elsewhere', by: proposal.provenance.expert_name }, now);
     }
   }
   if (engine.llm) {
     // The reply is committed now; the proposal appears when structuring ends.
-    queueStructuring(engine, request, proposal, now);
+    await queueStructuring(tx, request, proposal, now);
   } else {
-    createProposal(engine, request, { ...proposal, structured: { text }, confidence: null, created_at: now }, now);
+    await createProposal(engine, tx, request, { ...proposal, structured: { text }, confidence: null, created_at: now }, now);
   }
   return { outcome: 'proposed', proposal_id: proposal.id };
 }

@@ -1,6 +1,7 @@
 import { formatShortDuration } from '../config/durations.js';
 import type { ProposalRecord } from '../domain/records.js';
 import type { ReviewCard } from '../transport/transport.js';
+import type { Reads, Tx } from '../store/store.js';
 import { queueMessage, type Engine } from './engine.js';
 
 /**
@@ -8,24 +9,24 @@ import { queueMessage, type Engine } from './engine.js';
  * transaction that creates or decides the proposal; the card is rendered when the message goes out,
  * from the proposal as it stands then, so a card is never posted with buttons for a decided proposal.
  */
-export function postReviewCard(engine: Engine, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): void {
-  queueChannelMessage(engine, 'review_card', proposal, now);
+export async function postReviewCard(engine: Engine, tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
+  await queueChannelMessage(engine, tx, 'review_card', proposal, now);
 }
 
 /** Any decision, from any surface: the card loses its buttons and says who decided and when. */
-export function updateReviewCard(engine: Engine, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): void {
-  queueChannelMessage(engine, 'review_update', proposal, now);
+export async function updateReviewCard(engine: Engine, tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
+  await queueChannelMessage(engine, tx, 'review_update', proposal, now);
 }
 
-function queueChannelMessage(engine: Engine, purpose: 'review_card' | 'review_update', p: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): void {
+async function queueChannelMessage(engine: Engine, tx: Tx, purpose: 'review_card' | 'review_update', p: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
   if (engine.review.channel === null) return;
-  queueMessage(engine, { expert_id: '', request_id: p.request_id, ask_id: null, proposal_id: p.id, purpose, text: `${purpose} ${p.id}` }, now);
+  await queueMessage(tx, { expert_id: '', request_id: p.request_id, ask_id: null, proposal_id: p.id, purpose, text: `${purpose} ${p.id}` }, now);
 }
 
 /** A proposal as the review channel shows it, at `now`. */
-export function reviewCardOf(engine: Engine, proposalId: string, now: number): ReviewCard | null {
-  const proposal = engine.store.getProposal(proposalId);
-  const request = proposal && engine.store.getRequest(proposal.request_id);
+export async function reviewCardOf(reads: Reads, proposalId: string, now: number): Promise<ReviewCard | null> {
+  const proposal = await reads.proposals.get(proposalId);
+  const request = proposal && (await reads.requests.get(proposal.request_id));
   if (!proposal || !request) return null;
   const d = proposal.decision;
   const outcome = !d ? null : d.reason === 'returned' ? 'returned' : d.decided_by === 'expertq' ? 'withdrawn' : proposal.status === 'accepted' ? 'accepted' : 'rejected';
@@ -58,32 +59,32 @@ const LAST_REMINDER = 'review.last_reminder_at';
  * `review.remind_after`, one reminder (to the review channel, else a warning in the log), at most once
  * per `remind_after`, whatever the number of proposals. Returns whether it reminded.
  */
-export function remindReviewers(engine: Engine, now: number): boolean {
+export async function remindReviewers(engine: Engine, tx: Tx, now: number): Promise<boolean> {
   const every = engine.review.remindAfterMs;
   // One indexed row per tick: the oldest pending proposal (ids sort by creation).
-  const oldest = engine.store.oldestPendingProposal();
+  const oldest = await tx.proposals.oldestPending();
   if (!oldest || now - oldest.created_at < every) return false;
-  const last = Number(engine.store.getState(LAST_REMINDER) ?? Number.NEGATIVE_INFINITY);
+  const last = Number((await tx.serviceState.get(LAST_REMINDER)) ?? Number.NEGATIVE_INFINITY);
   if (now - last < every) return false;
-  engine.store.setState(LAST_REMINDER, String(now));
+  await tx.serviceState.set(LAST_REMINDER, String(now));
   engine.counters.reviewReminders++;
-  const pending = engine.store.listPendingProposals();
-  const question = engine.store.getRequest(oldest.request_id)?.question ?? '';
+  const pending = await tx.proposals.pending();
+  const question = (await tx.requests.get(oldest.request_id))?.question ?? '';
   const text =
     `${pending.length} ${pending.length === 1 ? 'proposal waits' : 'proposals wait'} for review; the oldest for ` +
     `${formatShortDuration(now - oldest.created_at)}: "${question.length > 120 ? `${question.slice(0, 119)}…` : question}".`;
   if (engine.review.channel !== null) {
-    queueMessage(engine, { expert_id: '', request_id: oldest.request_id, ask_id: null, proposal_id: oldest.id, purpose: 'review_reminder', text }, now);
+    await queueMessage(tx, { expert_id: '', request_id: oldest.request_id, ask_id: null, proposal_id: oldest.id, purpose: 'review_reminder', text }, now);
   }
   engine.log.warn({ pending: pending.length, oldest_proposal_id: oldest.id, waiting_ms: now - oldest.created_at }, `review reminder: ${text}`);
   return true;
 }
 
 /** Cards whose request passed its give-up time while waiting for review are updated to say so, once. */
-export function noteOverdueCards(engine: Engine, now: number): void {
+export async function noteOverdueCards(engine: Engine, tx: Tx, now: number): Promise<void> {
   if (engine.review.channel === null) return;
-  for (const id of engine.store.takeOverdueReviewCards(now)) {
-    const proposal = engine.store.getProposal(id);
-    if (proposal) updateReviewCard(engine, proposal, now);
+  for (const id of await tx.proposals.takeOverdueReviewCards(now)) {
+    const proposal = await tx.proposals.get(id);
+    if (proposal) await updateReviewCard(engine, tx, proposal, now);
   }
 }

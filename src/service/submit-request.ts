@@ -3,10 +3,11 @@ import { normalizeTopic } from '../core/normalize-topic.js';
 import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
-import { queueDraft } from '../llm/llm-jobs.js';
+import { queueDraft } from './llm-jobs.js';
 import type { FailureCode, Reason, RequestRecord } from '../domain/records.js';
 import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
+import type { Tx } from '../store/store.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
 import { suggestTopics } from './topics.js';
@@ -40,7 +41,8 @@ export interface SubmitOptions {
   dedupWindowMs?: number;
 }
 
-export function submitRequest(engine: Engine, input: SubmitInput, options: SubmitOptions = {}): SubmitResult {
+/** Submits a request in the caller's transaction: deduplicated, routed and asked (or held, or failed at once). */
+export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, options: SubmitOptions = {}): Promise<SubmitResult> {
   const unknown = (input.target_experts ?? []).filter((id) => !engine.experts.has(id));
   if (unknown.length > 0) {
     throw badRequest(
@@ -55,62 +57,60 @@ export function submitRequest(engine: Engine, input: SubmitInput, options: Submi
   const policy: Policy = { ...engine.config.defaults, ...ownPolicy };
   const consumerActor = `consumer:${input.consumer_id}`;
 
-  return engine.store.transaction(() => {
-    if (input.dedup_key !== undefined) {
-      const window = options.dedupWindowMs ?? DEFAULT_DEDUP_WINDOW_MS;
-      const existing = engine.store.findByDedupKey(input.dedup_key, now - window);
-      const deduped = existing && dedupAgainst(engine, existing, input.consumer_id, now);
-      if (deduped) return deduped;
-    }
+  if (input.dedup_key !== undefined) {
+    const window = options.dedupWindowMs ?? DEFAULT_DEDUP_WINDOW_MS;
+    const existing = await tx.requests.findByDedupKey(input.dedup_key, now - window);
+    const deduped = existing && (await dedupAgainst(engine, tx, existing, input.consumer_id, now));
+    if (deduped) return deduped;
+  }
 
-    const request: RequestRecord = {
-      id: newId('req'),
-      consumer_id: input.consumer_id,
-      kind: input.kind ?? 'answer',
-      topic: normalizeTopic(input.topic),
-      question: input.question,
-      context: input.context,
-      target_experts: input.target_experts && input.target_experts.length > 0 ? input.target_experts : null,
-      routing_policy: policy,
-      own_policy: ownPolicy,
-      dedup_key: input.dedup_key ?? null,
-      status: 'queued',
-      reason: null,
-      proposal_id: null,
-      held: false,
-      drafting: engine.llm !== null,
-      asked_question: null,
-      give_up_at: now + policy.give_up_after,
-      created_at: now,
-      updated_at: now,
-    };
-    engine.store.insertRequest(request);
-    engine.store.addSubscriber(request.id, request.consumer_id, 'submitter', now);
-    audit(engine, {
-      request_id: request.id,
-      at: now,
-      type: 'received',
-      actor: consumerActor,
-      data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
-    });
-    const outcome = routeAndAsk(engine, request, now);
-    if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
-    if (request.drafting) queueDraft(engine, request, now);
-    return { request_id: request.id, status: 'queued' };
+  const request: RequestRecord = {
+    id: newId('req'),
+    consumer_id: input.consumer_id,
+    kind: input.kind ?? 'answer',
+    topic: normalizeTopic(input.topic),
+    question: input.question,
+    context: input.context,
+    target_experts: input.target_experts && input.target_experts.length > 0 ? input.target_experts : null,
+    routing_policy: policy,
+    own_policy: ownPolicy,
+    dedup_key: input.dedup_key ?? null,
+    status: 'queued',
+    reason: null,
+    proposal_id: null,
+    held: false,
+    drafting: engine.llm !== null,
+    asked_question: null,
+    give_up_at: now + policy.give_up_after,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.requests.insert(request);
+  await tx.requests.addSubscriber(request.id, request.consumer_id, 'submitter', now);
+  await audit(engine, tx, {
+    request_id: request.id,
+    at: now,
+    type: 'received',
+    actor: consumerActor,
+    data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
+  const outcome = await routeAndAsk(engine, tx, request, now);
+  if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
+  if (request.drafting) await queueDraft(engine, tx, request, now);
+  return { request_id: request.id, status: 'queued' };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: string, now: number): SubmitResult | null {
+async function dedupAgainst(engine: Engine, tx: Tx, existing: RequestRecord, consumerId: string, now: number): Promise<SubmitResult | null> {
   const open = OPEN_STATUSES.includes(existing.status);
   const resolved = existing.status === 'accepted' && existing.proposal_id !== null;
   if (!open && !resolved) return null; // rejected or failed: ask again
-  const attached = engine.store.addSubscriber(existing.id, consumerId, 'dedup', now);
+  const attached = await tx.requests.addSubscriber(existing.id, consumerId, 'dedup', now);
   const status = open ? 'deduped_open' : 'deduped_resolved';
-  audit(engine, {
+  await audit(engine, tx, {
     request_id: existing.id,
     at: now,
     type: 'deduped',
@@ -118,38 +118,38 @@ function dedupAgainst(engine: Engine, existing: RequestRecord, consumerId: strin
     data: { consumer_id: consumerId, outcome: status, newly_attached: attached },
   });
   if (open) return { request_id: existing.id, status };
-  const proposal = proposalBody(engine.store.getProposal(existing.proposal_id!)!);
+  const proposal = proposalBody((await tx.proposals.get(existing.proposal_id!))!);
   // The new subscriber gets the accepted answer at once, as every subscriber did on acceptance.
-  emitEvent(engine, existing, 'proposal_accepted', { proposal }, now, [consumerId]);
+  await emitEvent(tx, existing, 'proposal_accepted', { proposal }, now, [consumerId]);
   return { request_id: existing.id, status, proposal };
 }
 
 /** Routes a new request and plans its asks. Returns what happened to the request. */
-function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'asked' | 'held' | 'failed' {
-  const decision = decideRoute(engine, request, now);
+async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {
+  const decision = await decideRoute(engine, tx, request, now);
 
   if (decision.outcome === 'failed') {
-    failRequest(engine, request, 'no_expert_found', noExpertMessage(engine, request), now);
+    await failRequest(engine, tx, request, 'no_expert_found', noExpertMessage(engine, request), now);
     return 'failed';
   }
   if (decision.outcome === 'held') {
     request.held = true;
-    engine.store.updateRequest(request.id, { held: true, updated_at: now });
-    audit(engine, {
+    await tx.requests.update(request.id, { held: true, updated_at: now });
+    await audit(engine, tx, {
       request_id: request.id,
       at: now,
       type: 'held',
       actor: 'system',
       data: { step: decision.step, reason: 'every candidate is at a rate-limit cap', waiting_for: decision.waitFor },
     });
-    for (const id of decision.waitFor) planAsk(engine, request, id, 'target', now);
+    for (const id of decision.waitFor) await planAsk(engine, tx, request, id, 'target', now);
     engine.log.info(
       { request_id: request.id, topic: request.topic, waiting_for: decision.waitFor },
       'request held: every expert who could take it is at a limit; it is sent when one has room',
     );
     return 'held';
   }
-  askAsRouted(engine, request, decision, now);
+  await askAsRouted(engine, tx, request, decision, now);
   return 'asked';
 }
 
@@ -157,21 +157,22 @@ function routeAndAsk(engine: Engine, request: RequestRecord, now: number): 'aske
  * Records a routing decision and plans its asks: the chosen experts now, capped targets once they
  * free up. Used for new requests and for held ones placed later (`extra` says which).
  */
-export function askAsRouted(
+export async function askAsRouted(
   engine: Engine,
+  tx: Tx,
   request: RequestRecord,
   decision: Extract<RouteDecision, { outcome: 'ask' }>,
   now: number,
   extra: Record<string, unknown> = {},
-): void {
-  audit(engine, {
+): Promise<void> {
+  await audit(engine, tx, {
     request_id: request.id,
     at: now,
     type: 'routed',
     actor: 'system',
     data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor, ...extra },
   });
-  for (const id of [...decision.ask, ...decision.waitFor]) planAsk(engine, request, id, decision.step, now);
+  for (const id of [...decision.ask, ...decision.waitFor]) await planAsk(engine, tx, request, id, decision.step, now);
 }
 
 /** Why nobody can be asked: nobody takes the topic (and which topics are close), or everyone who does muted. */
@@ -183,24 +184,24 @@ function noExpertMessage(engine: Engine, request: RequestRecord): string {
 }
 
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
-function decideRoute(engine: Engine, request: RequestRecord, now: number): RouteDecision {
+async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);
   if (first.length > 0) {
-    const decision = chooseExperts(first, liveStates(engine, first.map((c) => c.expertId), now), request.routing_policy, order);
+    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order);
     if (decision.outcome === 'ask' || first[0]!.step === 'target') return decision;
   }
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
-  return chooseExperts(candidates, liveStates(engine, candidates.map((c) => c.expertId), now), request.routing_policy, order);
+  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order);
 }
 
 /**
  * Fails an open request with exactly one reason code: releases its live asks, audits, and queues
  * `request_failed` for its subscribers, all in the caller's transaction.
  */
-export function failRequest(engine: Engine, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): void {
-  for (const ask of engine.store.listAsks(request.id)) {
-    if (ask.state === 'open' || ask.state === 'queued') closeAsk(engine, ask, 'released', { why: 'failed', code }, now);
+export async function failRequest(engine: Engine, tx: Tx, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): Promise<void> {
+  for (const ask of await tx.asks.listFor(request.id)) {
+    if (ask.state === 'open' || ask.state === 'queued') await closeAsk(engine, tx, ask, 'released', { why: 'failed', code }, now);
   }
   request.status = 'failed';
   request.reason = { code, message };
@@ -208,7 +209,7 @@ export function failRequest(engine: Engine, request: RequestRecord, code: Failur
   // A request that fails while its question is drafted stops waiting for the draft.
   const drafting = request.drafting ? { drafting: false } : {};
   request.drafting = false;
-  engine.store.updateRequest(request.id, { status: 'failed', reason: request.reason, held: false, ...drafting, updated_at: now });
-  audit(engine, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
-  emitEvent(engine, request, 'request_failed', { reason: { code, message } }, now);
+  await tx.requests.update(request.id, { status: 'failed', reason: request.reason, held: false, ...drafting, updated_at: now });
+  await audit(engine, tx, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
+  await emitEvent(tx, request, 'request_failed', { reason: { code, message } }, now);
 }

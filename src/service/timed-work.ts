@@ -19,5 +19,5 @@ export interface TickResult {
  * never imports the layer above it.
  */
 export interface TimedWork {
-  tick(now: number): TickResult;
+  tick(now: number): Promise<TickResult>;
 }

@@ -22,8 +22,8 @@ export function knownTopics(engine: Engine): string[] {
 }
 
 /** The topics with how many experts take each and how many could be asked now. */
-export function listTopics(engine: Engine, now: number): TopicView[] {
-  const states = liveStates(engine, null, now);
+export async function listTopics(engine: Engine, now: number): Promise<TopicView[]> {
+  const states = await liveStates(engine, engine.store, null, now);
   const quiet = isQuietAt(now, engine.config.org.timezone, engine.config.defaults.quiet_hours);
   return knownTopics(engine).map((topic) => {
     const experts = engine.experts.withTopic(topic);

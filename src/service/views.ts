@@ -20,10 +20,14 @@ export function policyView(p: Policy) {
  * its own request without reading any other route: who is asked, why it waits and until when, and
  * the latest proposal (pending or decided).
  */
-export function requestView(engine: Engine, r: RequestRecord, now = engine.clock.now()) {
+export async function requestView(engine: Engine, r: RequestRecord, now = engine.clock.now()) {
   const { store } = engine;
-  const asks = store.listAsks(r.id);
-  const latest = r.proposal_id === null ? undefined : store.getProposal(r.proposal_id);
+  const [asks, latest, subscribers] = await Promise.all([
+    store.asks.listFor(r.id),
+    r.proposal_id === null ? undefined : store.proposals.get(r.proposal_id),
+    subscribersOf(store, r),
+  ]);
+  const waiting = await waitingOf(engine, r, asks, now);
   return {
     id: r.id,
     consumer_id: r.consumer_id,
@@ -51,9 +55,9 @@ export function requestView(engine: Engine, r: RequestRecord, now = engine.clock
           escalates_to: next?.name ?? null,
         };
       }),
-    waiting: waitingOf(engine, r, asks, now),
+    waiting,
     gives_up_at: givesUpAt(r),
-    subscribers: subscribersOf(store, r).map((c) => c.id),
+    subscribers: subscribers.map((c) => c.id),
     proposal_id: r.proposal_id,
     proposal: latest ? proposalBody(latest) : null,
     created_at: iso(r.created_at),
@@ -61,7 +65,7 @@ export function requestView(engine: Engine, r: RequestRecord, now = engine.clock
   };
 }
 
-export type RequestView = ReturnType<typeof requestView>;
+export type RequestView = Awaited<ReturnType<typeof requestView>>;
 
 /**
  * The question its asks carry (element 3): the drafted one, else the raw question (no LLM,

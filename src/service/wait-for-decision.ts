@@ -3,7 +3,7 @@ import type { RequestView } from './views.js';
 
 /** What a wait needs from the service: the current record and the signal that something committed. */
 export interface WaitSource {
-  getRequest(id: string): RequestView;
+  getRequest(id: string): Promise<RequestView>;
   readonly changes: ChangeFeed;
 }
 
@@ -17,39 +17,34 @@ const DECIDED: ReadonlyArray<string> = ['accepted', 'rejected', 'failed'];
  * re-read every few seconds for changes another process makes on the same database. Unknown id:
  * throws 404 at once.
  */
-export function waitForDecision(
+export async function waitForDecision(
   source: WaitSource,
   id: string,
   timeoutMs: number,
   signals: ReadonlyArray<AbortSignal | undefined>,
   changedFrom?: string,
 ): Promise<RequestView> {
-  const decided = () => {
-    const view = source.getRequest(id);
-    return DECIDED.includes(view.status) || (changedFrom !== undefined && view.updated_at !== changedFrom) ? view : null;
-  };
-  const now = decided();
-  if (now) return Promise.resolve(now);
+  const settled = (view: RequestView) => DECIDED.includes(view.status) || (changedFrom !== undefined && view.updated_at !== changedFrom);
+  const first = await source.getRequest(id);
   const live = signals.filter((s): s is AbortSignal => s !== undefined);
-  if (live.some((s) => s.aborted)) return Promise.resolve(source.getRequest(id));
+  if (settled(first) || live.some((s) => s.aborted)) return first;
   return new Promise((resolve, reject) => {
+    let done = false;
     const finish = () => {
+      if (done) return;
+      done = true;
       unsubscribe();
       clearInterval(safety);
       clearTimeout(timer);
       for (const s of live) s.removeEventListener('abort', finish);
-      try {
-        resolve(source.getRequest(id));
-      } catch (error) {
-        reject(error);
-      }
+      source.getRequest(id).then(resolve, reject);
     };
     const check = () => {
-      try {
-        if (decided()) finish();
-      } catch {
-        finish();
-      }
+      if (done) return;
+      source.getRequest(id).then(
+        (view) => settled(view) && finish(),
+        () => finish(),
+      );
     };
     const unsubscribe = source.changes.subscribe(check);
     const safety = setInterval(check, 5_000);

@@ -18,7 +18,7 @@ export interface Waiting {
   until?: string;
 }
 
-export function waitingOf(engine: Engine, request: RequestRecord, asks: readonly AskRecord[], now: number): Waiting | null {
+export async function waitingOf(engine: Engine, request: RequestRecord, asks: readonly AskRecord[], now: number): Promise<Waiting | null> {
   switch (request.status) {
     case 'proposed':
       return { why: 'review' };
@@ -47,8 +47,8 @@ export function waitingOf(engine: Engine, request: RequestRecord, asks: readonly
  * A wait for experts at their limits. It ends by itself only when every one of them is at the daily
  * limit (at the next local midnight); a limit on open asks frees when one of them answers.
  */
-function capWait(engine: Engine, policy: Policy, expertIds: readonly string[], now: number): Waiting {
-  const states = liveStates(engine, expertIds, now);
+async function capWait(engine: Engine, policy: Policy, expertIds: readonly string[], now: number): Promise<Waiting> {
+  const states = await liveStates(engine, engine.store, expertIds, now);
   const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), policy));
   const quiet = policy.quiet_hours !== null && isQuietAt(now, engine.config.org.timezone, policy.quiet_hours);
   const wait: Waiting = { why: 'cap', ...(expertIds.length === 1 ? { expert_id: expertIds[0]! } : {}) };

@@ -43,8 +43,17 @@ export interface Store extends Reads {
   close(): Promise<void>;
 }
 
-/** The repositories a transaction writes through (each also reads, inside the transaction). */
-export interface Tx {
+/** A transaction: the repositories it writes through (each also reads, inside the transaction). */
+export interface Tx extends Repositories {
+  /**
+   * Runs `work` in a savepoint of this transaction: if it throws, what it wrote is rolled back and the
+   * error rethrown, and the transaction goes on (one bad row need not undo a batch).
+   */
+  savepoint<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+/** The repositories of one engine, over one connection. */
+export interface Repositories {
   readonly requests: RequestRepository;
   readonly asks: AskRepository;
   readonly proposals: ProposalRepository;

@@ -1,5 +1,9 @@
 import type Database from 'better-sqlite3';
 import { emptyCounts, type PruneCounts, type RetentionCutoffs } from '../retention.js';
+import type { RetentionRepository } from '../store.js';
+import { statementCache } from './rows.js';
+
+type Prepare = (sql: string) => Database.Statement;
 
 const OPEN = `('queued', 'asked', 'escalated', 'proposed')`;
 const FINAL = `('accepted', 'rejected', 'failed')`;
@@ -24,18 +28,35 @@ const EVENTS_AFTER_DELIVERIES = `FROM events WHERE created_at < @before
   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id AND NOT (d.state = 'delivered' AND d.delivered_at < @before))
   AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`;
 
+/** Retention in SQLite: what may go, counted, and removed in batches (each in its caller's transaction). */
+export class SqliteRetention implements RetentionRepository {
+  private readonly prepare: Prepare;
+
+  constructor(db: Database.Database) {
+    this.prepare = statementCache(db);
+  }
+
+  async countPrunable(cutoffs: RetentionCutoffs): Promise<PruneCounts> {
+    return countPrunable(this.prepare, cutoffs);
+  }
+
+  async pruneBatch(cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts> {
+    return pruneBatch(this.prepare, cutoffs, limit);
+  }
+}
+
 /** Counts what a prune at these cutoffs would remove (`expertq prune --dry-run`). */
-export function countPrunable(db: Database.Database, cutoffs: RetentionCutoffs): PruneCounts {
+function countPrunable(prepare: Prepare, cutoffs: RetentionCutoffs): PruneCounts {
   const counts = emptyCounts();
   if (cutoffs.outboxBefore !== null) {
     for (const [kind, outboxRows] of Object.entries(OUTBOX_ROWS)) {
       const rows = kind === 'events' ? EVENTS_AFTER_DELIVERIES : outboxRows;
-      counts[kind as keyof typeof OUTBOX_ROWS] = (db.prepare(`SELECT count(*) AS n ${rows}`).get({ before: cutoffs.outboxBefore }) as { n: number }).n;
+      counts[kind as keyof typeof OUTBOX_ROWS] = (prepare(`SELECT count(*) AS n ${rows}`).get({ before: cutoffs.outboxBefore }) as { n: number }).n;
     }
   }
   if (cutoffs.requestsBefore !== null) {
     const ids = `SELECT id ${OLD_REQUESTS}`;
-    const n = (sql: string) => (db.prepare(sql).get({ before: cutoffs.requestsBefore }) as { n: number }).n;
+    const n = (sql: string) => (prepare(sql).get({ before: cutoffs.requestsBefore }) as { n: number }).n;
     counts.requests = n(`SELECT count(*) AS n ${OLD_REQUESTS}`);
     counts.proposals = n(`SELECT count(*) AS n FROM proposals WHERE request_id IN (${ids})`);
     counts.audit = n(`SELECT count(*) AS n FROM audit WHERE request_id IN (${ids})`);
@@ -44,31 +65,29 @@ export function countPrunable(db: Database.Database, cutoffs: RetentionCutoffs):
 }
 
 /**
- * Removes at most `limit` rows of each kind (and at most `limit` requests with what belongs to them)
- * in one transaction. Returns what went; all zero means nothing is left to prune.
+ * Removes at most `limit` rows of each kind (and at most `limit` requests with what belongs to them),
+ * in the caller's transaction. Returns what went; all zero means nothing is left to prune.
  */
-export function pruneBatch(db: Database.Database, cutoffs: RetentionCutoffs, limit = 500): PruneCounts {
-  return db.transaction(() => {
-    const counts = emptyCounts();
-    if (cutoffs.requestsBefore !== null) pruneRequests(db, cutoffs.requestsBefore, limit, counts);
-    if (cutoffs.outboxBefore !== null) {
-      // Deliveries before events: an event goes once no delivery needs its body.
-      for (const [kind, rows] of Object.entries(OUTBOX_ROWS)) {
-        const table = kind as keyof typeof OUTBOX_ROWS;
-        const sql = `DELETE FROM ${table} WHERE id IN (SELECT id ${rows} LIMIT @limit)`;
-        counts[table] += db.prepare(sql).run({ before: cutoffs.outboxBefore, limit }).changes;
-      }
+function pruneBatch(prepare: Prepare, cutoffs: RetentionCutoffs, limit: number): PruneCounts {
+  const counts = emptyCounts();
+  if (cutoffs.requestsBefore !== null) pruneRequests(prepare, cutoffs.requestsBefore, limit, counts);
+  if (cutoffs.outboxBefore !== null) {
+    // Deliveries before events: an event goes once no delivery needs its body.
+    for (const [kind, rows] of Object.entries(OUTBOX_ROWS)) {
+      const table = kind as keyof typeof OUTBOX_ROWS;
+      const sql = `DELETE FROM ${table} WHERE id IN (SELECT id ${rows} LIMIT @limit)`;
+      counts[table] += prepare(sql).run({ before: cutoffs.outboxBefore, limit }).changes;
     }
-    return counts;
-  })();
+  }
+  return counts;
 }
 
-function pruneRequests(db: Database.Database, before: number, limit: number, counts: PruneCounts): void {
-  const ids = (db.prepare(`SELECT id ${OLD_REQUESTS} LIMIT @limit`).all({ before, limit }) as Array<{ id: string }>).map((r) => r.id);
+function pruneRequests(prepare: Prepare, before: number, limit: number, counts: PruneCounts): void {
+  const ids = (prepare(`SELECT id ${OLD_REQUESTS} LIMIT @limit`).all({ before, limit }) as Array<{ id: string }>).map((r) => r.id);
   if (ids.length === 0) return;
   const list = JSON.stringify(ids);
   const inList = `IN (SELECT value FROM json_each(@list))`;
-  const run = (sql: string) => db.prepare(sql).run({ list }).changes;
+  const run = (sql: string) => prepare(sql).run({ list }).changes;
   run(`DELETE FROM chat_asks WHERE ask_id IN (SELECT id FROM asks WHERE request_id ${inList})`);
   run(`DELETE FROM review_cards WHERE proposal_id IN (SELECT id FROM proposals WHERE request_id ${inList})`);
   run(`DELETE FROM request_subscribers WHERE request_id ${inList}`);

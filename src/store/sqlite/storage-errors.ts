@@ -1,4 +1,4 @@
-import { Conflict, StorageUnavailable, type StorageUnavailableCode } from './errors.js';
+import { Conflict, StorageUnavailable, type StorageUnavailableCode } from '../errors.js';
 
 /**
  * SQLite result codes (extended ones included: `SQLITE_IOERR_WRITE`, `SQLITE_READONLY_DBMOVED`, …)

@@ -1,7 +1,8 @@
 import { newId } from '../ids.js';
 import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
-import type { Engine } from '../service/engine.js';
-import type { UnstructuredProposal } from '../service/create-proposal.js';
+import type { Tx } from '../store/store.js';
+import type { Engine } from './engine.js';
+import type { UnstructuredProposal } from './create-proposal.js';
 
 /** Max calls for one job; one more start (after crashes mid-call) falls back without calling. */
 export const MAX_LLM_ATTEMPTS = 3;
@@ -26,9 +27,9 @@ function job(stage: LlmJobRecord['stage'], requestId: string, now: number, extra
  * are planned but wait (`queued`) until the draft ends, or until `llm.timeout` after submission, when
  * they go out with the raw question.
  */
-export function queueDraft(engine: Engine, request: RequestRecord, now: number): void {
+export async function queueDraft(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   const timeout = engine.llm!.timeoutMs;
-  engine.store.insertLlmJob(job('draft', request.id, now, { deadline_at: now + timeout }));
+  await tx.llmJobs.insert(job('draft', request.id, now, { deadline_at: now + timeout }));
 }
 
 /**
@@ -36,9 +37,9 @@ export function queueDraft(engine: Engine, request: RequestRecord, now: number):
  * at once and names the proposal's id, so the give-up timer leaves it alone and later replies are
  * late; the proposal itself is created when structuring ends (with the verbatim answer if it fails).
  */
-export function queueStructuring(engine: Engine, request: RequestRecord, proposal: UnstructuredProposal, now: number): void {
-  engine.store.insertLlmJob(job('structure', request.id, now, { proposal }));
-  engine.store.updateRequest(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
+export async function queueStructuring(tx: Tx, request: RequestRecord, proposal: UnstructuredProposal, now: number): Promise<void> {
+  await tx.llmJobs.insert(job('structure', request.id, now, { proposal }));
+  await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   request.status = 'proposed';
   request.proposal_id = proposal.id;
 }

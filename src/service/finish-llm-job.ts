@@ -1,9 +1,10 @@
 import { formatDuration } from '../config/durations.js';
-import { guarded, placeAsksOf } from '../service/place-waiting.js';
-import { createProposal } from '../service/create-proposal.js';
-import { audit, type Engine } from '../service/engine.js';
+import { guarded, placeAsksOf } from './place-waiting.js';
+import { createProposal } from './create-proposal.js';
+import type { Tx } from '../store/store.js';
+import { audit, type Engine } from './engine.js';
 import type { LlmJobRecord } from '../domain/records.js';
-import type { LlmReply } from './create-llm-client.js';
+import type { LlmReply } from '../llm/create-llm-client.js';
 
 /** How a job ended: the call made for it (null when none was), and the checked result or why it is unusable. */
 export interface JobOutcome<T> {
@@ -19,9 +20,9 @@ export type StructureOutcome = JobOutcome<{ structured: unknown; confidence: num
  * is false for a result nobody waits for any more: the draft deadline fell back first, or the request
  * was cancelled meanwhile.
  */
-function auditCall(engine: Engine, job: LlmJobRecord, outcome: JobOutcome<object>, used: boolean, now: number): void {
+async function auditCall(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: JobOutcome<object>, used: boolean, now: number): Promise<void> {
   const reply = outcome.reply!;
-  audit(engine, {
+  await audit(engine, tx, {
     request_id: job.request_id,
     at: now,
     type: 'llm_call',
@@ -37,8 +38,8 @@ function auditCall(engine: Engine, job: LlmJobRecord, outcome: JobOutcome<object
   });
 }
 
-function auditFallback(engine: Engine, job: LlmJobRecord, error: string, now: number): void {
-  audit(engine, { request_id: job.request_id, at: now, type: 'llm_fallback', actor: 'system', data: { stage: job.stage, model: engine.llm!.model, error } });
+async function auditFallback(engine: Engine, tx: Tx, job: LlmJobRecord, error: string, now: number): Promise<void> {
+  await audit(engine, tx, { request_id: job.request_id, at: now, type: 'llm_fallback', actor: 'system', data: { stage: job.stage, model: engine.llm!.model, error } });
 }
 
 /**
@@ -47,20 +48,20 @@ function auditFallback(engine: Engine, job: LlmJobRecord, error: string, now: nu
  * asks get their chance, with the usual limits (caps, quiet hours, mutes). A job already done (a
  * result arriving after the deadline fell back) or a request closed meanwhile only records the call.
  */
-export function finishDraft(engine: Engine, job: LlmJobRecord, outcome: DraftOutcome, now: number): void {
-  const fresh = engine.store.finishLlmJob(job.id, now);
-  const request = fresh ? engine.store.getRequest(job.request_id) : undefined;
+export async function finishDraft(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: DraftOutcome, now: number): Promise<void> {
+  const fresh = await tx.llmJobs.finish(job.id, now);
+  const request = fresh ? await tx.requests.get(job.request_id) : undefined;
   // Not waiting any more: the deadline fell back already, or the request closed (cancelled, timed out).
   const waiting = request !== undefined && request.drafting;
-  if (outcome.reply) auditCall(engine, job, outcome, waiting, now);
+  if (outcome.reply) await auditCall(engine, tx, job, outcome, waiting, now);
   if (!waiting) return;
   if (outcome.result.ok) {
-    engine.store.updateRequest(request.id, { drafting: false, asked_question: outcome.result.question, updated_at: now });
+    await tx.requests.update(request.id, { drafting: false, asked_question: outcome.result.question, updated_at: now });
   } else {
-    auditFallback(engine, job, outcome.result.error, now);
-    engine.store.updateRequest(request.id, { drafting: false, updated_at: now });
+    await auditFallback(engine, tx, job, outcome.result.error, now);
+    await tx.requests.update(request.id, { drafting: false, updated_at: now });
   }
-  placeAsksOf(engine, request.id, now);
+  await placeAsksOf(engine, tx, request.id, now);
 }
 
 /**
@@ -69,17 +70,18 @@ export function finishDraft(engine: Engine, job: LlmJobRecord, outcome: DraftOut
  * when structuring failed (audited). `provenance.llm` says which parts came from the model. A request
  * cancelled meanwhile gets no proposal.
  */
-export function finishStructuring(engine: Engine, job: LlmJobRecord, outcome: StructureOutcome, now: number): void {
-  const fresh = engine.store.finishLlmJob(job.id, now);
+export async function finishStructuring(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: StructureOutcome, now: number): Promise<void> {
+  const fresh = await tx.llmJobs.finish(job.id, now);
   const base = job.proposal!;
-  const request = fresh ? engine.store.getRequest(job.request_id) : undefined;
+  const request = fresh ? await tx.requests.get(job.request_id) : undefined;
   const waiting = request !== undefined && request.status === 'proposed' && request.proposal_id === base.id;
-  if (outcome.reply) auditCall(engine, job, outcome, waiting, now);
+  if (outcome.reply) await auditCall(engine, tx, job, outcome, waiting, now);
   if (!waiting) return;
   const { result } = outcome;
-  if (!result.ok) auditFallback(engine, job, result.error, now);
-  createProposal(
+  if (!result.ok) await auditFallback(engine, tx, job, result.error, now);
+  await createProposal(
     engine,
+    tx,
     request,
     {
       ...base,
@@ -102,17 +104,17 @@ const EXPIRE_PER_TICK = 5_000;
  * question. Runs each tick, so neither a slow model nor a restart after downtime leaves a request
  * waiting; a call still in flight for it is recorded when it returns, and not used.
  */
-export function expireDrafts(engine: Engine, now: number): number {
+export async function expireDrafts(engine: Engine, now: number): Promise<number> {
   const error = `no draft within llm.timeout (${formatDuration(engine.llm!.timeoutMs)})`;
   const outcome: DraftOutcome = { reply: null, result: { ok: false, error } };
   // One transaction per batch without a savepoint per draft; if a draft throws, the batch is redone
   // one draft at a time (`guarded`), so only that request fails (reason `error`) and the rest go out.
   const batch = (oneByOne: boolean) =>
-    engine.store.transaction(() => {
-      const due = engine.store.expiredDrafts(now, EXPIRE_BATCH);
+    engine.store.transaction(async (tx) => {
+      const due = await tx.llmJobs.expiredDrafts(now, EXPIRE_BATCH);
       for (const job of due) {
-        if (!oneByOne) finishDraft(engine, job, outcome, now);
-        else if (!guarded(engine, job.request_id, now, () => finishDraft(engine, job, outcome, now))) engine.store.finishLlmJob(job.id, now);
+        if (!oneByOne) await finishDraft(engine, tx, job, outcome, now);
+        else if (!(await guarded(engine, tx, job.request_id, now, (inner) => finishDraft(engine, inner, job, outcome, now)))) await tx.llmJobs.finish(job.id, now);
       }
       return due.length;
     });
@@ -120,10 +122,10 @@ export function expireDrafts(engine: Engine, now: number): number {
   while (handled < EXPIRE_PER_TICK) {
     let jobs: number;
     try {
-      jobs = batch(false);
+      jobs = await batch(false);
     } catch (err) {
       engine.log.warn({ err }, 'a batch of expired drafts failed; redoing it one request at a time');
-      jobs = batch(true);
+      jobs = await batch(true);
     }
     handled += jobs;
     if (jobs < EXPIRE_BATCH) break;

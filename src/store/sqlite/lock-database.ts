@@ -1,7 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
-import { ConfigError } from '../config/load-config.js';
+import { ConfigError } from '../../config/load-config.js';
 
 interface Holder {
   pid: number;

@@ -1,12 +1,12 @@
-import { countOne, type Engine } from '../service/engine.js';
-import { kindSchemaOf } from '../service/consumers.js';
+import { countOne, type Engine } from './engine.js';
+import { kindSchemaOf } from './consumers.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
-import type { LlmClient } from './create-llm-client.js';
-import { checkDraft, draftCall } from './draft-question.js';
+import type { LlmClient } from '../llm/create-llm-client.js';
+import { checkDraft, draftCall } from '../llm/draft-question.js';
 import { finishDraft, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';
 import { MAX_LLM_ATTEMPTS } from './llm-jobs.js';
-import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from './structure-answer.js';
+import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from '../llm/structure-answer.js';
 
 type Outcome = DraftOutcome | StructureOutcome;
 

@@ -1,0 +1,135 @@
+import type Database from 'better-sqlite3';
+import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
+import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
+import { type Row, statementCache } from './rows.js';
+
+/**
+ * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
+ * `asks_send_after`, `asks_queued`), and the due-work ones pin their index (INDEXED BY): a plan on
+ * another index would read every open ask each tick. The keyset form resumes a scan after the last
+ * row handled.
+ */
+const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
+const DUE_WAITING = WAITING.replace('asks a', 'asks a INDEXED BY asks_send_after');
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insert: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
+        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at, @send_after, @instructions)`),
+    get: p('SELECT * FROM asks WHERE id = ?'),
+    listFor: p('SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id'),
+    askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
+        ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
+    oldestOpenAsk: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id LIMIT 1`),
+    openOf: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id`),
+    // One expert: each query is a range on an index of asks.
+    oneState: p(`SELECT
+        (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'open') AS open,
+        (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'queued') AS queued,
+        (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND sent_at >= @dayStart) AS today,
+        (SELECT muted FROM expert_state WHERE expert_id = @id) AS muted`),
+    // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
+    allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
+        WHERE state IN ('open', 'queued') GROUP BY expert_id`),
+    allToday: p('SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= ? GROUP BY expert_id'),
+    allMuted: p('SELECT expert_id FROM expert_state WHERE muted = 1'),
+    setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
+    muted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
+    escalations: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? ORDER BY escalate_at, id LIMIT ?`),
+    escalationsAfter: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? AND escalate_at >= ?
+      AND (escalate_at > ? OR id > ?) ORDER BY escalate_at, id LIMIT ?`),
+    // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
+    queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ? AND r.drafting = 0`),
+    queuedAll: p(`${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`),
+    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued' AND r.drafting = 0`),
+  };
+}
+
+/** Asks and the live state of experts they make up, in SQLite. */
+export class SqliteAsks implements AskRepository {
+  private readonly stmts: ReturnType<typeof prepare>;
+  private readonly prepareCached: (sql: string) => Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.stmts = prepare(db);
+    this.prepareCached = statementCache(db);
+  }
+
+  async insert(ask: AskRecord): Promise<void> {
+    this.stmts.insert.run({ ...ask, instructions: ask.instructions ?? null });
+  }
+
+  async update(id: string, patch: AskPatch): Promise<void> {
+    const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return;
+    this.prepareCached(`UPDATE asks SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id);
+  }
+
+  async get(id: string): Promise<AskRecord | undefined> {
+    return this.stmts.get.get(id) as AskRecord | undefined;
+  }
+
+  async listFor(requestId: string): Promise<AskRecord[]> {
+    return this.stmts.listFor.all(requestId) as AskRecord[];
+  }
+
+  async findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined> {
+    return (
+      requestId === null ? this.stmts.oldestOpenAsk.get(expertId) : this.stmts.askOnRequest.get(expertId, requestId)
+    ) as AskRecord | undefined;
+  }
+
+  async openOf(expertId: string): Promise<AskRecord[]> {
+    return this.stmts.openOf.all(expertId) as AskRecord[];
+  }
+
+  async expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>> {
+    const states = new Map<string, ExpertLiveState>();
+    if (ids !== null) {
+      for (const id of new Set(ids)) {
+        const r = this.stmts.oneState.get({ id, dayStart }) as { open: number; queued: number; today: number; muted: number | null };
+        states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
+      }
+      return states;
+    }
+    const get = (id: string) => {
+      let s = states.get(id);
+      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
+      return s;
+    };
+    for (const r of this.stmts.allLive.all() as Row[]) {
+      const s = get(r.expert_id as string);
+      s.openAsks = r.open as number;
+      s.queuedAsks = r.queued as number;
+    }
+    for (const r of this.stmts.allToday.all(dayStart) as Row[]) get(r.expert_id as string).asksToday = r.today as number;
+    for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
+    return states;
+  }
+
+  async setMuted(expertId: string, muted: boolean, at: number): Promise<void> {
+    this.stmts.setMuted.run(expertId, muted ? 1 : 0, at);
+  }
+
+  async isMuted(expertId: string): Promise<boolean> {
+    return (this.stmts.muted.get(expertId) as { muted: number } | undefined)?.muted === 1;
+  }
+
+  // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs
+  // microseconds however many asks are open.
+
+  async dueEscalations(now: number, after: DueCursor | null, limit: number): Promise<AskRecord[]> {
+    return (after === null ? this.stmts.escalations.all(now, limit) : this.stmts.escalationsAfter.all(now, after.at, after.at, after.id, limit)) as AskRecord[];
+  }
+
+  async dueQueued(now: number): Promise<WaitingAsk[]> {
+    return this.stmts.queuedDue.all(now) as WaitingAsk[];
+  }
+
+  async queued(expertIds: readonly string[] | null): Promise<WaitingAsk[]> {
+    if (expertIds === null) return this.stmts.queuedAll.all() as WaitingAsk[];
+    return [...new Set(expertIds)].flatMap((id) => this.stmts.queuedOf.all(id) as WaitingAsk[]);
+  }
+}

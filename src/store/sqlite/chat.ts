@@ -1,0 +1,46 @@
+import type Database from 'better-sqlite3';
+import type { AskRecord, ChatRef } from '../../domain/records.js';
+import type { ChatRepository } from '../store.js';
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    setRef: p('INSERT OR REPLACE INTO chat_asks (ask_id, channel, ts, thread_ts) VALUES (?, ?, ?, ?)'),
+    ref: p('SELECT channel, ts, thread_ts FROM chat_asks WHERE ask_id = ?'),
+    askByRef: p(`SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id
+        WHERE chat_asks.channel = @channel AND (chat_asks.ts = @ts OR chat_asks.thread_ts = @ts)
+        ORDER BY asks.created_at DESC, asks.id DESC LIMIT 1`),
+    firstRef: p(`SELECT c.channel, c.ts, c.thread_ts FROM asks a JOIN chat_asks c ON c.ask_id = a.id
+        WHERE a.request_id = ? AND a.expert_id = ? ORDER BY a.created_at, a.id LIMIT 1`),
+    markEvent: p('INSERT OR IGNORE INTO chat_events (id, at) VALUES (?, ?)'),
+  };
+}
+
+/** Where asks were posted in a chat platform, and the chat events already processed, in SQLite. */
+export class SqliteChat implements ChatRepository {
+  private readonly stmts: ReturnType<typeof prepare>;
+
+  constructor(db: Database.Database) {
+    this.stmts = prepare(db);
+  }
+
+  async setRef(askId: string, ref: ChatRef): Promise<void> {
+    this.stmts.setRef.run(askId, ref.channel, ref.ts, ref.thread_ts ?? null);
+  }
+
+  async ref(askId: string): Promise<ChatRef | undefined> {
+    return this.stmts.ref.get(askId) as ChatRef | undefined;
+  }
+
+  async askByRef(ref: ChatRef): Promise<AskRecord | undefined> {
+    return this.stmts.askByRef.get({ channel: ref.channel, ts: ref.ts }) as AskRecord | undefined;
+  }
+
+  async firstRef(requestId: string, expertId: string): Promise<ChatRef | undefined> {
+    return this.stmts.firstRef.get(requestId, expertId) as ChatRef | undefined;
+  }
+
+  async markEvent(id: string, at: number): Promise<boolean> {
+    return this.stmts.markEvent.run(id, at).changes === 1;
+  }
+}

@@ -1,0 +1,117 @@
+import type Database from 'better-sqlite3';
+import type { DeliveryJob, DeliveryRecord, EventRecord } from '../../domain/records.js';
+import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery } from '../store.js';
+import { json, type Row, statementCache, whereClause } from './rows.js';
+
+const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
+  created_at, delivered_at`;
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insertEvent: p('INSERT INTO events (id, request_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
+    events: p('SELECT id, request_id, type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id'),
+    insert: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
+        @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
+    get: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = ?`),
+    claim: p(`UPDATE deliveries SET claimed_by = @owner, lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
+          SELECT due.id FROM (
+            SELECT d.id, d.next_attempt_at, d.consumer_id,
+              ROW_NUMBER() OVER (PARTITION BY d.consumer_id ORDER BY d.next_attempt_at, d.id) AS nth
+            FROM deliveries d JOIN consumers c ON c.id = d.consumer_id
+            WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
+              AND (c.delivery_type = 'webhook' OR c.id IN (SELECT value FROM json_each(@live)))
+          ) AS due LEFT JOIN json_each(@inFlight) AS busy ON busy.key = due.consumer_id
+          WHERE due.nth <= @perConsumer - COALESCE(busy.value, 0) ORDER BY due.next_attempt_at, due.id LIMIT @limit)
+        RETURNING ${DELIVERY_COLUMNS}`),
+    anyDue: p(`SELECT EXISTS (SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ?) AS due`),
+    eventBodies: p(`SELECT id, type, body FROM events WHERE id IN (SELECT value FROM json_each(?))`),
+    finish: p(`UPDATE deliveries SET state = @state, claimed_by = NULL, lease_until = NULL, last_status = @status,
+        last_error = @error, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
+        delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END WHERE id = @id`),
+    pendingFor: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE consumer_id = ? AND state = 'pending'`),
+    dropPending: p(`UPDATE deliveries SET state = 'dropped', lease_until = NULL, last_error = 'consumer deleted'
+        WHERE consumer_id = ? AND state = 'pending'`),
+    retry: p(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ?`),
+    renew: p(`UPDATE deliveries SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
+        AND state = 'pending' AND claimed_by = @owner`),
+  };
+}
+
+/** The outbox of events and their deliveries to consumers, leased to whoever delivers them (half of `SqliteOutbox`). */
+export class SqliteDeliveries {
+  private readonly stmts: ReturnType<typeof prepare>;
+  private readonly prepareCached: (sql: string) => Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.stmts = prepare(db);
+    this.prepareCached = statementCache(db);
+  }
+
+  insertEvent(e: EventRecord): void {
+    this.stmts.insertEvent.run(e.id, e.request_id, e.type, json(e.body), e.created_at);
+  }
+
+  events(requestId: string): EventRecord[] {
+    return (this.stmts.events.all(requestId) as Row[]).map((r) => ({ ...r, body: JSON.parse(r.body as string) }) as EventRecord);
+  }
+
+  insert(d: DeliveryRecord): void {
+    this.stmts.insert.run(d);
+  }
+
+  get(id: string): DeliveryRecord | undefined {
+    return this.stmts.get.get(id) as DeliveryRecord | undefined;
+  }
+
+  list(q: DeliveryQuery): DeliveryRecord[] {
+    const { where, values } = whereClause([
+      ['consumer_id = ?', q.consumer_id],
+      ['state = ?', q.state],
+      ['id < ?', q.before],
+    ]);
+    const sql = `SELECT ${DELIVERY_COLUMNS}, (SELECT type FROM events WHERE events.id = deliveries.event_id) AS event
+      FROM deliveries ${where} ORDER BY id DESC LIMIT ?`;
+    return this.prepareCached(sql).all(...values, q.limit) as DeliveryRecord[];
+  }
+
+  claim(c: DeliveryClaim): DeliveryJob[] {
+    // The dispatcher is woken after every commit; most find nothing due. A read on the partial index
+    // answers that without the write the claim UPDATE would start.
+    if ((this.stmts.anyDue.get(c.now) as { due: number }).due === 0) return [];
+    const claimed = this.stmts.claim.all({
+      now: c.now,
+      owner: c.owner,
+      leaseUntil: c.leaseUntil,
+      limit: c.limit,
+      perConsumer: c.perConsumer,
+      inFlight: json(c.inFlight),
+      live: json(c.live),
+    }) as DeliveryRecord[];
+    if (claimed.length === 0) return [];
+    const events = new Map(
+      (this.stmts.eventBodies.all(json([...new Set(claimed.map((d) => d.event_id))])) as Row[]).map((r) => [r.id as string, r]),
+    );
+    return claimed
+      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1))
+      .map((d) => ({ ...d, event_type: events.get(d.event_id)!.type as DeliveryJob['event_type'], body: events.get(d.event_id)!.body as string }));
+  }
+
+  finish(id: string, o: DeliveryOutcome): void {
+    this.stmts.finish.run({ id, state: o.state, at: o.at, status: o.status, error: o.error, nextAttemptAt: o.nextAttemptAt ?? null });
+  }
+
+  dropPending(consumerId: string): DeliveryRecord[] {
+    const pending = this.stmts.pendingFor.all(consumerId) as DeliveryRecord[];
+    this.stmts.dropPending.run(consumerId);
+    return pending;
+  }
+
+  retry(id: string, now: number): void {
+    this.stmts.retry.run(now, id);
+  }
+
+  renewLeases(ids: readonly string[], owner: string, leaseUntil: number): number {
+    return this.stmts.renew.run({ ids: json(ids), owner, leaseUntil }).changes;
+  }
+}

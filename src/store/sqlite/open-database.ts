@@ -1,0 +1,53 @@
+import { closeSync, existsSync, openSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { ConfigError } from '../../config/load-config.js';
+import { MIGRATIONS } from './migrations.js';
+
+/** How long a write waits for another process's write lock, blocking the event loop meanwhile. */
+export const BUSY_TIMEOUT_MS = 250;
+
+/** Opens (creating if needed) a SQLite database with the durability expertq promises, migrated to this version's schema. */
+export function openDatabase(path: string): Database.Database {
+  // A new database is the owner's only (SQLite gives its -wal and -shm the same mode): it holds
+  // consumers' signing secrets. An existing file keeps the mode its operator chose.
+  if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // FULL: an acknowledged decision survives power loss, not only a process crash.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // This process is the database's only writer (the lock): a busy database means another process (an
+  // operator's sqlite3, `expertq prune`) holds the write lock. Waiting for it blocks the event loop, so
+  // wait briefly; a write that still cannot go answers 503 with Retry-After, and the scheduler and the
+  // dispatchers try again on their next turn.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  migrate(db);
+  return db;
+}
+
+/**
+ * A second connection to the same file for reads outside transactions: in WAL mode it sees the last
+ * commit and never what the writer has in progress, and it may not write.
+ */
+export function openReader(path: string): Database.Database {
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('query_only = ON');
+  return db;
+}
+
+export function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new ConfigError(
+      `The database ${db.name} is at schema version ${version}, newer than this expertq (${MIGRATIONS.length}): a newer expertq has used it. ` +
+        'Run that version, or restore the backup taken before the upgrade (docs/operations.md).',
+    );
+  }
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

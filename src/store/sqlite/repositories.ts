@@ -1,0 +1,32 @@
+import type Database from 'better-sqlite3';
+import type { Tx } from '../store.js';
+import { SqliteAsks } from './asks.js';
+import { SqliteChat } from './chat.js';
+import { SqliteConsumers } from './consumers.js';
+import { SqliteLlmJobs } from './llm-jobs.js';
+import { SqliteMetrics } from './metrics.js';
+import { SqliteOutbox } from './outbox.js';
+import { SqliteProposals } from './proposals.js';
+import { SqliteRequests } from './requests.js';
+import { SqliteRetention } from './retention.js';
+import { SqliteServiceState } from './service-state.js';
+
+/**
+ * The SQLite repositories over one connection, each preparing its statements once. better-sqlite3
+ * runs every statement synchronously, so each method has done its work when it returns; whether that
+ * work is inside a transaction is the caller's (the store's) business, not theirs.
+ */
+export function createRepositories(db: Database.Database): Tx {
+  return {
+    requests: new SqliteRequests(db),
+    asks: new SqliteAsks(db),
+    proposals: new SqliteProposals(db),
+    outbox: new SqliteOutbox(db),
+    consumers: new SqliteConsumers(db),
+    chat: new SqliteChat(db),
+    llmJobs: new SqliteLlmJobs(db),
+    serviceState: new SqliteServiceState(db),
+    retention: new SqliteRetention(db),
+    metrics: new SqliteMetrics(db),
+  };
+}

@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+import type { AuditEntry, RequestRecord } from '../../domain/records.js';
+import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
+import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
+
+/**
+ * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
+ * `requests_held`), and the due-work ones pin their index (INDEXED BY): with 100,000 open requests a
+ * plan on `requests_status` would read every one of them each tick. The keyset form resumes a scan
+ * after the last row handled.
+ */
+const OPEN = `status IN ('queued', 'asked', 'escalated')`;
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insert: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
+        routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
+        drafting, asked_question, own_policy)
+        VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
+        @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
+        @drafting, @asked_question, @own_policy)`),
+    get: p('SELECT * FROM requests WHERE id = ?'),
+    findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+    addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
+    subscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
+    appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
+    audit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
+    giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
+    giveUpsAfter: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? AND give_up_at >= ?
+      AND (give_up_at > ? OR id > ?) ORDER BY give_up_at, id LIMIT ?`),
+    held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
+      AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
+      ORDER BY created_at, id`),
+  };
+}
+
+/** Requests with their subscribers and audit trail, in SQLite. */
+export class SqliteRequests implements RequestRepository {
+  private readonly stmts: ReturnType<typeof prepare>;
+  private readonly prepareCached: (sql: string) => Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.stmts = prepare(db);
+    this.prepareCached = statementCache(db);
+  }
+
+  async insert(r: RequestRecord): Promise<void> {
+    this.stmts.insert.run({
+      ...r,
+      context: json(r.context),
+      target_experts: r.target_experts === null ? null : json(r.target_experts),
+      routing_policy: json(r.routing_policy),
+      own_policy: r.own_policy === null ? null : json(r.own_policy),
+      reason_code: r.reason?.code ?? null,
+      reason_message: r.reason?.message ?? null,
+      held: r.held ? 1 : 0,
+      drafting: r.drafting ? 1 : 0,
+      reason: undefined,
+    });
+  }
+
+  async get(id: string): Promise<RequestRecord | undefined> {
+    const row = this.stmts.get.get(id) as Row | undefined;
+    return row && toRequest(row);
+  }
+
+  async update(id: string, patch: RequestPatch): Promise<void> {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      if (key === 'reason') {
+        const reason = value as RequestRecord['reason'];
+        sets.push('reason_code = ?', 'reason_message = ?');
+        values.push(reason?.code ?? null, reason?.message ?? null);
+      } else if (key === 'routing_policy') {
+        sets.push('routing_policy = ?');
+        values.push(json(value));
+      } else {
+        sets.push(`${key} = ?`);
+        values.push(typeof value === 'boolean' ? Number(value) : value);
+      }
+    }
+    if (sets.length === 0) return;
+    this.prepareCached(`UPDATE requests SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+  }
+
+  async list(q: RequestQuery): Promise<RequestRecord[]> {
+    const { where, values } = whereClause([
+      ['status = ?', q.status],
+      ['consumer_id = ?', q.consumer_id],
+      ['topic = ?', q.topic],
+      ["(question || char(10) || coalesce(asked_question, '')) LIKE ? ESCAPE '\\'", q.text === undefined ? undefined : `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+      ['id < ?', q.before],
+    ]);
+    const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`;
+    return (this.prepareCached(sql).all(...values, q.limit) as Row[]).map(toRequest);
+  }
+
+  async findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined> {
+    const row = this.stmts.findByDedupKey.get(dedupKey, since) as Row | undefined;
+    return row && toRequest(row);
+  }
+
+  async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
+    return this.stmts.addSubscriber.run(requestId, consumerId, via, at).changes === 1;
+  }
+
+  async subscribers(requestId: string): Promise<string[]> {
+    return (this.stmts.subscribers.all(requestId) as Row[]).map((r) => r.consumer_id as string);
+  }
+
+  async appendAudit(e: AuditEntry): Promise<void> {
+    this.stmts.appendAudit.run(e.request_id, e.at, e.type, e.actor, json(e.data));
+  }
+
+  async audit(requestId: string): Promise<AuditEntry[]> {
+    return (this.stmts.audit.all(requestId) as Row[]).map(toAudit);
+  }
+
+  // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs
+  // microseconds however many requests are open.
+
+  async dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>> {
+    return (after === null ? this.stmts.giveUps.all(now, limit) : this.stmts.giveUpsAfter.all(now, after.at, after.at, after.id, limit)) as Array<
+      Pick<RequestRecord, 'id' | 'give_up_at'>
+    >;
+  }
+
+  async held(): Promise<HeldRequest[]> {
+    return (this.stmts.held.all() as Row[]).map((r) => ({
+      id: r.id as string,
+      topic: r.topic as string,
+      target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
+      created_at: r.created_at as number,
+    }));
+  }
+}

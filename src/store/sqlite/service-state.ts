@@ -1,0 +1,23 @@
+import type Database from 'better-sqlite3';
+import type { ServiceStateRepository } from '../store.js';
+import type { Row } from './rows.js';
+
+/** Small named values the service keeps between runs, in SQLite. */
+export class SqliteServiceState implements ServiceStateRepository {
+  private readonly stmts;
+
+  constructor(db: Database.Database) {
+    this.stmts = {
+      get: db.prepare('SELECT value FROM service_state WHERE key = ?'),
+      set: db.prepare('INSERT OR REPLACE INTO service_state (key, value) VALUES (?, ?)'),
+    };
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (this.stmts.get.get(key) as Row | undefined)?.value as string | undefined;
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this.stmts.set.run(key, value);
+  }
+}

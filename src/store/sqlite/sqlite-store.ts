@@ -1,0 +1,205 @@
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Reads, Repositories, Store, Tx } from '../store.js';
+import { openDatabase, openReader } from './open-database.js';
+import { createRepositories } from './repositories.js';
+import { StorageUnavailable } from '../errors.js';
+import { isStorageFault, toStoreError } from './storage-errors.js';
+
+/**
+ * Below this much free disk `/readyz` fails: a checkpoint may grow the database by the whole WAL
+ * (about 4 MB at SQLite's default of 1,000 pages), and the next burst needs room beyond that.
+ */
+const MIN_FREE_BYTES = 16 * 1_048_576;
+const FAILURE_MEMORY_MS = 60_000;
+/** At most this many transactions share one COMMIT, so a burst reaches the disk in bounded steps. */
+const MAX_BATCH = 256;
+
+interface Queued {
+  work: (tx: Tx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  /** `/readyz`'s empty transaction: its success proves the lock can be had, not that a write worked. */
+  probe?: boolean;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Opens the SQLite store on a file (created and migrated as needed): one writer and one reader connection. */
+export function openSqliteStore(path: string): SqliteStore {
+  const writer = openDatabase(path);
+  // An in-memory database exists on one connection only; its reads then share the writer's.
+  const reader = path === ':memory:' ? writer : openReader(path);
+  return new SqliteStore(writer, reader);
+}
+
+/**
+ * The SQLite engine. One connection writes, and only through `transaction`; a second one serves the
+ * reads made outside transactions, seeing only what was committed (WAL). better-sqlite3 runs each
+ * statement synchronously, so the repositories' promises are already settled when returned.
+ *
+ * Group commit: transactions are run one after another, each inside its own savepoint of one SQLite
+ * transaction that gathers every transaction queued in the same turn of the event loop (a failing one
+ * rolls back alone and rejects alone). Each promise resolves only after the shared COMMIT is durable,
+ * so callers answer as late as they would with a transaction of their own, but a burst costs one
+ * fsync instead of one per operation.
+ */
+export class SqliteStore implements Store {
+  readonly requests: Reads['requests'];
+  readonly asks: Reads['asks'];
+  readonly proposals: Reads['proposals'];
+  readonly outbox: Reads['outbox'];
+  readonly consumers: Reads['consumers'];
+  readonly chat: Reads['chat'];
+  readonly llmJobs: Reads['llmJobs'];
+  readonly serviceState: Reads['serviceState'];
+  readonly retention: Reads['retention'];
+  readonly metrics: Reads['metrics'];
+  private readonly tx: Tx;
+  private readonly queue: Queued[] = [];
+  private draining: Promise<void> | null = null;
+
+  /**
+   * The last write that failed for want of storage (disk full, read-only, I/O error), until a write
+   * succeeds again. `/readyz` reports it: a probe of its own could pass on pages the WAL already
+   * holds while real writes fail.
+   */
+  lastWriteFailure: { at: number; message: string } | null = null;
+
+  /** `db` is the writing connection (the engine's own tests read SQLite's counters through it). */
+  constructor(
+    readonly db: Database.Database,
+    private readonly reader: Database.Database,
+  ) {
+    const writes: Repositories = createRepositories(db);
+    let depth = 0;
+    const tx: Tx = {
+      ...writes,
+      savepoint: async (work) => {
+        // SQLite ended the transaction itself (a full disk, an I/O error): nothing more may be written in it.
+        if (!db.inTransaction) throw new StorageUnavailable('io_error', 'the database rolled the transaction back after a storage error');
+        const name = `nested_${++depth}`;
+        db.exec(`SAVEPOINT ${name}`);
+        try {
+          const value = await work(tx);
+          db.exec(`RELEASE ${name}`);
+          return value;
+        } catch (error) {
+          // Unless SQLite already rolled the whole transaction back (a full disk): the batch sees to that.
+          if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+          throw error;
+        } finally {
+          depth--;
+        }
+      },
+    };
+    this.tx = tx;
+    const reads: Reads = reader === db ? writes : createRepositories(reader);
+    this.requests = reads.requests;
+    this.asks = reads.asks;
+    this.proposals = reads.proposals;
+    this.outbox = reads.outbox;
+    this.consumers = reads.consumers;
+    this.chat = reads.chat;
+    this.llmJobs = reads.llmJobs;
+    this.serviceState = reads.serviceState;
+    this.retention = reads.retention;
+    this.metrics = reads.metrics;
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.enqueue({ work }) as Promise<T>;
+  }
+
+  async checkWritable(minFreeBytes = MIN_FREE_BYTES): Promise<void> {
+    // An empty transaction takes the write lock (BEGIN IMMEDIATE) and writes nothing.
+    await this.enqueue({ work: async () => undefined, probe: true });
+    // A failure counts for a minute: a load balancer that stops sending traffic must not keep the
+    // server unready for want of a write that would clear it. A full disk stays caught by the check
+    // of free space below.
+    if (this.lastWriteFailure && Date.now() - this.lastWriteFailure.at < FAILURE_MEMORY_MS) {
+      throw new Error(`a write failed ${Math.round((Date.now() - this.lastWriteFailure.at) / 1000)} s ago (${this.lastWriteFailure.message}) and none has succeeded since`);
+    }
+    if (this.db.name !== ':memory:' && this.db.name !== '') {
+      const disk = statfsSync(dirname(this.db.name));
+      const free = disk.bavail * disk.bsize;
+      if (free < minFreeBytes) throw new Error(`only ${(free / 1_048_576).toFixed(1)} MB free on the disk that holds ${this.db.name}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.draining;
+    if (this.reader !== this.db && this.reader.open) this.reader.close();
+    if (this.db.open) this.db.close();
+  }
+
+  private enqueue(item: Omit<Queued, 'resolve' | 'reject'>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...item, resolve, reject });
+      // The first transaction of a turn waits for the turn to end, gathering the others into its commit.
+      this.draining ??= new Promise<void>((done) => setImmediate(() => void this.drain().finally(done)));
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) await this.runBatch(this.queue.splice(0, MAX_BATCH));
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  private async runBatch(batch: Queued[]): Promise<void> {
+    const db = this.db;
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (caught) {
+      const error = this.failed(caught);
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    const outcomes: Outcome[] = [];
+    for (const [i, item] of batch.entries()) {
+      db.exec('SAVEPOINT tx');
+      try {
+        const value = await item.work(this.tx);
+        db.exec('RELEASE tx');
+        outcomes.push({ ok: true, value });
+      } catch (caught) {
+        const error = this.failed(caught);
+        if (!db.inTransaction) {
+          // On some errors (a full disk, I/O) SQLite rolls the whole transaction back: nothing of this
+          // batch was written. What ran fails with the error; what has not run yet goes back in line.
+          for (const ran of batch.slice(0, i + 1)) ran.reject(error);
+          this.queue.unshift(...batch.slice(i + 1));
+          return;
+        }
+        db.exec('ROLLBACK TO tx');
+        db.exec('RELEASE tx');
+        outcomes.push({ ok: false, error });
+      }
+    }
+    try {
+      db.exec('COMMIT');
+    } catch (caught) {
+      const error = this.failed(caught);
+      if (db.inTransaction) db.exec('ROLLBACK');
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    if (outcomes.some((o, i) => o.ok && !batch[i]!.probe)) this.lastWriteFailure = null;
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+
+  /** The driver-neutral error for what was thrown, remembered when the storage failed. */
+  private failed(caught: unknown): unknown {
+    const error = toStoreError(caught);
+    if (isStorageFault(error)) this.lastWriteFailure = { at: Date.now(), message: (error as Error).message };
+    return error;
+  }
+}
