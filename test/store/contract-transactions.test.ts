@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { Decision } from '../../src/domain/records.js';
+import { Conflict } from '../../src/store/errors.js';
+import { ENGINES } from './engines.js';
+import { ask, audit, event, message, proposal, request, T0 } from './records.js';
+import { useEngine } from './use-engine.js';
+
+/** Requests by status as counted, leaving out statuses counted zero (an engine may list them or not). */
+const requestsByStatus = async (counts: Promise<{ requestsByStatus: Record<string, number> }>) =>
+  Object.fromEntries(Object.entries((await counts).requestsByStatus).filter(([, n]) => n > 0));
+
+describe.each(ENGINES)('$name store: transactions', (engine) => {
+  const e = useEngine(engine);
+
+  it('a proposal is decided exactly once when ten decisions race for it; the stored decision is the winner’s', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { status: 'proposed', proposal_id: 'prop_1' }));
+      await tx.proposals.insert(proposal('prop_1', 'req_1'));
+    });
+    const attempts = Array.from({ length: 10 }, (_, i) => ({
+      status: i % 2 === 0 ? ('accepted' as const) : ('rejected' as const),
+      decision: { decided_by: `reviewer_${i}`, note: `note ${i}`, reason: i % 2 === 0 ? null : `reason ${i}`, decided_at: T0 + i } satisfies Decision,
+    }));
+
+    const results = await Promise.all(attempts.map((a) => e.store.transaction((tx) => tx.proposals.decide('prop_1', a.status, a.decision))));
+
+    expect(results.filter((won) => won)).toHaveLength(1);
+    const winner = attempts[results.indexOf(true)]!;
+    expect(await e.store.proposals.get('prop_1')).toEqual({ ...proposal('prop_1', 'req_1'), status: winner.status, decision: winner.decision });
+    expect(await e.store.proposals.pending()).toEqual([]);
+    expect((await e.store.metrics.counts()).pendingProposals).toBe(0);
+  });
+
+  it('an error thrown by the work rejects with that error and leaves nothing; transactions queued beside it still commit', async () => {
+    const failure = new Error('the work failed half-way');
+    const before = e.store.transaction((tx) => tx.requests.insert(request('req_before')));
+    const failing = e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_bad'));
+      await tx.requests.appendAudit(audit('req_bad', T0));
+      await tx.asks.insert(ask('ask_bad', 'req_bad', 'dana'));
+      await tx.outbox.insertEvent(event('evt_bad', 'req_bad'));
+      await tx.outbox.enqueueMessage(message('msg_bad', { request_id: 'req_bad', ask_id: 'ask_bad' }));
+      throw failure;
+    });
+    const after = e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_after', { status: 'queued' }));
+      return 'committed';
+    });
+
+    const [b, f, a] = await Promise.allSettled([before, failing, after]);
+    expect(b.status).toBe('fulfilled');
+    expect(f).toEqual({ status: 'rejected', reason: failure });
+    expect((f as PromiseRejectedResult).reason).toBe(failure);
+    expect(a).toEqual({ status: 'fulfilled', value: 'committed' });
+
+    expect(await e.store.requests.get('req_bad')).toBeUndefined();
+    expect(await e.store.requests.audit('req_bad')).toEqual([]);
+    expect(await e.store.asks.get('ask_bad')).toBeUndefined();
+    expect(await e.store.asks.listFor('req_bad')).toEqual([]);
+    expect(await e.store.outbox.events('req_bad')).toEqual([]);
+    expect(await e.store.outbox.messages('req_bad')).toEqual([]);
+    expect(await e.store.outbox.askElements('ask_bad')).toBeNull();
+    expect((await e.store.requests.get('req_before'))?.id).toBe('req_before');
+    expect((await e.store.requests.get('req_after'))?.id).toBe('req_after');
+    expect(await requestsByStatus(e.store.metrics.counts())).toEqual({ asked: 1, queued: 1 });
+    expect((await e.store.metrics.counts()).pendingMessages).toBe(0);
+  });
+
+  it('a second ask under an existing id is a Conflict, and its transaction leaves nothing', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
+    });
+
+    const error = await e.store
+      .transaction(async (tx) => {
+        await tx.requests.insert(request('req_2'));
+        await tx.outbox.enqueueMessage(message('msg_2', { request_id: 'req_2' }));
+        await tx.asks.insert(ask('ask_1', 'req_2', 'lee'));
+      })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(Conflict);
+    expect((error as Conflict).code).toBe('conflict');
+    expect(await e.store.requests.get('req_2')).toBeUndefined();
+    expect(await e.store.outbox.messages('req_2')).toEqual([]);
+    expect(await e.store.asks.get('ask_1')).toEqual(ask('ask_1', 'req_1', 'dana'));
+    // The store goes on taking writes.
+    await e.store.transaction((tx) => tx.requests.insert(request('req_3')));
+    expect((await e.store.requests.get('req_3'))?.id).toBe('req_3');
+  });
+
+  it('reads outside a transaction see only committed state: not its writes while it runs, all of them once it resolves', async () => {
+    const other = await e.another();
+    const seen = await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
+      await tx.requests.update('req_1', { status: 'escalated', updated_at: T0 + 1 });
+      return {
+        inside: (await tx.requests.get('req_1'))?.status,
+        insideAsks: (await tx.asks.listFor('req_1')).length,
+        outside: await e.store.requests.get('req_1'),
+        outsideAsk: await e.store.asks.get('ask_1'),
+        outsideCounts: await requestsByStatus(e.store.metrics.counts()),
+        otherProcess: await other.requests.get('req_1'),
+      };
+    });
+    expect(seen).toEqual({ inside: 'escalated', insideAsks: 1, outside: undefined, outsideAsk: undefined, outsideCounts: {}, otherProcess: undefined });
+
+    expect(await e.store.requests.get('req_1')).toEqual(request('req_1', { status: 'escalated', updated_at: T0 + 1 }));
+    expect(await e.store.asks.get('ask_1')).toEqual(ask('ask_1', 'req_1', 'dana'));
+    expect((await other.requests.get('req_1'))?.status).toBe('escalated');
+  });
+
+  it('a read outside sees the state committed before the transaction, not the transaction’s change to it', async () => {
+    await e.store.transaction((tx) => tx.requests.insert(request('req_1', { status: 'asked' })));
+    const outside = await e.store.transaction(async (tx) => {
+      await tx.requests.update('req_1', { status: 'failed', reason: { code: 'cancelled', message: 'Cancelled.' }, updated_at: T0 + 1 });
+      return (await e.store.requests.get('req_1'))?.status;
+    });
+    expect(outside).toBe('asked');
+    expect(await e.store.requests.get('req_1')).toMatchObject({ status: 'failed', reason: { code: 'cancelled', message: 'Cancelled.' } });
+  });
+});
