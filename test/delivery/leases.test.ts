@@ -31,7 +31,7 @@ describe('message outbox shared by several processes', () => {
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(0);
 
-    a.kill();
+    await a.kill();
     shared.db.clock.advance(1);
     b.service.messages.kick();
     await b.service.messages.idle();
@@ -42,7 +42,7 @@ describe('message outbox shared by several processes', () => {
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(1);
     expect(slow.sent).toHaveLength(1);
-    expect(b.store.metricCounts().pendingMessages).toBe(0);
+    expect((await b.store.metrics.counts()).pendingMessages).toBe(0);
   });
 
   it('a live process keeps renewing the lease of a send that outlasts it', async () => {
@@ -62,7 +62,7 @@ describe('message outbox shared by several processes', () => {
     }
     expect(other.sent).toHaveLength(0);
 
-    a.kill();
+    await a.kill();
     shared.db.clock.advance(LEASE_MS);
     b.service.messages.kick();
     await b.service.messages.idle();
@@ -101,7 +101,7 @@ describe('webhook and in-process deliveries shared by several processes', () => 
     await b.service.deliveries.idle();
     expect(received).toHaveLength(0);
 
-    a.kill();
+    await a.kill();
     shared.db.clock.advance(1);
     b.service.deliveries.kick();
     await b.service.deliveries.idle();
@@ -111,6 +111,6 @@ describe('webhook and in-process deliveries shared by several processes', () => 
     b.service.deliveries.kick();
     await b.service.deliveries.idle();
     expect(received).toHaveLength(1);
-    expect(b.store.listDeliveries({ limit: 10 }).map((d) => [d.state, d.attempts])).toEqual([['delivered', 2]]);
+    expect((await b.store.outbox.deliveries({ limit: 10 })).map((d) => [d.state, d.attempts])).toEqual([['delivered', 2]]);
   });
 });

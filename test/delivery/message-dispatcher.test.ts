@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
-import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { EXAMPLE_EXPERTS, submitBody } from '../support/build-test-app.js';
 import { captureLogger } from '../support/capture.js';
@@ -33,7 +33,7 @@ function setup(transport: Transport, dbPath?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'expertq-msg-'));
   dirs.push(dir);
   const clock = new FakeClock();
-  const store = new SqliteStore(openDatabase(dbPath ?? join(dir, 'db.sqlite')));
+  const store = openSqliteStore(dbPath ?? join(dir, 'db.sqlite'));
   const { log, logs } = captureLogger();
   const config = { org: { name: 'Acme', timezone: 'UTC' }, defaults: { escalation_after: 7_200_000, give_up_after: 86_400_000, quiet_hours: null, max_open_asks_per_expert: 3, max_asks_per_expert_per_day: 5 }, topics: {}, experts: EXAMPLE_EXPERTS };
   const service = new ExpertqService({ config, store, transport, log, clock, scheduler: (engine) => new Scheduler(engine) });
@@ -63,8 +63,8 @@ describe('message outbox', () => {
     await service.idle();
     expect(platform.delivered.map((m) => m.expertId)).toEqual(['dana']);
     expect(platform.delivered[0]!.text).toContain('Question: What is the grace period');
-    expect(store.listMessages(request_id).map((m) => ({ state: m.state, attempts: m.attempts }))).toEqual([{ state: 'sent', attempts: 3 }]);
-    store.close();
+    expect((await store.outbox.messages(request_id)).map((m) => ({ state: m.state, attempts: m.attempts }))).toEqual([{ state: 'sent', attempts: 3 }]);
+    await store.close();
   });
 
   it('a message committed before a crash is sent after restart', async () => {
@@ -95,8 +95,8 @@ describe('message outbox', () => {
       await service.idle();
     }
     expect(platform.calls).toBe(7);
-    expect(store.listMessages(request_id).map((m) => m.state)).toEqual(['dead']);
+    expect((await store.outbox.messages(request_id)).map((m) => m.state)).toEqual(['dead']);
     expect(logs.lines.some((l) => l.msg === 'message to expert failed for good' && l.expert_id === 'dana')).toBe(true);
-    store.close();
+    await store.close();
   });
 });

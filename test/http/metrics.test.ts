@@ -25,7 +25,7 @@ describe('GET /metrics', () => {
     await t.call('POST', '/api/v1/requests', submitBody({ question: 'Another?' }));
     await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Yes.', request_id: id });
     t.clock.advance(31 * 60_000);
-    t.service.tick();
+    await t.service.tick();
     const { text } = await scrape();
     expect(text).toMatch(/^expertq_requests\{status="proposed"\} 1$/m);
     expect(text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
@@ -54,8 +54,8 @@ describe('latency metrics', () => {
     const id = (await t.call('POST', '/api/v1/requests', submitBody())).body.request_id;
     await t.call('GET', `/api/v1/requests/${id}`);
     await t.call('GET', '/api/v1/requests/req_missing');
-    t.service.tick();
-    t.service.tick();
+    await t.service.tick();
+    await t.service.tick();
     const { text } = await scrape();
     expect(text).toMatch(/^expertq_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/requests",status_code="200"\} 1$/m);
     expect(text).toMatch(/^expertq_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/requests\/:id",status_code="200"\} 1$/m);

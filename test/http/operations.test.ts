@@ -6,7 +6,8 @@ import { stringify } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { BUSY_TIMEOUT_MS, openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite/open-database.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { captureLogger } from '../support/capture.js';
 
 let dir: string;
@@ -112,13 +113,13 @@ describe('readiness under storage trouble', () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   });
 
-  it('too little free disk fails the database check, saying how much is left', () => {
-    const store = new SqliteStore(openDatabase(join(dir, 'check.db')));
+  it('too little free disk fails the database check, saying how much is left', async () => {
+    const store = openSqliteStore(join(dir, 'check.db'));
     try {
-      expect(() => store.checkWritable(Number.MAX_SAFE_INTEGER)).toThrow(/^only [\d.]+ MB free on the disk that holds .*check\.db$/);
-      expect(() => store.checkWritable()).not.toThrow();
+      await expect(store.checkWritable(Number.MAX_SAFE_INTEGER)).rejects.toThrow(/^only [\d.]+ MB free on the disk that holds .*check\.db$/);
+      await expect(store.checkWritable()).resolves.toBeUndefined();
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

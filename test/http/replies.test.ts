@@ -195,7 +195,7 @@ describe('decisions', () => {
     const deciders = new Set(results.map((r) => r.body.decision.decided_by));
     expect(deciders.size).toBe(1);
     expect((await auditTypes(requestId)).filter((x: string) => x === 'decided')).toHaveLength(1);
-    const events = t.store.listEvents(requestId).filter((e) => e.type !== 'proposal');
+    const events = (await t.store.outbox.events(requestId)).filter((e) => e.type !== 'proposal');
     expect(events).toHaveLength(1);
   });
 

@@ -117,7 +117,7 @@ describe('send back to the expert', () => {
     t.clock.advance(20 * 3_600_000);
     await t.call('POST', `/api/v1/proposals/${proposalId}/return`, { decided_by: 'rev', instructions: 'More detail, please.' });
     t.clock.advance(4 * 3_600_000 + 1_000);
-    t.service.tick();
+    await t.service.tick();
     await t.service.idle();
     expect((await t.call('GET', `/api/v1/requests/${requestId}`)).body.reason.code).toBe('timeout');
   });

@@ -102,11 +102,11 @@ describe('drafting the outbound question (SPEC §13)', () => {
 
     // 29 s later it still waits; at 30 s the ask goes out with the raw question.
     kit.t.clock.advance(29_000);
-    kit.t.service.tick();
+    await kit.t.service.tick();
     await kit.t.service.messages.idle();
     expect(kit.t.messages()).toHaveLength(0);
     kit.t.clock.advance(1_000);
-    kit.t.service.tick();
+    await kit.t.service.tick();
     await kit.t.service.messages.idle();
     expect(kit.t.messages()).toHaveLength(1);
     expect(messageOf(kit.t.messages()[0]!)).toContain(askText('Dana Smith', RAW));
@@ -135,7 +135,7 @@ describe('drafting the outbound question (SPEC §13)', () => {
     expect((await kit.t.callNow('GET', `/api/v1/requests/${ids[2]}`)).body).toMatchObject({ status: 'queued', asked_question: null });
 
     kit.t.clock.advance(30_000);
-    kit.t.service.tick();
+    await kit.t.service.tick();
     await kit.t.service.messages.idle();
     expect(kit.t.messages().map((m) => /Question: (.*)/.exec(m)![1])).toEqual(['Grace period?', 'Refund limit?', 'Invoice currency?']);
     // The third request's draft never got a slot before its deadline: it was not sent to the provider at all.

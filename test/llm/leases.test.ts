@@ -58,16 +58,16 @@ describe('LLM jobs shared by several processes', () => {
     }
     expect(fast.calls).toHaveLength(0);
 
-    a.kill();
+    await a.kill();
     shared.db.clock.advance(LEASE_MS);
     await look(b.service.llmWorker!);
     expect(fast.calls.map((c) => c.name)).toEqual(['drafted_question']);
-    expect(b.store.getRequest(id)).toMatchObject({ drafting: false, asked_question: DRAFT });
+    expect((await b.store.requests.get(id))).toMatchObject({ drafting: false, asked_question: DRAFT });
 
     shared.db.clock.advance(LEASE_MS);
     await look(b.service.llmWorker!);
     expect(fast.calls).toHaveLength(1);
-    expect(b.store.listAudit(id).filter((e) => e.type === 'llm_call')).toHaveLength(1);
+    expect((await b.store.requests.audit(id)).filter((e) => e.type === 'llm_call')).toHaveLength(1);
   });
 
   it('a process that stops gives its job back: another runs it at once', async () => {
@@ -82,6 +82,6 @@ describe('LLM jobs shared by several processes', () => {
     await a.service.llmWorker!.idle();
     await look(b.service.llmWorker!);
     expect(fast.calls).toHaveLength(1);
-    expect(b.store.getRequest(id)).toMatchObject({ drafting: false, asked_question: DRAFT });
+    expect((await b.store.requests.get(id))).toMatchObject({ drafting: false, asked_question: DRAFT });
   });
 });

@@ -143,7 +143,7 @@ describe('structuring the answer (SPEC §13)', () => {
     // A second reply is late: the first answer won. The give-up deadline passing changes nothing.
     expect((await kit.t.callNow('POST', '/api/v1/replies', { expert_id: 'dana', text: 'Actually 45.', request_id: id })).body.outcome).toBe('late_reply');
     kit.t.clock.advance(2 * DAY);
-    kit.t.service.tick();
+    await kit.t.service.tick();
     expect((await now(`/api/v1/requests/${id}`)).status).toBe('proposed');
 
     slow.release({ json: { structured: { summary: 'Thirty days.', facts: ['30 days'] }, confidence: 0.6 } });

@@ -15,13 +15,16 @@ afterEach(async () => {
 });
 
 /** What the store still holds of these requests, through its read methods. */
-const held = (ids: readonly string[]) => ({
-  requests: ids.filter((id) => t.store.getRequest(id)).length,
-  proposals: ids.flatMap((id) => t.store.listProposals(id)).length,
-  audit: ids.flatMap((id) => t.store.listAudit(id)).length,
-});
-const eventsOf = (ids: readonly string[]) => ids.flatMap((id) => t.store.listEvents(id)).length;
-const deliveryStates = () => t.store.listDeliveries({ limit: 1000 }).map((d) => d.state);
+const held = async (ids: readonly string[]) => {
+  const count = async (read: (id: string) => Promise<unknown[]>) => (await Promise.all(ids.map(read))).flat().length;
+  return {
+    requests: await count(async (id) => ((await t.store.requests.get(id)) ? [id] : [])),
+    proposals: await count((id) => t.store.proposals.listFor(id)),
+    audit: await count((id) => t.store.requests.audit(id)),
+  };
+};
+const eventsOf = async (ids: readonly string[]) => (await Promise.all(ids.map((id) => t.store.outbox.events(id)))).flat().length;
+const deliveryStates = async () => (await t.store.outbox.deliveries({ limit: 1000 })).map((d) => d.state);
 
 /** A webhook consumer, `accepted` answered requests (delivered), one still asked, one proposed. */
 async function history(accepted: number): Promise<{ acceptedIds: string[]; asked: string; proposed: string }> {
@@ -46,8 +49,8 @@ describe('retention', () => {
     t = await buildTestApp({ config: { server: { allow_private_webhooks: true }, defaults: { max_asks_per_expert_per_day: 50 }, storage: { retention: '90d' } } });
     const { acceptedIds, asked, proposed } = await history(7);
     const all = [...acceptedIds, asked, proposed];
-    expect(deliveryStates()).toEqual(Array(7).fill('delivered'));
-    const before = held(all);
+    expect(await deliveryStates()).toEqual(Array(7).fill('delivered'));
+    const before = await held(all);
 
     t.clock.advance(89 * DAY);
     const pruner = new Pruner(t.store, { retention: 90 * DAY, retentionRequests: null }, t.clock, t.service.log, 3);
@@ -59,12 +62,12 @@ describe('retention', () => {
     const pruned = await pruner.run();
     expect(pruned).toMatchObject({ deliveries: 7, events: 14, requests: 0, proposals: 0, audit: 0 });
     expect(pruned.messages).toBeGreaterThanOrEqual(7);
-    expect(deliveryStates()).toEqual([]);
-    expect(eventsOf([asked, proposed])).toBeGreaterThan(0);
-    expect(eventsOf(acceptedIds)).toBe(0);
+    expect(await deliveryStates()).toEqual([]);
+    expect(await eventsOf([asked, proposed])).toBeGreaterThan(0);
+    expect(await eventsOf(acceptedIds)).toBe(0);
     // The ask still open keeps its message; everything a reviewer or auditor reads is still there.
-    expect(t.store.listMessages(asked).length).toBeGreaterThan(0);
-    expect(held(all)).toEqual(before);
+    expect((await t.store.outbox.messages(asked)).length).toBeGreaterThan(0);
+    expect(await held(all)).toEqual(before);
     const request = await t.call('GET', `/api/v1/requests/${acceptedIds[0]}`);
     expect(request.body.status).toBe('accepted');
     expect((await t.call('GET', `/api/v1/audit?request_id=${acceptedIds[0]}`)).body.length).toBeGreaterThan(3);
@@ -82,7 +85,7 @@ describe('retention', () => {
     expect(pruned.audit).toBeGreaterThan(4 * 3);
     expect((await t.call('GET', `/api/v1/requests/${acceptedIds[0]}`)).status).toBe(404);
     expect((await t.call('GET', `/api/v1/audit?request_id=${acceptedIds[0]}`)).status).toBe(404);
-    expect(t.store.listAsks(acceptedIds[0]!)).toEqual([]);
+    expect((await t.store.asks.listFor(acceptedIds[0]!))).toEqual([]);
     for (const open of [asked, proposed]) expect((await t.call('GET', `/api/v1/requests/${open}`)).body.status).toMatch(/asked|proposed/);
     expect((await t.call('GET', '/api/v1/proposals?status=pending')).body).toHaveLength(1);
     // The service goes on: the pending proposal can still be accepted and delivered.
@@ -115,14 +118,14 @@ describe('expertq prune', () => {
     expect(dry.stdout).toMatch(/^ +3 {2}deliveries \(delivered\)$/m);
     expect(dry.stdout).toMatch(/^ +6 {2}event bodies$/m);
     expect(dry.stdout).toMatch(/rows would be removed\.$/m);
-    expect(deliveryStates()).toHaveLength(3);
+    expect(await deliveryStates()).toHaveLength(3);
 
     const real = await runCli(['prune', '--config', configFile], { env });
     expect(real.code).toBe(0);
     expect(real.stdout).toMatch(/^ +3 {2}deliveries \(delivered\)$/m);
     expect(real.stdout).toMatch(/rows removed\.$/m);
-    expect(deliveryStates()).toEqual([]);
-    expect(held([...acceptedIds, asked, proposed]).requests).toBe(5);
+    expect(await deliveryStates()).toEqual([]);
+    expect((await held([...acceptedIds, asked, proposed])).requests).toBe(5);
 
     const again = await runCli(['prune', '--dry-run', '--config', configFile], { env });
     expect(again.stdout).toMatch(/^Nothing would be removed\.$/m);

@@ -87,13 +87,13 @@ describe('escalation (seed: no reply within escalation_after)', () => {
     expect((await k.auditOf(id, 'escalated')).length).toBe(2);
     expect(k.recipients()).toEqual(['ana', 'ben', 'cy']);
     // ...and is not re-checked on every tick.
-    expect(k.t.store.listAsks(id).find((a) => a.expert_id === 'cy')).toMatchObject({ escalate_at: null });
+    expect((await k.t.store.asks.listFor(id)).find((a) => a.expert_id === 'cy')).toMatchObject({ escalate_at: null });
     expect((await k.reply('cy', 'Twelve days.')).body.outcome).toBe('proposed');
   });
 
   it('passes over a muted expert in the chain', async () => {
     k = await schedulerKit(chainConfig());
-    k.t.store.setMuted('ben', true, k.t.clock.now());
+    await k.t.store.transaction((tx) => tx.asks.setMuted('ben', true, k.t.clock.now()));
     const id = await k.submit({ topic: 'tax' });
     await k.tickAfter(HOUR);
     expect(await k.asks(id)).toEqual([

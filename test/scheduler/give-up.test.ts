@@ -28,7 +28,7 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
     const [failed] = await k.auditOf(id, 'failed');
     expect(failed).toMatchObject({ at: '2026-11-24T10:00:00.000Z', actor: 'system', data: { code: 'timeout' } });
 
-    const events = k.events(id);
+    const events = await k.events(id);
     expect(events.map((e) => e.type)).toEqual(['request_failed']);
     expect(events[0]!.created_at).toBe(Date.parse('2026-11-24T10:00:00Z'));
     expect(events[0]!.body).toMatchObject({
@@ -89,7 +89,7 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
       code: 'rate_limited',
       message: 'Every expert who could answer stayed at a rate-limit cap for the whole give_up_after (PT1H).',
     });
-    expect(k.events(held).map((e) => (e.body.reason as { code: string }).code)).toEqual(['rate_limited']);
+    expect((await k.events(held)).map((e) => (e.body.reason as { code: string }).code)).toEqual(['rate_limited']);
     expect((await k.request(first)).status).toBe('asked');
   });
 
@@ -99,7 +99,7 @@ describe('give-up (seed: nobody replies anywhere within give_up_after)', () => {
     const answer = await k.reply('dana', 'Thirty days.');
     await k.tickAfter(3 * DAY);
     expect((await k.request(id)).status).toBe('proposed');
-    expect(k.events(id).map((e) => e.type)).not.toContain('request_failed');
+    expect((await k.events(id)).map((e) => e.type)).not.toContain('request_failed');
     const accepted = await k.t.call('POST', `/api/v1/proposals/${answer.body.proposal_id}/accept`, { decided_by: 'rev' });
     expect(accepted.body.status).toBe('accepted');
   });

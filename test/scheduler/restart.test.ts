@@ -34,7 +34,7 @@ describe('a restart in the middle of a wait loses nothing', () => {
     await k.restart();
     await k.tickAfter(HOUR);
     expect((await k.request(id)).reason.code).toBe('timeout');
-    expect(k.events(id).map((e) => e.type)).toEqual(['request_failed']);
+    expect((await k.events(id)).map((e) => e.type)).toEqual(['request_failed']);
   });
 
   it('an ask waiting for quiet hours to end', async () => {

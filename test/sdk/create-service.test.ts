@@ -57,7 +57,7 @@ describe('createService (in-process SDK)', () => {
     ]);
     expect(pending.map((e) => e.event)).toEqual(['proposal']);
     // bot has no accepted-handler: an ignored event counts as delivered.
-    const states = expertq.service.listDeliveries({ limit: 10 }).items.map((d) => `${d.consumer_id}:${d.state}`);
+    const states = (await expertq.service.listDeliveries({ limit: 10 })).items.map((d) => `${d.consumer_id}:${d.state}`);
     expect(states.sort()).toEqual(['bot:delivered', 'bot:delivered', 'kb:delivered']);
   });
 
@@ -73,12 +73,12 @@ describe('createService (in-process SDK)', () => {
     });
     await acceptedAnswer(expertq);
     expect(calls).toBe(1);
-    expect(expertq.service.listDeliveries({ limit: 1 }).items[0]).toMatchObject({ state: 'pending', last_error: 'index is rebuilding' });
+    expect((await expertq.service.listDeliveries({ limit: 1 })).items[0]).toMatchObject({ state: 'pending', last_error: 'index is rebuilding' });
     clock.advance(6_000);
     expertq.service.kick();
     await expertq.service.idle();
     expect(calls).toBe(2);
-    expect(expertq.service.listDeliveries({ limit: 1 }).items[0]).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect((await expertq.service.listDeliveries({ limit: 1 })).items[0]).toMatchObject({ state: 'delivered', attempts: 2 });
   });
 
   it('keeps events for an in-process consumer across a restart until it registers again', async () => {
@@ -90,7 +90,7 @@ describe('createService (in-process SDK)', () => {
     const second = await start();
     second.service.kick();
     await second.service.idle();
-    expect(second.service.listDeliveries({ limit: 1 }).items[0]).toMatchObject({ state: 'pending' });
+    expect((await second.service.listDeliveries({ limit: 1 })).items[0]).toMatchObject({ state: 'pending' });
 
     const got: string[] = [];
     clock.advance(10_000);

@@ -59,7 +59,7 @@ describe('reloading the experts from the config file', () => {
     await until(() => ids(expertq).includes('ravi'), 5_000, 'the registry has ravi');
     expect(ids(expertq)).toEqual(['dana', 'lee', 'sam', 'ravi']);
     expect(logged(30, 'expert registry reloaded')).toEqual([expect.objectContaining({ file, experts: 4, trigger: 'file changed' })]);
-    expect(expertq.service.listExperts().find((e) => e.id === 'ravi')).toMatchObject({ name: 'Ravi Patel', available_now: true });
+    expect((await expertq.service.listExperts()).find((e) => e.id === 'ravi')).toMatchObject({ name: 'Ravi Patel', available_now: true });
   });
 
   it('keeps live state by id and gives held work its chance with the new experts', async () => {
@@ -68,15 +68,15 @@ describe('reloading the experts from the config file', () => {
     await expertq.receiveReply({ expert_id: 'dana', text: 'mute' });
     // lee is at the cap and dana is muted: this billing question waits.
     const held = await expertq.submitRequest(submitBody({ question: 'Who signs off refunds?' }) as never);
-    expect(expertq.service.getRequest(held.request_id).asks).toEqual([]);
+    expect((await expertq.service.getRequest(held.request_id)).asks).toEqual([]);
 
     writeConfig({ ...BASE, defaults: { max_open_asks_per_expert: 1 }, experts: [...EXAMPLE_EXPERTS, RAVI] });
     await until(() => ids(expertq).includes('ravi'), 5_000, 'the registry has ravi');
-    expect(expertq.service.listExperts().find((e) => e.id === 'dana')).toMatchObject({ muted: true });
-    expect(expertq.service.listExperts().find((e) => e.id === 'lee')).toMatchObject({ open_asks: 1 });
-    expertq.service.tick();
+    expect((await expertq.service.listExperts()).find((e) => e.id === 'dana')).toMatchObject({ muted: true });
+    expect((await expertq.service.listExperts()).find((e) => e.id === 'lee')).toMatchObject({ open_asks: 1 });
+    await expertq.service.tick();
     await expertq.service.idle();
-    expect(expertq.service.getRequest(held.request_id).asks.map((a) => a.expert_id)).toEqual(['ravi']);
+    expect((await expertq.service.getRequest(held.request_id)).asks.map((a) => a.expert_id)).toEqual(['ravi']);
   });
 
   it('an invalid experts section is logged with the file and the problem, and the running registry kept', async () => {

@@ -9,7 +9,7 @@ import { AppError } from '../../src/errors.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import type { AskRecord } from '../../src/domain/records.js';
-import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -51,16 +51,16 @@ const KNOWN_STATUSES = new Set([...OPEN_STATUSES, 'proposed', ...FINAL_STATUSES]
 class Tracked {
   readonly ids = new Set<string>();
 
-  asks(store: Store): AskRecord[] {
-    return [...this.ids].flatMap((id) => store.listAsks(id));
+  async asks(store: Store): Promise<AskRecord[]> {
+    return (await Promise.all([...this.ids].map((id) => store.asks.listFor(id)))).flat();
   }
 
   /** Stops tracking the requests no later check can need: finished, no live ask, none sent since `dayStart`. */
-  retire(store: Store, dayStart: number): void {
+  async retire(store: Store, dayStart: number): Promise<void> {
     for (const id of this.ids) {
-      const request = store.getRequest(id);
+      const request = (await store.requests.get(id));
       if (!request || !FINAL_STATUSES.has(request.status)) continue;
-      const asks = store.listAsks(id);
+      const asks = (await store.asks.listFor(id));
       if (asks.every((a) => a.state !== 'open' && a.state !== 'queued' && (a.sent_at === null || a.sent_at < dayStart))) this.ids.delete(id);
     }
   }
@@ -95,14 +95,14 @@ class CheckingTransport implements Transport {
     const service = this.service!;
     const now = this.clock.now();
     const where = `ask ${m.askId} to ${m.expertId} at ${new Date(now).toISOString()}`;
-    const ask = service.store.getAsk(m.askId!);
+    const ask = (await service.store.asks.get(m.askId!));
     const sentAt = ask?.sent_at ?? now;
     if (isQuietAt(sentAt, TZ, QUIET)) this.violations.push(`${where}: sent inside quiet hours`);
-    if (service.store.isMuted(m.expertId) && ask?.state === 'open') this.violations.push(`${where}: sent to a muted expert`);
-    const open = service.store.openAsksOf(m.expertId).length;
+    if ((await service.store.asks.isMuted(m.expertId)) && ask?.state === 'open') this.violations.push(`${where}: sent to a muted expert`);
+    const open = (await service.store.asks.openOf(m.expertId)).length;
     if (open > MAX_OPEN) this.violations.push(`${where}: ${open} open asks, above max_open_asks_per_expert ${MAX_OPEN}`);
     const dayStart = startOfLocalDay(sentAt, TZ);
-    const today = this.tracked.asks(service.store).filter((a) => a.expert_id === m.expertId && a.sent_at !== null && a.sent_at >= dayStart && a.sent_at < dayStart + 30 * HOUR).length;
+    const today = (await this.tracked.asks(service.store)).filter((a) => a.expert_id === m.expertId && a.sent_at !== null && a.sent_at >= dayStart && a.sent_at < dayStart + 30 * HOUR).length;
     if (today > MAX_PER_DAY) this.violations.push(`${where}: ${today} asks today, above max_asks_per_expert_per_day ${MAX_PER_DAY}`);
     const e = m.elements ?? [];
     const six = e.length === 6 && /automated assistant/.test(e[0]!) && /is asking because/.test(e[1]!) && /^Question: /.test(e[2]!) &&
@@ -137,7 +137,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
   const tracked = new Tracked();
   const transport = new CheckingTransport(clock, violations, tracked);
   let config: Config = loadConfig(configFile);
-  let store = new SqliteStore(openDatabase(config.storagePath));
+  let store = openSqliteStore(config.storagePath);
   const open = () => {
     const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock, scheduler: (engine) => new Scheduler(engine) });
     transport.service = service;
@@ -158,34 +158,34 @@ export async function simulate(options: { seed: number; requests: number; log?: 
     clock.advance(ms);
     if (startOfLocalDay(before, TZ) !== startOfLocalDay(clock.now(), TZ)) figures.midnights!++;
     if (offsetAt(before) !== offsetAt(clock.now())) figures.dst_changes!++;
-    service.tick();
+    await service.tick();
     figures.ticks!++;
     await service.idle();
   };
 
-  const check = () => {
+  const check = async () => {
     figures.invariant_checks!++;
     const now = clock.now();
     const dayStart = startOfLocalDay(now, TZ);
-    const asks = tracked.asks(store);
-    for (const e of service.listExperts()) {
-      const open = store.openAsksOf(e.id).length;
+    const asks = await tracked.asks(store);
+    for (const e of await service.listExperts()) {
+      const open = (await store.asks.openOf(e.id)).length;
       const today = asks.filter((a) => a.expert_id === e.id && a.sent_at !== null && a.sent_at >= dayStart).length;
       if (e.open_asks !== open) violations.push(`expert ${e.id}: open_asks ${e.open_asks} but ${open} open asks`);
       if (e.asks_today !== today) violations.push(`expert ${e.id}: asks_today ${e.asks_today} but ${today} asks sent today`);
     }
-    for (const status of Object.keys(store.metricCounts().requestsByStatus)) {
+    for (const status of Object.keys((await store.metrics.counts()).requestsByStatus)) {
       if (!KNOWN_STATUSES.has(status)) violations.push(`requests with an unknown status ${status}`);
     }
     // A request is checked at every check while tracked, so also once finished.
     for (const id of tracked.ids) {
-      const r = store.getRequest(id)!;
+      const r = (await store.requests.get(id))!;
       const open = (OPEN_STATUSES as readonly string[]).includes(r.status);
       if (open && r.give_up_at <= now && !r.drafting) violations.push(`request ${r.id} is open past its give-up deadline`);
       if (!KNOWN_STATUSES.has(r.status)) violations.push(`request ${r.id} has an unknown status`);
       if (r.status === 'failed' && r.reason === null) violations.push(`request ${r.id} failed without a reason`);
     }
-    tracked.retire(store, dayStart);
+    await tracked.retire(store, dayStart);
   };
 
   let variant = 0;
@@ -206,7 +206,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
       });
     } else if (roll < 0.6) {
       // The 50 oldest open asks (ids sort by creation), whoever they are with.
-      const openAsks = EXPERT_IDS.flatMap((id) => store.openAsksOf(id)).sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, 50);
+      const openAsks = (await Promise.all(EXPERT_IDS.map((id) => store.asks.openOf(id)))).flat().sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, 50);
       if (openAsks.length > 0) {
         const a = pick(openAsks);
         const kind = rand();
@@ -218,7 +218,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
       figures.unmutes!++;
       await tryOp(() => service.receiveReply({ expert_id: pick(expertsFor(variant)).id, text: 'unmute' }));
     } else if (roll < 0.8) {
-      const pending = store.listPendingProposals();
+      const pending = (await store.proposals.pending());
       if (pending.length > 0) {
         const p = pick(pending);
         const accept = rand() < 0.8;
@@ -227,7 +227,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
       }
     } else if (roll < 0.84) {
       // The 20 newest open requests.
-      const openRequests = OPEN_STATUSES.flatMap((status) => store.listRequests({ status, limit: 20 })).sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 20);
+      const openRequests = (await Promise.all(OPEN_STATUSES.map((status) => store.requests.list({ status, limit: 20 })))).flat().sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 20);
       if (openRequests.length > 0) {
         figures.cancels!++;
         await tryOp(() => service.cancelRequest(pick(openRequests).id, 'sim'));
@@ -239,9 +239,9 @@ export async function simulate(options: { seed: number; requests: number; log?: 
     } else if (roll < 0.855) {
       figures.restarts!++;
       await service.idle();
-      store.close();
+      await store.close();
       config = loadConfig(configFile);
-      store = new SqliteStore(openDatabase(config.storagePath));
+      store = openSqliteStore(config.storagePath);
       service = open();
     } else {
       // Time passes: mostly minutes, sometimes hours, now and then days (crossing midnights and, in
@@ -255,14 +255,14 @@ export async function simulate(options: { seed: number; requests: number; log?: 
       }
     }
     await service.idle();
-    if (figures.requests! % 25 === 0) check();
+    if (figures.requests! % 25 === 0) await check();
     if (violations.length > 50) break;
   }
   await advance(HOUR);
-  check();
+  await check();
   figures.asks_sent = transport.sent;
   await service.idle();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   return { seed: options.seed, requests: figures.requests!, figures, violations, elapsedMs: Date.now() - started };
 }

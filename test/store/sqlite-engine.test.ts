@@ -10,27 +10,22 @@ afterEach(async () => t.close());
 const readOnly = (app: TestApp, on: boolean) => app.store.db.pragma(`query_only = ${on ? 'ON' : 'OFF'}`);
 
 describe('the SQLite store answers driver-neutral errors', () => {
-  it('a write the database refuses is StorageUnavailable (read_only), in a transaction or a group commit', async () => {
+  it('a write the database refuses is StorageUnavailable (read_only), alone or among other transactions of its turn', async () => {
     t = await buildTestApp();
     readOnly(t, true);
     const refused = (error: unknown) => error instanceof StorageUnavailable && error.code === 'read_only' && /readonly/.test(error.message);
-    let thrown: unknown;
-    try {
-      t.store.transaction(() => t.store.setState('k', 'v'));
-    } catch (error) {
-      thrown = error;
-    }
-    expect(refused(thrown)).toBe(true);
-    thrown = await t.store.commit(() => t.store.setState('k', 'v')).catch((error: unknown) => error);
-    expect(refused(thrown)).toBe(true);
+    const write = () => t.store.transaction((tx) => tx.serviceState.set('k', 'v')).catch((error: unknown) => error);
+    expect(refused(await write())).toBe(true);
+    const together = await Promise.all([write(), write()]);
+    expect(together.every(refused)).toBe(true);
     readOnly(t, false);
   });
 
   it('a second row under a unique key is a Conflict', async () => {
     t = await buildTestApp();
     const res = await t.call('POST', '/api/v1/requests', { consumer_id: 'c', topic: 'billing', question: 'Refund?', context: { asked_because: 'test' } });
-    const [ask] = t.store.listAsks(res.body.request_id);
-    expect(() => t.store.transaction(() => t.store.insertAsk(ask!))).toThrow(Conflict);
+    const [ask] = await t.store.asks.listFor(res.body.request_id);
+    await expect(t.store.transaction((tx) => tx.asks.insert(ask!))).rejects.toThrow(Conflict);
   });
 
   it('registering a consumer the database refuses is answered 503 with a retry hint, as every refused write is', async () => {

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import type { Credential } from '../../src/http/auth.js';
 import { loadConfig, readSecrets } from '../../src/config/load-config.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
-import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
 import { wireService } from '../../src/wire-service.js';
 import { Capture, captureLogger } from './capture.js';
@@ -76,7 +76,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const out = new Capture();
   const { log, logs } = captureLogger();
-  const store = new SqliteStore(openDatabase(config.storagePath));
+  const store = openSqliteStore(config.storagePath);
   // The same wiring as `createService` (LLM, scheduler, transport start, leftover work kicked), without timers.
   const { service } = await wireService({
     config,
@@ -87,8 +87,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     transport: (expertName) => new ConsoleTransport(log, out, expertName),
     timers: false,
     delivery: { timeoutMs: 2_000 },
-  }).catch((error: unknown) => {
-    store.close();
+  }).catch(async (error: unknown) => {
+    await store.close();
     throw error;
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
@@ -101,7 +101,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     // As the real shutdown does: LLM calls in flight are aborted and their jobs stay pending.
     service.llmWorker?.stop();
     await service.idle();
-    store.close();
+    await store.close();
   }
   async function inject(token: string | null, method: InjectOptions['method'], url: string, body?: unknown) {
     const headers: Record<string, string> = {};

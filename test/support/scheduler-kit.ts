@@ -37,7 +37,7 @@ export interface SchedulerKit {
   /** Expert ids the console transport sent messages to, in order. */
   recipients(): string[];
   /** `event` rows written for a request (the outbox), oldest first. */
-  events(requestId: string): Array<{ type: string; body: Record<string, unknown>; created_at: number }>;
+  events(requestId: string): Promise<Array<{ type: string; body: Record<string, unknown>; created_at: number }>>;
   /** Stops and starts again on the same database; with `config`, on a rewritten configuration file. */
   restart(config?: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
@@ -53,7 +53,7 @@ export async function schedulerKit(options: TestAppOptions = {}, startAt?: strin
     },
     async tickAt(at) {
       t.clock.set(at);
-      const result = t.service.tick();
+      const result = await t.service.tick();
       await t.service.idle();
       return result;
     },
@@ -84,8 +84,8 @@ export async function schedulerKit(options: TestAppOptions = {}, startAt?: strin
     recipients() {
       return t.messages().map((m) => /── message to .*? \(([^)]+)\)/.exec(m)![1]!);
     },
-    events(requestId) {
-      return t.store.listEvents(requestId).map((e) => ({ type: e.type, body: e.body, created_at: e.created_at }));
+    async events(requestId) {
+      return (await t.store.outbox.events(requestId)).map((e) => ({ type: e.type, body: e.body, created_at: e.created_at }));
     },
     async restart(config?: Record<string, unknown>) {
       const now = t.clock.now();

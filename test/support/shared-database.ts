@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LlmClient } from '../../src/llm/create-llm-client.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
-import { openDatabase, SqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { EXAMPLE_EXPERTS } from './build-test-app.js';
 import { captureLogger } from './capture.js';
@@ -35,14 +35,14 @@ export interface Instance {
   service: ExpertqService;
   store: SqliteStore;
   /** The process dies: its database connection goes, and nothing it had in flight ever finishes. */
-  kill(): void;
+  kill(): Promise<void>;
 }
 
 /**
  * Several service instances on one SQLite file, as several processes sharing a database would be
  * (each with its own connection and dispatchers), all on one fake clock.
  */
-export function sharedDatabase(): { clock: FakeClock; open(transport: Transport, llm?: LlmClient): Instance; close(): void } {
+export function sharedDatabase(): { clock: FakeClock; open(transport: Transport, llm?: LlmClient): Instance; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'expertq-shared-'));
   const clock = new FakeClock();
   const instances: Instance[] = [];
@@ -55,14 +55,14 @@ export function sharedDatabase(): { clock: FakeClock; open(transport: Transport,
   return {
     clock,
     open(transport, llm) {
-      const store = new SqliteStore(openDatabase(join(dir, 'db.sqlite')));
+      const store = openSqliteStore(join(dir, 'db.sqlite'));
       const service = new ExpertqService({ config, store, transport, log: captureLogger().log, clock, llm: llm ?? null, scheduler: (engine) => new Scheduler(engine) });
       const instance = { service, store, kill: () => store.close() };
       instances.push(instance);
       return instance;
     },
-    close() {
-      instances.forEach((i) => i.store.close());
+    async close() {
+      await Promise.all(instances.map((i) => i.store.close()));
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -78,9 +78,9 @@ export function useSharedDatabase(): { readonly db: ReturnType<typeof sharedData
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     db = sharedDatabase();
   });
-  afterEach(() => {
+  afterEach(async () => {
     vi.useRealTimers();
-    db?.close();
+    await db?.close();
   });
   return {
     get db() {

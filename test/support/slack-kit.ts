@@ -111,7 +111,7 @@ export async function startSlackKit(options: SlackKitOptions): Promise<SlackKit>
     },
     async advance(ms) {
       clock.advance(ms);
-      server.service.tick();
+      await server.service.tick();
       await settle();
     },
     settle,

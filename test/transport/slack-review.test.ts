@@ -178,9 +178,9 @@ describe('reviewer reminders without Slack', () => {
       await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Yes.', request_id: id });
     }
     t.clock.advance(31 * 60_000);
-    expect(t.service.tick().reminded).toBe(true);
+    expect((await t.service.tick()).reminded).toBe(true);
     t.clock.advance(60_000);
-    expect(t.service.tick().reminded).toBe(false);
+    expect((await t.service.tick()).reminded).toBe(false);
     const lines = t.logs.lines.filter((l) => String(l.msg).startsWith('review reminder'));
     expect(lines).toHaveLength(1);
     expect(lines[0]!.msg).toMatch(/3 proposals wait for review; the oldest for 31m/);

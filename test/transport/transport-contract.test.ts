@@ -38,7 +38,7 @@ async function consoleHarness(config: Record<string, unknown> = {}): Promise<Har
     },
     async advance(ms) {
       t.clock.advance(ms);
-      t.service.tick();
+      await t.service.tick();
       await t.service.idle();
     },
     close: () => t.close(),
