@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createLogger } from '../dist/log.js';
 import { Scheduler } from '../dist/scheduler/scheduler.js';
 import { ExpertqService } from '../dist/service/expertq-service.js';
-import { openDatabase, SqliteStore } from '../dist/store/sqlite-store.js';
+import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { generateExperts, topicPool } from './fixtures.js';
 import { num, printHeading, printMachine, printRows } from './report.js';
 import { discardStream } from './servers.js';
@@ -53,9 +53,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * methods in one transaction: status `asked`, one open ask each (spread over 1,000 experts), sent at T0,
  * escalating at T0 + 2 h, giving up at T0 + 1 d.
  */
-function seed(store, experts) {
+async function seed(store, experts) {
   const ids = [];
-  store.transaction(() => {
+  await store.transaction(async (tx) => {
     for (let i = 0; i < OPEN_REQUESTS; i++) {
       const n = String(i).padStart(6, '0');
       const created = T0 + i; // submission order
@@ -79,8 +79,8 @@ function seed(store, experts) {
         created_at: created,
         updated_at: created,
       };
-      store.insertRequest(request);
-      store.insertAsk({
+      await tx.requests.insert(request);
+      await tx.asks.insert({
         id: `ask_bench${n}`,
         request_id: request.id,
         expert_id: experts[i % EXPERT_COUNT].id,
@@ -116,8 +116,8 @@ function makeDue(db, kind, count, offset, at) {
 export async function benchScheduler() {
   printHeading('scheduler tick: 100,000 open requests');
   const dir = mkdtempSync(join(tmpdir(), 'expertq-bench-scheduler-'));
-  const db = openDatabase(join(dir, 'expertq.db'));
-  const store = new SqliteStore(db);
+  const store = openSqliteStore(join(dir, 'expertq.db'));
+  const db = store.db;
   const experts = generateExperts(EXPERT_COUNT, topicPool()).map((e, i) => ({
     ...e,
     escalation_to: i + 1 < EXPERT_COUNT ? `exp${String(i + 1).padStart(4, '0')}` : null,
@@ -134,17 +134,17 @@ export async function benchScheduler() {
 
   try {
     let start = process.hrtime.bigint();
-    seed(store, experts);
+    await seed(store, experts);
     console.log(`seeded ${num(OPEN_REQUESTS)} asked requests with one open ask each over ${num(EXPERT_COUNT)} experts in ${num(ms(start), 0)} ms`);
 
     // (1) Idle. The first tick after a start re-checks all waiting work (none here); then time it.
-    service.tick();
+    await service.tick();
     await service.idle();
     const idle = [];
     for (let i = 0; i < IDLE_TICKS; i++) {
       clock.ms += 1_000;
       start = process.hrtime.bigint();
-      const result = service.tick();
+      const result = await service.tick();
       idle.push(ms(start));
       await service.idle();
       if (result.timed_out + result.escalated + result.sent + result.placed > 0) throw new Error('an idle tick did work');
@@ -163,7 +163,7 @@ export async function benchScheduler() {
     clock.ms += 1_000;
     makeDue(db, 'give_up', DUE, 0, clock.ms);
     start = process.hrtime.bigint();
-    const giveUps = service.tick();
+    const giveUps = await service.tick();
     const giveUpMs = ms(start);
     await service.idle();
 
@@ -171,7 +171,7 @@ export async function benchScheduler() {
     clock.ms += 1_000;
     makeDue(db, 'escalation', DUE, 10, clock.ms);
     start = process.hrtime.bigint();
-    const escalations = service.tick();
+    const escalations = await service.tick();
     const escalationMs = ms(start);
     await service.idle();
 
@@ -220,7 +220,7 @@ export async function benchScheduler() {
     };
   } finally {
     await service.idle();
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -16,7 +16,7 @@ import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
 import { createLogger } from '../dist/log.js';
 import { Scheduler } from '../dist/scheduler/scheduler.js';
 import { ExpertqService } from '../dist/service/expertq-service.js';
-import { openDatabase, SqliteStore } from '../dist/store/sqlite-store.js';
+import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { ConsoleTransport } from '../dist/transport/console-transport.js';
 
 /** A Writable that drops everything and counts what it was given (log lines, console output). */
@@ -94,7 +94,7 @@ export async function startExpertq({ experts, defaults, llm }) {
   const logs = discardStream();
   const out = discardStream();
   const log = createLogger(logs, 'warn');
-  const store = new SqliteStore(openDatabase(config.storagePath));
+  const store = openSqliteStore(config.storagePath);
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
   const service = new ExpertqService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log), scheduler: (engine) => new Scheduler(engine) });
   const app = await buildApp({ service, credentials: [], logger: log, bodyLimit: config.server.body_limit });
@@ -103,7 +103,7 @@ export async function startExpertq({ experts, defaults, llm }) {
   });
   // As the real server: the scheduler ticks every tick_ms (it also kicks the dispatchers and the LLM worker).
   service.kick();
-  const retry = setInterval(() => service.tick(), config.server.tick_ms);
+  const retry = setInterval(() => void service.tick(), config.server.tick_ms);
   retry.unref();
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -138,7 +138,7 @@ export async function startExpertq({ experts, defaults, llm }) {
       service.llmWorker?.stop();
       await service.idle();
       await transport.stop();
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,12 +1,12 @@
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
-import { noteOverdueCards, remindReviewers } from '../service/review-channel.js';
+import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
-import type { DueCursor, Tx } from '../store/store.js';
+import type { DueCursor, Reads, Tx } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/timed-work.js';
-import { guarded, placeWaiting, type WakeScope } from '../service/place-waiting.js';
+import { guarded, mayPlace, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
 
 export interface SchedulerOptions {
@@ -22,7 +22,7 @@ interface Drain<T, R> {
   now: number;
   /** Experts released by committed work, for the waiting-work pass at the end of the tick. */
   freed: Set<string>;
-  due: (tx: Tx, after: DueCursor | null, limit: number) => Promise<T[]>;
+  due: (reads: Reads, after: DueCursor | null, limit: number) => Promise<T[]>;
   cursorOf: (row: T) => DueCursor;
   requestOf: (row: T) => string;
   work: (tx: Tx, row: T, freed: Set<string>) => Promise<R>;
@@ -83,14 +83,20 @@ export class Scheduler implements TimedWork {
     });
     result.more = budget <= 0;
 
-    const placed = await store.transaction((tx) => placeWaiting(this.engine, tx, this.wakeScope(now, freed), now));
-    result.sent = placed.sent;
-    result.placed = placed.placed;
+    // Each step looks first with a read and opens a transaction only when there is work: an idle tick writes nothing.
+    const scope = this.wakeScope(now, freed);
+    if (await mayPlace(store, scope, now)) {
+      const placed = await store.transaction((tx) => placeWaiting(this.engine, tx, scope, now));
+      result.sent = placed.sent;
+      result.placed = placed.placed;
+    }
     // Reviewers: one reminder when the queue's oldest proposal waits too long; cards past give-up say so.
-    result.reminded = await store.transaction(async (tx) => {
-      await noteOverdueCards(this.engine, tx, now);
-      return remindReviewers(this.engine, tx, now);
-    });
+    if (this.engine.review.channel !== null || (await mayRemind(this.engine, now))) {
+      result.reminded = await store.transaction(async (tx) => {
+        await noteOverdueCards(this.engine, tx, now);
+        return remindReviewers(this.engine, tx, now);
+      });
+    }
     if (result.timed_out + result.rate_limited + result.escalated + result.sent + result.placed > 0) {
       this.engine.log.info({ ...result }, 'scheduler tick');
     }
@@ -105,6 +111,7 @@ export class Scheduler implements TimedWork {
   private async drain<T, R>(d: Drain<T, R>): Promise<number> {
     let handled = 0;
     let after: DueCursor | null = null;
+    if ((await d.due(this.engine.store, null, 1)).length === 0) return 0;
     while (handled < d.budget) {
       const limit = Math.min(this.batchSize, d.budget - handled);
       const cursor = after;

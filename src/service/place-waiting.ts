@@ -3,7 +3,7 @@ import { chooseExperts, findCandidates, isCapped } from '../core/route-request.j
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
 import type { AskRecord, RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
-import type { HeldRequest, Tx, WaitingAsk } from '../store/store.js';
+import type { HeldRequest, Reads, Tx, WaitingAsk } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
 import { passOn } from './pass-on.js';
 import { trySendAsk } from './place-asks.js';
@@ -53,6 +53,11 @@ export async function placeWaiting(engine: Engine, tx: Tx, scope: WakeScope, now
     result.placed += more.placed;
   }
   return result;
+}
+
+/** Whether `placeWaiting` could have anything to do: a scope to wake, or an ask whose quiet hours ended (a read). */
+export async function mayPlace(reads: Reads, scope: WakeScope, now: number): Promise<boolean> {
+  return scope === 'all' || scope.size > 0 || (await reads.asks.dueQueued(now)).length > 0;
 }
 
 async function collect(engine: Engine, tx: Tx, scope: WakeScope, now: number): Promise<Item[]> {

@@ -59,6 +59,12 @@ const LAST_REMINDER = 'review.last_reminder_at';
  * `review.remind_after`, one reminder (to the review channel, else a warning in the log), at most once
  * per `remind_after`, whatever the number of proposals. Returns whether it reminded.
  */
+/** Whether a reminder may be due: the oldest pending proposal has waited `review.remind_after` (a read). */
+export async function mayRemind(engine: Engine, now: number): Promise<boolean> {
+  const oldest = await engine.store.proposals.oldestPending();
+  return oldest !== undefined && now - oldest.created_at >= engine.review.remindAfterMs;
+}
+
 export async function remindReviewers(engine: Engine, tx: Tx, now: number): Promise<boolean> {
   const every = engine.review.remindAfterMs;
   // One indexed row per tick: the oldest pending proposal (ids sort by creation).

@@ -57,7 +57,7 @@ describe('retention', () => {
     expect(await pruner.run()).toMatchObject({ deliveries: 0, messages: 0, events: 0 });
 
     t.clock.advance(2 * DAY);
-    const preview = pruner.preview();
+    const preview = await pruner.preview();
     expect(preview).toMatchObject({ deliveries: 7, requests: 0, proposals: 0, audit: 0 });
     const pruned = await pruner.run();
     expect(pruned).toMatchObject({ deliveries: 7, events: 14, requests: 0, proposals: 0, audit: 0 });
@@ -79,7 +79,7 @@ describe('retention', () => {
     const { acceptedIds, asked, proposed } = await history(4);
     t.clock.advance(181 * DAY);
     const pruner = new Pruner(t.store, { retention: 30 * DAY, retentionRequests: 180 * DAY }, t.clock, t.service.log, 2);
-    expect(pruner.preview()).toMatchObject({ requests: 4, proposals: 4 });
+    expect(await pruner.preview()).toMatchObject({ requests: 4, proposals: 4 });
     const pruned = await pruner.run();
     expect(pruned).toMatchObject({ requests: 4, proposals: 4 });
     expect(pruned.audit).toBeGreaterThan(4 * 3);

@@ -45,21 +45,29 @@ export class SqliteRetention implements RetentionRepository {
   }
 }
 
-/** Counts what a prune at these cutoffs would remove (`expertq prune --dry-run`). */
+/**
+ * Counts what a prune at these cutoffs would remove (`expertq prune --dry-run`): the outbox rows past
+ * `retention`, and every row of the finished requests past `retention_requests` (their deliveries,
+ * events, messages and LLM jobs too, whatever their age), each row once.
+ */
 function countPrunable(prepare: Prepare, cutoffs: RetentionCutoffs): PruneCounts {
   const counts = emptyCounts();
-  if (cutoffs.outboxBefore !== null) {
-    for (const [kind, outboxRows] of Object.entries(OUTBOX_ROWS)) {
-      const rows = kind === 'events' ? EVENTS_AFTER_DELIVERIES : outboxRows;
-      counts[kind as keyof typeof OUTBOX_ROWS] = (prepare(`SELECT count(*) AS n ${rows}`).get({ before: cutoffs.outboxBefore }) as { n: number }).n;
-    }
+  const params = { outbox: cutoffs.outboxBefore, requests: cutoffs.requestsBefore };
+  const n = (sql: string) => (prepare(sql).get(params) as { n: number }).n;
+  const oldIds = `SELECT id ${OLD_REQUESTS.replaceAll('@before', '@requests')}`;
+  for (const [kind, outboxRows] of Object.entries(OUTBOX_ROWS)) {
+    const rows = (kind === 'events' ? EVENTS_AFTER_DELIVERIES : outboxRows).replaceAll('@before', '@outbox');
+    const [from, where] = rows.split(/ WHERE (.*)/s) as [string, string];
+    const conditions = [
+      ...(cutoffs.outboxBefore !== null ? [`(${where})`] : []),
+      ...(cutoffs.requestsBefore !== null && kind !== 'chat_events' ? [`request_id IN (${oldIds})`] : []),
+    ];
+    if (conditions.length > 0) counts[kind as keyof typeof OUTBOX_ROWS] = n(`SELECT count(*) AS n ${from} WHERE ${conditions.join(' OR ')}`);
   }
   if (cutoffs.requestsBefore !== null) {
-    const ids = `SELECT id ${OLD_REQUESTS}`;
-    const n = (sql: string) => (prepare(sql).get({ before: cutoffs.requestsBefore }) as { n: number }).n;
-    counts.requests = n(`SELECT count(*) AS n ${OLD_REQUESTS}`);
-    counts.proposals = n(`SELECT count(*) AS n FROM proposals WHERE request_id IN (${ids})`);
-    counts.audit = n(`SELECT count(*) AS n FROM audit WHERE request_id IN (${ids})`);
+    counts.requests = n(`SELECT count(*) AS n ${OLD_REQUESTS.replaceAll('@before', '@requests')}`);
+    counts.proposals = n(`SELECT count(*) AS n FROM proposals WHERE request_id IN (${oldIds})`);
+    counts.audit = n(`SELECT count(*) AS n FROM audit WHERE request_id IN (${oldIds})`);
   }
   return counts;
 }
