@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, CLI_TEST_TIMEOUT_MS, cliFor, makeWorkspace, serveWorkspace, TEST_TOKEN, type ServerProcess, type Workspace } from '../support/cli.js';
+import { BIN, CLI_TEST_TIMEOUT_MS, cliFor, makeWorkspace, serveWorkspace, TEST_TOKEN, type ServerProcess, type Workspace } from '../../support/cli.js';
 
 let ws: Workspace;
 let server: ServerProcess | null = null;

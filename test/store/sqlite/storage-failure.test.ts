@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOUR, schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
+import { HOUR, schedulerKit, type SchedulerKit } from '../../support/scheduler-kit.js';
 
 let k: SchedulerKit;
 afterEach(async () => k.close());
