@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -10,6 +9,7 @@ import { RecordingReceiver, type Receipt } from '../support/recording-receiver.j
 import { ServerChild } from '../support/server-child.js';
 import { until } from '../support/until.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
+import { integrityOf, openForChecks } from '../store/open-for-checks.js';
 
 /**
  * The crash campaign (issue 3 item 6, issue 11 item 10): the real server as a child process is killed
@@ -17,8 +17,8 @@ import { seededRandom } from '../../src/core/seeded-random.js';
  * rejects) and webhooks flow to four receivers, one failing at first; it is restarted on the same
  * database each time. Afterwards every acknowledged request, reply and decision is in the database,
  * every (consumer, event) pair was received at least once with a stable `webhook-id` for
- * deduplication, and `PRAGMA integrity_check` is ok. Set CRASH_SEED to replay a run's kill moments
- * (the seed is printed).
+ * deduplication, and the database passes its engine's integrity check. Set CRASH_SEED to replay a
+ * run's kill moments (the seed is printed).
  */
 
 const ITEMS = 300; // accepted proposals
@@ -302,25 +302,32 @@ describe('webhook delivery across kill -9', () => {
       }
 
       // The database the killed processes left behind is intact, and every delivery ended delivered.
-      const db = new Database(join(dir, 'expertq.db'), { readonly: true });
+      const database = join(dir, 'expertq.db');
+      expect(integrityOf(database)).toBe('ok');
+      const store = openForChecks(database);
       try {
-        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        expect(db.prepare('SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state').all()).toEqual([{ state: 'delivered', n: EXPECTED }]);
+        const deliveries = await store.outbox.deliveries({ limit: 100_000 });
+        const byState: Record<string, number> = {};
+        for (const d of deliveries) byState[d.state] = (byState[d.state] ?? 0) + 1;
+        expect(byState).toEqual({ delivered: EXPECTED });
         const rejectedCount = Array.from({ length: ITEMS }, (_, i) => i).filter(rejected).length;
-        expect(db.prepare("SELECT COUNT(*) AS n FROM requests WHERE status = 'accepted'").get()).toEqual({ n: ITEMS - rejectedCount });
-        expect(db.prepare("SELECT COUNT(*) AS n FROM requests WHERE status = 'rejected'").get()).toEqual({ n: rejectedCount });
+        const { requestsByStatus } = await store.metrics.counts();
+        expect(requestsByStatus.accepted).toBe(ITEMS - rejectedCount);
+        expect(requestsByStatus.rejected).toBe(rejectedCount);
         // Every acknowledged request, reply and decision is there.
-        const requestIds = new Set((db.prepare('SELECT id FROM requests').all() as Array<{ id: string }>).map((r) => r.id));
+        const requestIds = new Set((await store.requests.list({ limit: 100_000 })).map((r) => r.id));
         expect([...acked.requests].filter((id) => !requestIds.has(id))).toEqual([]);
-        const replied = new Set((db.prepare("SELECT DISTINCT request_id FROM audit WHERE type = 'replied'").all() as Array<{ request_id: string }>).map((r) => r.request_id));
-        expect([...acked.replies].filter((id) => !replied.has(id))).toEqual([]);
-        const decisions = new Map((db.prepare('SELECT id, status FROM proposals').all() as Array<{ id: string; status: string }>).map((r) => [r.id, r.status]));
-        expect([...acked.decisions].filter(([id, status]) => decisions.get(id) !== status)).toEqual([]);
+        const unreplied: string[] = [];
+        for (const id of acked.replies) if (!(await store.requests.audit(id)).some((a) => a.type === 'replied')) unreplied.push(id);
+        expect(unreplied).toEqual([]);
+        const undecided: Array<[string, string]> = [];
+        for (const [id, status] of acked.decisions) if ((await store.proposals.get(id))?.status !== status) undecided.push([id, status]);
+        expect(undecided).toEqual([]);
         stats.push(`acknowledged and found: ${acked.requests.size} requests, ${acked.replies.size} replies, ${acked.decisions.size} decisions`);
-        const attempts = db.prepare('SELECT SUM(attempts) AS n FROM deliveries').get() as { n: number };
-        stats.push(`delivery attempts recorded in the database: ${attempts.n} for ${EXPECTED} deliveries`);
+        const attempts = deliveries.reduce((sum, d) => sum + d.attempts, 0);
+        stats.push(`delivery attempts recorded in the database: ${attempts} for ${EXPECTED} deliveries`);
       } finally {
-        db.close();
+        await store.close();
       }
 
       expect(kills).toBe(thresholds.length);
