@@ -124,7 +124,7 @@ async function plainPosts(url, count, concurrency, body) {
 /** Polls `check` every 10 ms until it holds (bounded). */
 async function until(check, what, timeoutMs = PHASE_TIMEOUT_MS) {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
     await pause(10);
   }
@@ -202,7 +202,7 @@ export async function benchFanout() {
     const proposalIds = replies.map((r) => r.proposal_id);
     if (proposalIds.some((id) => !id)) throw new Error(`set-up: not every reply made a proposal: ${JSON.stringify(replies.find((r) => !r.proposal_id))}`);
     await service.idle();
-    if (service.listDeliveries({ limit: 1 }).items.length > 0) throw new Error('set-up: deliveries exist before the first accept');
+    if ((await service.listDeliveries({ limit: 1 })).items.length > 0) throw new Error('set-up: deliveries exist before the first accept');
 
     // Warm the receiver and the connection pool with unmeasured plain POSTs.
     const sampleBody = JSON.stringify({ event: 'warmup', padding: 'x'.repeat(900) });
@@ -215,7 +215,7 @@ export async function benchFanout() {
     await Promise.all(proposalIds.map((id) => expertq.accept(id, { decided_by: 'bench' })));
     const acceptedAt = Date.now();
     const reached = await delivered;
-    await until(() => service.listDeliveries({ state: 'pending', limit: 1 }).items.length === 0, 'no delivery is pending');
+    await until(async () => (await service.listDeliveries({ state: 'pending', limit: 1 })).items.length === 0, 'no delivery is pending');
     await service.idle();
     const drainedAt = Date.now();
     fanout = {

@@ -1,0 +1,207 @@
+import type { PruneCounts, RetentionCutoffs } from './retention.js';
+import type {
+  AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
+  LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
+} from '../domain/records.js';
+import type {
+  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, MetricCounts, RequestPatch, RequestQuery, WaitingAsk, WorkClaim,
+} from './store.js';
+
+/** The repository of each aggregate: what may be read (`*Reads`) and, inside a transaction, written. */
+
+/** Requests, their subscribers and audit trail; deduplication and the request-side due work. */
+export interface RequestReads {
+  get(id: string): Promise<RequestRecord | undefined>;
+  list(query: RequestQuery): Promise<RequestRecord[]>;
+  /** The newest request with this dedup key created at or after `since`. */
+  findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined>;
+  /** Consumers attached to a request (submitter and deduplicated), in the order they came. */
+  subscribers(requestId: string): Promise<string[]>;
+  /** A request's audit trail, oldest first. */
+  audit(requestId: string): Promise<AuditEntry[]>;
+  /**
+   * Open requests without a proposal whose `give_up_at` has passed, by (give_up_at, id) after `after`.
+   * Ids only: each is read again in its own transaction.
+   */
+  dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>>;
+  /** Held requests with no queued or open ask, oldest submission first. */
+  held(): Promise<HeldRequest[]>;
+}
+
+export interface RequestRepository extends RequestReads {
+  insert(request: RequestRecord): Promise<void>;
+  update(id: string, patch: RequestPatch): Promise<void>;
+  /** Adds a subscriber; false when it was already subscribed. */
+  addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean>;
+  appendAudit(entry: AuditEntry): Promise<void>;
+}
+
+/** Asks, the live state of experts they make up (counts, mute), and the ask-side due work. */
+export interface AskReads {
+  get(id: string): Promise<AskRecord | undefined>;
+  /** A request's asks, oldest first. */
+  listFor(requestId: string): Promise<AskRecord[]>;
+  /** The ask an expert's reply belongs to: on that request, or else the expert's oldest open ask. */
+  findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined>;
+  /** An expert's open asks, oldest sent first. */
+  openOf(expertId: string): Promise<AskRecord[]>;
+  /** Live state per expert; `ids` null means every expert with any state. Days start at `dayStart`. */
+  expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>>;
+  /** Whether an expert is muted (cheaper than `expertStates` when only this matters). */
+  isMuted(expertId: string): Promise<boolean>;
+  /** Open asks whose `escalate_at` has passed, by (escalate_at, id) after `after`. */
+  dueEscalations(now: number, after: DueCursor | null, limit: number): Promise<AskRecord[]>;
+  /** Queued asks whose quiet hours have ended (`send_after <= now`). */
+  dueQueued(now: number): Promise<WaitingAsk[]>;
+  /** Queued asks of these experts, or of every expert when `expertIds` is null. */
+  queued(expertIds: readonly string[] | null): Promise<WaitingAsk[]>;
+}
+
+export interface AskRepository extends AskReads {
+  insert(ask: AskRecord): Promise<void>;
+  update(id: string, patch: AskPatch): Promise<void>;
+  setMuted(expertId: string, muted: boolean, at: number): Promise<void>;
+}
+
+/** Proposals, their decisions and their review cards in a chat channel. */
+export interface ProposalReads {
+  get(id: string): Promise<ProposalRecord | undefined>;
+  /** Pending proposals, oldest first. */
+  pending(): Promise<ProposalRecord[]>;
+  /** The pending proposal that has waited longest, if any. */
+  oldestPending(): Promise<ProposalRecord | undefined>;
+  /** Every proposal of a request, oldest first (a sent-back answer and the answer that followed it). */
+  listFor(requestId: string): Promise<ProposalRecord[]>;
+  /** Where a proposal's review card was posted. */
+  reviewCard(proposalId: string): Promise<ChatRef | undefined>;
+}
+
+export interface ProposalRepository extends ProposalReads {
+  insert(proposal: ProposalRecord): Promise<void>;
+  /** Decides a pending proposal; false (and no change) when it was already decided. */
+  decide(id: string, status: 'accepted' | 'rejected', decision: Decision): Promise<boolean>;
+  /** A reviewer's edit of a pending proposal's answer (in the transaction that accepts it). */
+  revise(id: string, revision: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void>;
+  setReviewCard(proposalId: string, ref: ChatRef): Promise<void>;
+  /** Pending proposals with a posted card whose request passed its give-up time, not yet marked; marks them. */
+  takeOverdueReviewCards(now: number): Promise<string[]>;
+}
+
+/** The transactional outbox: events with their deliveries, and messages to experts; both leased to whoever sends them. */
+export interface OutboxReads {
+  /** A request's events (bodies still held), oldest first. */
+  events(requestId: string): Promise<EventRecord[]>;
+  /** The messages about a request still held, whatever their state, oldest first. */
+  messages(requestId: string): Promise<MessageRecord[]>;
+  /** The six elements of the ask message sent for an ask (null when none was queued). */
+  askElements(askId: string): Promise<string[] | null>;
+  getDelivery(id: string): Promise<DeliveryRecord | undefined>;
+  deliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+  /** Whether any pending message is due at `now` (a cheap read before a claim, which writes). */
+  anyDueMessage(now: number): Promise<boolean>;
+  /** Whether any pending delivery is due at `now` (a cheap read before a claim, which writes). */
+  anyDueDelivery(now: number): Promise<boolean>;
+}
+
+export interface OutboxRepository extends OutboxReads {
+  insertEvent(event: EventRecord): Promise<void>;
+  enqueueMessage(message: MessageRecord): Promise<void>;
+  /**
+   * Leases up to `limit` pending messages due at `now`, oldest first: those nobody holds and those
+   * whose lease ran out (the process holding them died).
+   */
+  claimMessages(claim: WorkClaim): Promise<MessageRecord[]>;
+  /** Marks pending messages sent (whoever holds them now: the send happened) and ends their lease. */
+  markMessagesSent(ids: readonly string[], at: number): Promise<void>;
+  /** A failed send by `owner`: due again at `nextAttemptAt`, or `dead` when null; false (no change) if another process took it over. */
+  rescheduleMessage(id: string, owner: string, error: string, nextAttemptAt: number | null): Promise<boolean>;
+  /** Marks a pending message `dropped` (it no longer applies), with why. */
+  dropMessage(id: string, why: string): Promise<void>;
+  insertDelivery(delivery: DeliveryRecord): Promise<void>;
+  /**
+   * Leases due deliveries: per consumer at most `perConsumer` minus what it already has in flight
+   * (`inFlight`), and in-process ones only for consumers in `live`.
+   */
+  claimDeliveries(claim: DeliveryClaim): Promise<DeliveryJob[]>;
+  /** Records an attempt's outcome and ends its lease. */
+  finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
+  /** Drops pending deliveries to a consumer; returns what was dropped. */
+  dropPendingDeliveries(consumerId: string, at: number): Promise<DeliveryRecord[]>;
+  /** Makes a delivery due again now (replay), whatever its state. */
+  retryDelivery(id: string, now: number): Promise<void>;
+  /** Extends `owner`'s leases on these pending rows to `leaseUntil`; rows another process took over are left alone. */
+  renewLeases(work: 'message' | 'delivery', ids: readonly string[], owner: string, leaseUntil: number): Promise<number>;
+}
+
+export interface ConsumerReads {
+  get(id: string): Promise<ConsumerRecord | undefined>;
+  /** Every consumer, in the order they registered. */
+  list(): Promise<ConsumerRecord[]>;
+}
+
+export interface ConsumerRepository extends ConsumerReads {
+  upsert(consumer: ConsumerRecord): Promise<void>;
+  /** False when there was no such consumer. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Where asks were posted in a chat platform, and the chat event ids already processed. */
+export interface ChatReads {
+  ref(askId: string): Promise<ChatRef | undefined>;
+  /** The ask posted as this message, or (a thread reply) the newest ask posted in that thread. */
+  askByRef(ref: ChatRef): Promise<AskRecord | undefined>;
+  /** Where the first ask of this expert on this request was posted: a later ask goes in its thread. */
+  firstRef(requestId: string, expertId: string): Promise<ChatRef | undefined>;
+}
+
+export interface ChatRepository extends ChatReads {
+  setRef(askId: string, ref: ChatRef): Promise<void>;
+  /** Records a chat event id as processed; false when it already was (a retry or a redelivery). */
+  markEvent(id: string, at: number): Promise<boolean>;
+}
+
+/** Drafting and structuring jobs, claimed with a lease like messages and deliveries. */
+export interface LlmJobReads {
+  get(id: string): Promise<LlmJobRecord | undefined>;
+  /** Pending drafts whose deadline has passed, oldest deadline first. */
+  expiredDrafts(now: number, limit: number): Promise<LlmJobRecord[]>;
+}
+
+export interface LlmJobRepository extends LlmJobReads {
+  insert(job: LlmJobRecord): Promise<void>;
+  /**
+   * Leases up to `limit` pending jobs to run, oldest first: those nobody holds or whose lease ran out,
+   * leaving out `exclude` (the claimant's own in flight) and drafts past their deadline (those fall
+   * back without a call); each one's `attempts` is counted up.
+   */
+  claim(claim: WorkClaim & { exclude: readonly string[] }): Promise<LlmJobRecord[]>;
+  /** Gives up `owner`'s lease on a pending job (its call was stopped), so any process runs it at once. */
+  release(id: string, owner: string): Promise<void>;
+  /** Marks a pending job done and ends its lease; false when it was already done (a late result after a fallback). */
+  finish(id: string, at: number): Promise<boolean>;
+  renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number>;
+}
+
+/** Small named values the service keeps between runs (when the last review reminder went out). */
+export interface ServiceStateReads {
+  get(key: string): Promise<string | undefined>;
+}
+
+export interface ServiceStateRepository extends ServiceStateReads {
+  set(key: string, value: string): Promise<void>;
+}
+
+export interface RetentionReads {
+  /** What retention would remove at these cutoffs. */
+  countPrunable(cutoffs: RetentionCutoffs): Promise<PruneCounts>;
+}
+
+export interface RetentionRepository extends RetentionReads {
+  /** Removes up to `limit` rows of each kind past the cutoffs (and up to `limit` requests with all that is theirs); what went. */
+  pruneBatch(cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts>;
+}
+
+export interface MetricReads {
+  /** Row counts for `/metrics`: requests by status, pending outbox rows, dead deliveries, pending proposals. */
+  counts(): Promise<MetricCounts>;
+}
