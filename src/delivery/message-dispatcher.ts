@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { MessageRecord } from '../domain/records.js';
+import { CoalescedRun } from './coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { Store, Tx } from '../store/store.js';
 import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
@@ -35,8 +36,7 @@ export interface MessageDispatcherOptions {
  * next sends those messages again (at least once, never lost).
  */
 export class MessageDispatcher {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly drains: CoalescedRun;
   private stopping = false;
   private readonly owner: string;
   private readonly leaseMs: number;
@@ -52,6 +52,10 @@ export class MessageDispatcher {
   ) {
     this.owner = options.instanceId ?? newClaimantId();
     this.leaseMs = options.leaseMs ?? WORK_LEASE_MS;
+    this.drains = new CoalescedRun(
+      () => this.drain(),
+      (error) => this.log.error({ err: error }, 'message dispatcher failed; will retry on the next tick'),
+    );
     this.leases = new LeaseKeeper(
       this.leaseMs,
       (ids) => this.store.transaction((tx) => tx.outbox.renewLeases('message', ids, this.owner, this.clock.now() + this.leaseMs)),
@@ -71,26 +75,12 @@ export class MessageDispatcher {
 
   /** Starts a drain soon, or once more after the one in progress. */
   kick(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.drain())
-      .catch((error) => this.log.error({ err: error }, 'message dispatcher failed; will retry on the next tick'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    if (!this.stopping) this.drains.kick();
   }
 
   /** Resolves when no drain is in progress (tests and shutdown wait on it). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.drains.idle();
   }
 
   private async drain(): Promise<void> {

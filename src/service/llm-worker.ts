@@ -1,5 +1,6 @@
 import { countOne, type Engine } from './engine.js';
 import { kindSchemaOf } from './consumers.js';
+import { CoalescedRun } from '../delivery/coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
@@ -27,9 +28,7 @@ export interface LlmWorkerOptions {
  */
 export class LlmWorker {
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
-  private scheduled: Promise<void> | null = null;
-  /** A kick came while a look was under way: look once more after it. */
-  private again = false;
+  private readonly looks: CoalescedRun;
   private stopping = false;
   private readonly owner: string;
   private readonly leaseMs: number;
@@ -45,6 +44,10 @@ export class LlmWorker {
     this.owner = options.instanceId ?? newClaimantId();
     this.leaseMs = options.leaseMs ?? WORK_LEASE_MS;
     const { store, clock, log } = engine;
+    this.looks = new CoalescedRun(
+      () => this.fill(),
+      (error) => log.error({ err: error }, 'could not look for LLM jobs; will retry on the next tick'),
+    );
     this.leases = new LeaseKeeper(
       this.leaseMs,
       (ids) => store.transaction((tx) => tx.llmJobs.renewLeases(ids, this.owner, clock.now() + this.leaseMs)),
@@ -54,20 +57,7 @@ export class LlmWorker {
 
   /** Looks for due jobs soon, if there is room for another call. */
   kick(): void {
-    if (this.stopping) return;
-    if (this.scheduled) {
-      this.again = true;
-      return;
-    }
-    this.scheduled = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.fill())
-      .finally(() => {
-        this.scheduled = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    if (!this.stopping) this.looks.kick();
   }
 
   /** Aborts the calls in flight and takes no new work: their jobs stay pending, their leases given back. */
@@ -78,8 +68,8 @@ export class LlmWorker {
 
   /** Resolves when no job is running and none is about to start (tests and shutdown wait on it). */
   async idle(): Promise<void> {
-    while (this.scheduled || this.inFlight.size > 0) {
-      await Promise.all([this.scheduled, ...[...this.inFlight.values()].map((f) => f.done)]);
+    while (this.looks.busy || this.inFlight.size > 0) {
+      await Promise.all([this.looks.idle(), ...[...this.inFlight.values()].map((f) => f.done)]);
     }
   }
 
