@@ -22,14 +22,13 @@ export function giveUpReason(request: Pick<RequestRecord, 'held'>): FailureCode 
  * Adds the experts whose open asks were released to `freed`.
  */
 export async function giveUp(engine: Engine, tx: Tx, request: RequestRecord, now: number, freed: Set<string>): Promise<FailureCode> {
-  for (const ask of await tx.asks.listFor(request.id)) if (ask.state === 'open') freed.add(ask.expert_id);
   const code = giveUpReason(request);
   const after = formatDuration(request.routing_policy.give_up_after);
   const message =
     code === 'rate_limited'
       ? `Every expert who could answer stayed at a rate-limit cap for the whole give_up_after (${after}).`
       : `Nobody replied within give_up_after (${after}).`;
-  await failRequest(engine, tx, request, code, message, now);
+  for (const id of await failRequest(engine, tx, request, code, message, now)) freed.add(id);
   engine.log.info({ request_id: request.id, code }, 'request gave up');
   return code;
 }

@@ -205,8 +205,8 @@ export async function guarded(engine: Engine, tx: Tx, requestId: string, now: nu
       await tx.savepoint(async (tx) => {
         const request = await tx.requests.get(requestId);
         if (request && isWaiting(request)) {
-          for (const ask of await tx.asks.listFor(request.id)) if (ask.state === 'open') freed?.add(ask.expert_id);
-          await failRequest(engine, tx, request, 'error', 'An unexpected error occurred while processing this request.', now);
+          const released = await failRequest(engine, tx, request, 'error', 'An unexpected error occurred while processing this request.', now);
+          for (const id of released) freed?.add(id);
         }
       });
     } catch (again) {

@@ -197,10 +197,13 @@ async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: 
 
 /**
  * Fails an open request with exactly one reason code: releases its live asks, audits, and queues
- * `request_failed` for its subscribers, all in the caller's transaction.
+ * `request_failed` for its subscribers, all in the caller's transaction. Returns the experts whose open
+ * asks it released (their capacity is free again).
  */
-export async function failRequest(engine: Engine, tx: Tx, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): Promise<void> {
+export async function failRequest(engine: Engine, tx: Tx, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): Promise<string[]> {
+  const freed: string[] = [];
   for (const ask of await tx.asks.listFor(request.id)) {
+    if (ask.state === 'open') freed.push(ask.expert_id);
     if (ask.state === 'open' || ask.state === 'queued') await closeAsk(engine, tx, ask, 'released', { why: 'failed', code }, now);
   }
   request.status = 'failed';
@@ -212,4 +215,5 @@ export async function failRequest(engine: Engine, tx: Tx, request: RequestRecord
   await tx.requests.update(request.id, { status: 'failed', reason: request.reason, held: false, ...drafting, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
   await emitEvent(tx, request, 'request_failed', { reason: { code, message } }, now);
+  return freed;
 }
