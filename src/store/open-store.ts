@@ -1,5 +1,4 @@
 import type { Store } from './store.js';
-import { lockDatabase } from './sqlite/lock-database.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
 export interface StorageOptions {
@@ -8,24 +7,9 @@ export interface StorageOptions {
 }
 
 /**
- * Opens the configured store for a serving process: the SQLite file is locked to this process (a
- * second server on it is refused, naming the holder) until the store is closed.
+ * Opens the configured store for a serving process, which holds it alone: a second server on the
+ * same SQLite file is refused, naming the holder, until this store is closed.
  */
 export function openStore(storage: StorageOptions): Store {
-  const lock = lockDatabase(storage.path);
-  try {
-    const store = openSqliteStore(storage.path);
-    const close = store.close.bind(store);
-    store.close = async () => {
-      try {
-        await close();
-      } finally {
-        lock.release();
-      }
-    };
-    return store;
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  return openSqliteStore(storage.path, { exclusive: true });
 }

@@ -2,6 +2,7 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Reads, Repositories, Store, Tx } from '../store.js';
+import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader } from './open-database.js';
 import { createRepositories } from './repositories.js';
 import { StorageUnavailable } from '../errors.js';
@@ -26,12 +27,22 @@ interface Queued {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** Opens the SQLite store on a file (created and migrated as needed): one writer and one reader connection. */
-export function openSqliteStore(path: string): SqliteStore {
-  const writer = openDatabase(path);
-  // An in-memory database exists on one connection only; its reads then share the writer's.
-  const reader = path === ':memory:' ? writer : openReader(path);
-  return new SqliteStore(writer, reader);
+/**
+ * Opens the SQLite store on a file (created and migrated as needed): one writer and one reader
+ * connection. `exclusive` (a serving process) first takes the database's lock, held until `close`: a
+ * second server on the same file is refused, naming the holder.
+ */
+export function openSqliteStore(path: string, options: { exclusive?: boolean } = {}): SqliteStore {
+  const lock = options.exclusive ? lockDatabase(path) : null;
+  try {
+    const writer = openDatabase(path);
+    // An in-memory database exists on one connection only; its reads then share the writer's.
+    const reader = path === ':memory:' ? writer : openReader(path);
+    return new SqliteStore(writer, reader, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }
 
 /**
@@ -71,6 +82,7 @@ export class SqliteStore implements Store {
   constructor(
     readonly db: Database.Database,
     private readonly reader: Database.Database,
+    private readonly lock: { release(): void } | null = null,
   ) {
     const writes: Repositories = createRepositories(db);
     let depth = 0;
@@ -132,6 +144,7 @@ export class SqliteStore implements Store {
     await this.draining;
     if (this.reader !== this.db && this.reader.open) this.reader.close();
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 
   private enqueue(item: Omit<Queued, 'resolve' | 'reject'>): Promise<unknown> {
