@@ -14,13 +14,18 @@ function prepare(db: Database.Database) {
     insert: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
         @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
     get: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = ?`),
+    // Each consumer contributes at most its first `perConsumer` due, unleased rows (an index seek per
+    // consumer), ranked to leave room for what it already has in flight; the earliest of those win.
     claim: p(`UPDATE deliveries SET claimed_by = @owner, lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
           SELECT due.id FROM (
             SELECT d.id, d.next_attempt_at, d.consumer_id,
               ROW_NUMBER() OVER (PARTITION BY d.consumer_id ORDER BY d.next_attempt_at, d.id) AS nth
-            FROM deliveries d JOIN consumers c ON c.id = d.consumer_id
-            WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
-              AND (c.delivery_type = 'webhook' OR c.id IN (SELECT value FROM json_each(@live)))
+            FROM consumers c JOIN deliveries d ON d.id IN (
+              SELECT p.id FROM deliveries p INDEXED BY deliveries_pending_consumer
+              WHERE p.consumer_id = c.id AND p.state = 'pending' AND p.next_attempt_at <= @now
+                AND (p.lease_until IS NULL OR p.lease_until <= @now)
+              ORDER BY p.next_attempt_at, p.id LIMIT @perConsumer)
+            WHERE c.delivery_type = 'webhook' OR c.id IN (SELECT value FROM json_each(@live))
           ) AS due LEFT JOIN json_each(@inFlight) AS busy ON busy.key = due.consumer_id
           WHERE due.nth <= @perConsumer - COALESCE(busy.value, 0) ORDER BY due.next_attempt_at, due.id LIMIT @limit)
         RETURNING ${DELIVERY_COLUMNS}`),

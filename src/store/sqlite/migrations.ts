@@ -240,4 +240,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE llm_jobs ADD COLUMN claimed_by TEXT;
   ALTER TABLE llm_jobs ADD COLUMN lease_until INTEGER;
   `,
+  // 10: each consumer's due deliveries in order, so a claim reads at most a few rows per consumer
+  // instead of ranking every pending delivery (a claim follows every batch of finished attempts).
+  `
+  CREATE INDEX deliveries_pending_consumer ON deliveries (consumer_id, next_attempt_at, id) WHERE state = 'pending';
+  `,
 ];

@@ -172,6 +172,9 @@ export class SqliteStore implements Store {
       for (const item of batch) item.reject(error);
       return;
     }
+    // A transaction alone in its batch needs no savepoint: if it fails, the whole batch is rolled back.
+    // (A savepoint makes SQLite copy every page it changes to a sub-journal: about a fifth of the work.)
+    if (batch.length === 1) return this.runAlone(batch[0]!);
     const outcomes: Outcome[] = [];
     for (const [i, item] of batch.entries()) {
       db.exec('SAVEPOINT tx');
@@ -207,6 +210,23 @@ export class SqliteStore implements Store {
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
+  }
+
+  /** One transaction in a batch of its own, inside `BEGIN IMMEDIATE` already. */
+  private async runAlone(item: Queued): Promise<void> {
+    const db = this.db;
+    let value: unknown;
+    try {
+      value = await item.work(this.tx);
+      db.exec('COMMIT');
+    } catch (caught) {
+      const error = this.failed(caught);
+      if (db.inTransaction) db.exec('ROLLBACK');
+      item.reject(error);
+      return;
+    }
+    if (!item.probe) this.lastWriteFailure = null;
+    item.resolve(value);
   }
 
   /** The driver-neutral error for what was thrown, remembered when the storage failed. */
