@@ -147,3 +147,17 @@ export function retryDelivery(engine: Engine, id: string): Promise<DeliveryRecor
     return (await tx.outbox.getDelivery(id))!;
   });
 }
+
+export interface DeliveryListQuery {
+  consumer_id?: string | undefined;
+  state?: 'pending' | 'delivered' | 'dead' | 'dropped' | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** A page of deliveries, newest first, with the cursor of the next page (null on the last). */
+export async function listDeliveries(engine: Engine, query: DeliveryListQuery) {
+  const rows = await engine.store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
+  const page = rows.slice(0, query.limit);
+  return { items: page.map(deliveryView), next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
+}

@@ -4,23 +4,23 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertEntry } from '../config/expert-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
-import { DeliveryDispatcher, type ConsumerHandlers } from '../delivery/delivery-dispatcher.js';
-import { MessageDispatcher } from '../delivery/message-dispatcher.js';
+import type { ConsumerHandlers, DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
+import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import { notFound } from '../errors.js';
-import type { LlmClient, LlmSettings } from '../llm/create-llm-client.js';
+import type { LlmSettings } from '../llm/create-llm-client.js';
 import { expireDrafts } from './finish-llm-job.js';
-import { LlmWorker } from './llm-worker.js';
+import type { LlmWorker } from './llm-worker.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
 import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
-import { askUndeliverable } from './ask-undeliverable.js';
 import { cancelRequest } from './cancel-request.js';
 import {
-  consumerView, deleteConsumer, deliveryView, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
+  consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
+  type DeliveryListQuery,
 } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
-import { countOne, type Engine, type ReviewSettings, type ServiceCounters } from './engine.js';
-import { reviewCardOf } from './review-channel.js';
+import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
+import { startWorkers, type WorkerOptions } from './workers.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
@@ -33,18 +33,15 @@ import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
 import { inProcessChangeFeed, type ChangeFeed } from './change-feed.js';
 import { newClaimantId } from '../store/lease-keeper.js';
-import { requestView, type RequestView } from './views.js';
+import { auditTrail, listRequests, requestView, type RequestView } from './views.js';
 
-export interface ExpertqServiceOptions {
+export interface ExpertqServiceOptions extends WorkerOptions {
   config: Pick<Config, 'org' | 'defaults' | 'topics' | 'experts'> & { file?: string | null };
   store: Store;
-  transport: Transport;
   log: Logger;
   clock?: Clock;
   /** `server.allow_private_webhooks`: allow webhook URLs on loopback/private addresses. */
   allowPrivateWebhooks?: boolean;
-  /** Tuning for the webhook dispatcher (tests shorten the timeout). */
-  delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
   /**
    * Builds what `tick()` runs (the scheduler) for this service. The composition root passes it, so
    * the service does not depend on the scheduler that calls it.
@@ -56,8 +53,6 @@ export interface ExpertqServiceOptions {
   instanceId?: string;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
-  /** The LLM client when `llm.model` is configured; without it, nothing LLM-related runs. */
-  llm?: LlmClient | null;
 }
 
 /**
@@ -111,24 +106,10 @@ export class ExpertqService implements Engine {
       remindAfterMs: options.review?.remindAfterMs ?? 3_600_000,
     };
     this.instanceId = options.instanceId ?? newClaimantId();
-    this.messages = new MessageDispatcher(
-      this.store,
-      options.transport,
-      this.clock,
-      this.log,
-      {
-        onUndeliverable: (tx, message, code, now) => askUndeliverable(this, tx, message.ask_id!, code, now),
-        afterOutcomes: () => this.onEventsQueued(),
-        reviewCard: (proposalId, now) => reviewCardOf(this.store, proposalId, now),
-        onFailure: (code) => countOne(this.counters.transportFailures, code),
-      },
-      { instanceId: this.instanceId },
-    );
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
-    this.deliveries = new DeliveryDispatcher(this.store, this.clock, this.log, { allowPrivate: this.allowPrivateWebhooks, instanceId: this.instanceId, ...options.delivery });
+    ({ messages: this.messages, deliveries: this.deliveries, llmWorker: this.llmWorker } = startWorkers(this, options));
     this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
-    this.llmWorker = options.llm ? new LlmWorker(this, options.llm, () => this.kick(), { instanceId: this.instanceId }) : null;
   }
 
   onMessagesQueued(): void {
@@ -188,13 +169,8 @@ export class ExpertqService implements Engine {
     this.stopping.abort();
   }
 
-  async listRequests(query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
-    const rows = await this.store.requests.list({ ...query, limit: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
-    return {
-      items: await Promise.all(page.map((r) => requestView(this, r))),
-      next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
-    };
+  listRequests(query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
+    return listRequests(this, query);
   }
 
   async cancelRequest(id: string, by = 'api'): Promise<RequestView> {
@@ -271,9 +247,8 @@ export class ExpertqService implements Engine {
     return this.committed(await unmuteExpert(this, id));
   }
 
-  async audit(requestId: string) {
-    if (!(await this.store.requests.get(requestId))) throw notFound('Request', requestId);
-    return (await this.store.requests.audit(requestId)).map((e) => ({ at: new Date(e.at).toISOString(), type: e.type, actor: e.actor, data: e.data }));
+  audit(requestId: string) {
+    return auditTrail(this, requestId);
   }
 
   /** Registers a webhook consumer (HTTP) or, with `handlers`, an in-process one (SDK). */
@@ -296,10 +271,8 @@ export class ExpertqService implements Engine {
     return listKinds(this);
   }
 
-  async listDeliveries(query: { consumer_id?: string | undefined; state?: 'pending' | 'delivered' | 'dead' | 'dropped' | undefined; limit: number; cursor?: string | undefined }) {
-    const rows = await this.store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
-    const page = rows.slice(0, query.limit);
-    return { items: page.map(deliveryView), next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
+  listDeliveries(query: DeliveryListQuery) {
+    return listDeliveries(this, query);
   }
 
   async retryDelivery(id: string) {

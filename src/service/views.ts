@@ -2,6 +2,8 @@ import { iso } from '../clock.js';
 import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
+import { notFound } from '../errors.js';
+import type { RequestQuery } from '../store/store.js';
 import { subscribersOf, type Engine } from './engine.js';
 import { givesUpAt, waitingOf } from './waiting.js';
 
@@ -91,3 +93,19 @@ export function proposalBody(p: ProposalRecord) {
   };
 }
 export type ProposalBody = ReturnType<typeof proposalBody>;
+
+/** A page of requests, newest first, with the cursor of the next page (null on the last). */
+export async function listRequests(engine: Engine, query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
+  const rows = await engine.store.requests.list({ ...query, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  return {
+    items: await Promise.all(page.map((r) => requestView(engine, r))),
+    next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
+  };
+}
+
+/** A request's audit trail, oldest first. Unknown id: 404. */
+export async function auditTrail(engine: Engine, requestId: string) {
+  if (!(await engine.store.requests.get(requestId))) throw notFound('Request', requestId);
+  return (await engine.store.requests.audit(requestId)).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
+}
