@@ -1,61 +1,58 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
 /**
- * The layers of src/, lowest first (cli → server → app/composition → http/mcp/scheduler → service →
- * delivery/llm/transport → store → domain/config/core). A file may
- * import its own layer and those below it; an import that runs back up a layer fails `npm run lint`.
- * A needed upward call becomes an interface the lower layer owns and the composition root wires.
+ * The layers of src/, lowest first. A file may import its own layer and those below it; an import that
+ * runs back up a layer fails `npm run lint` (eslint-plugin-boundaries). A needed upward call becomes an
+ * interface the lower layer owns and the composition root wires.
  */
-const FOLDER_LAYERS = [
-  ['domain', 'config', 'core'],
-  ['store'],
-  ['delivery', 'llm', 'transport', 'client'],
-  ['service'],
-  ['http', 'mcp', 'scheduler', 'metrics'],
+const LAYERS = [
+  { type: 'base', files: ['clock', 'errors', 'ids', 'package-info'] },
+  { type: 'model', folders: ['domain', 'config', 'core'] },
+  { type: 'store', folders: ['store'] },
+  { type: 'outside', folders: ['delivery', 'llm', 'transport', 'client'] },
+  { type: 'service', folders: ['service'] },
+  { type: 'interface', folders: ['http', 'mcp', 'scheduler', 'metrics'] },
+  { type: 'composition', files: ['app', 'create-service', 'wire-service', 'log'] },
+  { type: 'server', files: ['server'] },
+  { type: 'cli', folders: ['cli'] },
+  { type: 'entry', files: ['index'] },
 ];
-/** Files at the top of src/, above every folder layer but cli/. */
-const COMPOSITION = ['app', 'create-service', 'wire-service'];
-const SERVER = ['server'];
-const ENTRY = ['index'];
 
-/** A relative import of one of `folders` (any depth of `../`) or of one of the top-level `files`. */
-function upward(folders, files, layer) {
-  const patterns = [];
-  if (folders.length > 0) {
-    patterns.push({
-      regex: `^(\\./|(\\.\\./)+)(${folders.join('|')})/`,
-      message: `${layer} sits below ${folders.join(', ')}: import only downward (turn the call into an interface this layer owns, wired at the composition root).`,
-    });
-  }
-  patterns.push({
-    regex: `^(\\./|(\\.\\./)+)(${files.join('|')})\\.js$`,
-    message: `${layer} sits below ${files.map((f) => `${f}.ts`).join(', ')}: import only downward.`,
-  });
-  return patterns;
+// Folders are elements; the files at the top of src/ are classified one by one.
+const layerElements = LAYERS.filter((l) => l.folders).map(({ type, folders }) => ({ type, pattern: folders.map((f) => `src/${f}`) }));
+const layerFiles = LAYERS.filter((l) => l.files).map(({ type, files }) => ({ category: type, pattern: files.map((f) => `src/${f}.ts`) }));
+
+/** What a layer may import: its own and every layer below, whether folders (elements) or single files. */
+function allowedBelow(i) {
+  const below = LAYERS.slice(0, i + 1);
+  const types = below.filter((l) => l.folders).map((l) => l.type);
+  const categories = below.filter((l) => l.files).map((l) => l.type);
+  return [
+    ...(types.length ? [{ to: { element: { types: { anyOf: types } } } }] : []),
+    ...(categories.length ? [{ to: { file: { categories: { anyOf: categories } } } }] : []),
+  ];
 }
 
-function layerRules() {
-  const blocks = [];
-  FOLDER_LAYERS.forEach((layer, i) => {
-    const above = [...FOLDER_LAYERS.slice(i + 1).flat(), 'cli'];
-    for (const folder of layer) {
-      blocks.push({
-        files: [`src/${folder}/**/*.ts`],
-        rules: { 'no-restricted-imports': ['error', { patterns: upward(above, [...COMPOSITION, ...SERVER, ...ENTRY], `src/${folder}/`) }] },
-      });
-    }
-  });
-  blocks.push({
-    files: COMPOSITION.map((f) => `src/${f}.ts`),
-    rules: { 'no-restricted-imports': ['error', { patterns: upward(['cli'], [...SERVER, ...ENTRY], 'the composition root') }] },
-  });
-  blocks.push({
-    files: SERVER.map((f) => `src/${f}.ts`),
-    rules: { 'no-restricted-imports': ['error', { patterns: upward(['cli'], ENTRY, 'the server') }] },
-  });
-  return blocks;
-}
+const layerPolicies = LAYERS.flatMap(({ type, folders }, i) =>
+  allowedBelow(i).map((allow) => ({ from: folders ? { element: { type } } : { file: { categories: type } }, allow })),
+);
+
+const layerRules = {
+  files: ['src/**/*.ts'],
+  plugins: { boundaries },
+  settings: {
+    'import/resolver': { typescript: { project: './tsconfig.json' } },
+    'boundaries/elements': layerElements,
+    'boundaries/files': layerFiles,
+  },
+  rules: {
+    'boundaries/dependencies': ['error', { default: 'disallow', policies: layerPolicies }],
+    // Every file of src/ belongs to a layer, so a new folder cannot slip past the rule above.
+    'boundaries/no-unknown-files': 'error',
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/assets/'] },
@@ -75,7 +72,7 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/await-thenable': 'error' },
   },
-  ...layerRules(),
+  layerRules,
   // The queue renders proposal cards; a card never imports the queue (what both need lives in its own module).
   {
     files: ['web/src/proposal-card.tsx'],
