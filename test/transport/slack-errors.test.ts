@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { BIN, cleanEnv, SPAWN_TIMEOUT_MS } from '../support/cli.js';
+import { BIN, cleanEnv, freePort, SPAWN_TIMEOUT_MS } from '../support/cli.js';
 import { captureLogger } from '../support/capture.js';
 import { APP_TOKEN, BOT_TOKEN, dmMessage, FakeSlack, SIGNING_SECRET } from '../support/fake-slack.js';
 import { ServerChild } from '../support/server-child.js';
@@ -152,7 +152,8 @@ describe('Slack and kill -9', () => {
     const slack = await new FakeSlack().start();
     const dir = mkdtempSync(join(tmpdir(), 'expertq-slack-kill-'));
     const configFile = join(dir, 'service.yaml');
-    writeFileSync(configFile, stringify({ org: { name: 'Acme' }, chat: { ...{ bot_token_env: 'SLACK_BOT_TOKEN', app_token_env: 'SLACK_APP_TOKEN' }, api_url: slack.apiUrl }, experts: SLACK_EXPERTS }));
+    // A port of its own: the default one may be serving already (a developer's `npm start`).
+    writeFileSync(configFile, stringify({ org: { name: 'Acme' }, server: { port: await freePort() }, chat: { ...{ bot_token_env: 'SLACK_BOT_TOKEN', app_token_env: 'SLACK_APP_TOKEN' }, api_url: slack.apiUrl }, experts: SLACK_EXPERTS }));
     const server = new ServerChild(configFile, cleanEnv({ SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET }), ['--transport', 'chat']);
     cleanups.push(async () => {
       await server.kill9();
