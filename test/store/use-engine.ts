@@ -23,6 +23,7 @@ export function useEngine(engine: Engine): EngineUnderTest {
   afterEach(async () => {
     for (const store of opened.reverse()) await store.close();
     opened = [];
+    await engine.drop?.(dir);
     rmSync(dir, { recursive: true, force: true });
   });
   return {

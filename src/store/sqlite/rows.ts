@@ -1,12 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { AuditEntry, ConsumerRecord, LlmJobRecord, ProposalRecord, RequestRecord } from '../../domain/records.js';
 
-/** Row helpers the SQLite repositories share: JSON columns, optional filters, rows to records. */
+/** Row helpers the SQLite repositories share: optional filters, cached dynamic statements, rows to records. */
 
-export type Row = Record<string, unknown>;
-
-export const json = (value: unknown) => JSON.stringify(value);
-export const parseJson = (text: unknown): unknown => (text === null || text === undefined ? null : JSON.parse(text as string));
+export { json, parseJson, toAudit, toConsumer, toLlmJob, toProposal, toRequest, type Row } from '../row-records.js';
 
 /** `WHERE a = ? AND b = ?` from the filters whose value is given (list endpoints' optional filters). */
 export function whereClause(filters: Array<[clause: string, value: unknown]>): { where: string; values: unknown[] } {
@@ -27,86 +23,3 @@ export function statementCache(db: Database.Database): (sql: string) => Database
   };
 }
 
-export function toRequest(r: Row): RequestRecord {
-  return {
-    id: r.id as string,
-    consumer_id: r.consumer_id as string,
-    kind: r.kind as string,
-    topic: r.topic as string,
-    question: r.question as string,
-    context: JSON.parse(r.context as string),
-    target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
-    routing_policy: JSON.parse(r.routing_policy as string),
-    own_policy: r.own_policy === null || r.own_policy === undefined ? null : JSON.parse(r.own_policy as string),
-    dedup_key: r.dedup_key as string | null,
-    status: r.status as RequestRecord['status'],
-    reason: r.reason_code === null ? null : { code: r.reason_code as never, message: r.reason_message as string },
-    proposal_id: r.proposal_id as string | null,
-    held: r.held === 1,
-    drafting: r.drafting === 1,
-    asked_question: r.asked_question as string | null,
-    give_up_at: r.give_up_at as number,
-    created_at: r.created_at as number,
-    updated_at: r.updated_at as number,
-  };
-}
-
-export function toProposal(r: Row): ProposalRecord {
-  return {
-    id: r.id as string,
-    request_id: r.request_id as string,
-    status: r.status as ProposalRecord['status'],
-    answer: r.answer as string,
-    structured: JSON.parse(r.structured as string),
-    confidence: r.confidence as number | null,
-    provenance: JSON.parse(r.provenance as string),
-    decision:
-      r.decided_at === null
-        ? null
-        : {
-            decided_by: r.decided_by as string,
-            note: r.note as string | null,
-            reason: r.reason as string | null,
-            decided_at: r.decided_at as number,
-          },
-    original_answer: (r.original_answer as string | null | undefined) ?? null,
-    created_at: r.created_at as number,
-  };
-}
-
-export function toConsumer(r: Row): ConsumerRecord {
-  return {
-    id: r.id as string,
-    handles_kinds: JSON.parse(r.handles_kinds as string),
-    delivery: JSON.parse(r.delivery as string),
-    secret: r.secret as string | null,
-    dedup_window: r.dedup_window as string,
-    dedup_window_ms: r.dedup_window_ms as number,
-    auto_accept: r.auto_accept === 1,
-    kind_schemas: r.kind_schemas === null ? null : JSON.parse(r.kind_schemas as string),
-    created_at: r.created_at as number,
-    updated_at: r.updated_at as number,
-  };
-}
-
-export const toAudit = (r: Row): AuditEntry => ({
-  request_id: r.request_id as string,
-  at: r.at as number,
-  type: r.type as AuditEntry['type'],
-  actor: r.actor as string,
-  data: JSON.parse(r.data as string),
-});
-
-export function toLlmJob(r: Row): LlmJobRecord {
-  return {
-    id: r.id as string,
-    stage: r.stage as LlmJobRecord['stage'],
-    request_id: r.request_id as string,
-    proposal: r.proposal === null ? null : JSON.parse(r.proposal as string),
-    state: r.state as LlmJobRecord['state'],
-    attempts: r.attempts as number,
-    deadline_at: r.deadline_at as number | null,
-    created_at: r.created_at as number,
-    finished_at: r.finished_at as number | null,
-  };
-}

@@ -1,0 +1,142 @@
+import pg from 'pg';
+import { StorageUnavailable } from '../errors.js';
+import type { Reads, Store, Tx } from '../store.js';
+import { migratePg } from './migrate.js';
+import { createPgRepositories } from './repositories.js';
+import { pgTypes } from './sql.js';
+import { isRetryable, toStoreError, translating } from './storage-errors.js';
+
+export interface PgStoreOptions {
+  /** A `postgres://` URL. */
+  url: string;
+  /** Connections in this process's pool (`storage.pool_size`). */
+  poolSize?: number;
+}
+
+/** A transaction that lost a race (deadlock, serialization failure) is run again this many times in all. */
+const MAX_ATTEMPTS = 5;
+
+/** Opens the PostgreSQL store: a pool on `url`, the schema migrated (one instance at a time). */
+export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: pgTypes, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server dropped (a restart, a failover) is discarded by the pool; the next
+  // query opens a new one. Without a listener the error would end the process.
+  pool.on('error', () => {});
+  try {
+    await migratePg(pool, redact(options.url));
+  } catch (error) {
+    await pool.end();
+    throw toStoreError(error);
+  }
+  return new PgStore(pool);
+}
+
+/** The URL without its password, for messages. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the PostgreSQL database';
+  }
+}
+
+/**
+ * The PostgreSQL engine. Every transaction runs on a connection of its own from the pool (READ
+ * COMMITTED); reads of an aggregate's root inside one lock its row, so two instances changing one
+ * request or proposal take turns, and the second sees what the first committed. A transaction that
+ * loses a deadlock or serialization race is rolled back and run again from the start: its work only
+ * reads and writes through `tx`, so running it again is safe.
+ */
+export class PgStore implements Store {
+  readonly requests: Reads['requests'];
+  readonly asks: Reads['asks'];
+  readonly proposals: Reads['proposals'];
+  readonly outbox: Reads['outbox'];
+  readonly consumers: Reads['consumers'];
+  readonly chat: Reads['chat'];
+  readonly llmJobs: Reads['llmJobs'];
+  readonly serviceState: Reads['serviceState'];
+  readonly retention: Reads['retention'];
+  readonly metrics: Reads['metrics'];
+
+  constructor(readonly pool: pg.Pool) {
+    const reads = createPgRepositories(translating(pool), false);
+    this.requests = reads.requests;
+    this.asks = reads.asks;
+    this.proposals = reads.proposals;
+    this.outbox = reads.outbox;
+    this.consumers = reads.consumers;
+    this.chat = reads.chat;
+    this.llmJobs = reads.llmJobs;
+    this.serviceState = reads.serviceState;
+    this.retention = reads.retention;
+    this.metrics = reads.metrics;
+  }
+
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw toStoreError(error);
+      }
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const value = await work(this.txOn(client));
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        if (isRetryable(error) && attempt < MAX_ATTEMPTS) continue;
+        throw toStoreError(error);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  async checkWritable(): Promise<void> {
+    let row: { recovery: boolean } | undefined;
+    try {
+      row = (await this.pool.query('SELECT pg_is_in_recovery() AS recovery')).rows[0] as { recovery: boolean };
+    } catch (error) {
+      throw toStoreError(error);
+    }
+    if (row?.recovery) throw new StorageUnavailable('read_only', 'the database is a read-only replica (in recovery)');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private txOn(client: pg.PoolClient): Tx {
+    let depth = 0;
+    const tx: Tx = {
+      ...createPgRepositories(translating(client), true),
+      savepoint: async (work) => {
+        const name = `nested_${++depth}`;
+        await client.query(`SAVEPOINT ${name}`);
+        try {
+          const value = await work(tx);
+          await client.query(`RELEASE SAVEPOINT ${name}`);
+          return value;
+        } catch (error) {
+          await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          await client.query(`RELEASE SAVEPOINT ${name}`);
+          throw error;
+        } finally {
+          depth--;
+        }
+      },
+    };
+    return tx;
+  }
+}

@@ -1,0 +1,44 @@
+import pg from 'pg';
+import type { Row } from '../row-records.js';
+
+/** A pool (autocommitted reads) or one pooled connection inside a transaction: both run queries. */
+export interface Db {
+  query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+}
+
+export async function all(db: Db, text: string, values: unknown[] = []): Promise<Row[]> {
+  return (await db.query(text, values)).rows as Row[];
+}
+
+export async function one(db: Db, text: string, values: unknown[] = []): Promise<Row | undefined> {
+  return (await db.query(text, values)).rows[0] as Row | undefined;
+}
+
+/** Runs a write; resolves with the number of rows it touched. */
+export async function run(db: Db, text: string, values: unknown[] = []): Promise<number> {
+  return (await db.query(text, values)).rowCount ?? 0;
+}
+
+/**
+ * `WHERE a = $1 AND b = $2` from the filters whose value is given, numbering from `first`. Each
+ * clause carries one `$?` where its value goes.
+ */
+export function whereClause(filters: Array<[clause: string, value: unknown]>, first = 1): { where: string; values: unknown[] } {
+  const given = filters.filter(([, value]) => value !== undefined);
+  let n = first;
+  return {
+    where: given.length ? `WHERE ${given.map(([c]) => c.replace('$?', () => `$${n++}`)).join(' AND ')}` : '',
+    values: given.map(([, v]) => v),
+  };
+}
+
+/**
+ * Types as the repositories expect them: BIGINT (epoch milliseconds, counts) and NUMERIC (sums) as
+ * JavaScript numbers, not strings. Every value expertq keeps in them is far below 2^53.
+ */
+export const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  }) as typeof pg.types.getTypeParser,
+};
