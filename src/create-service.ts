@@ -131,7 +131,11 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
       ? await (await import('./transport/slack/create-slack-transport.js')).createSlackTransport(config, secrets, log, clock)
       : null;
 
-  const store = openStore({ path: config.storagePath });
+  const store = await openStore(
+    config.storage.url_env === undefined
+      ? { path: config.storagePath }
+      : { urlEnv: config.storage.url_env, url: secrets.databaseUrl, poolSize: config.storage.pool_size },
+  );
   const transport: WireServiceOptions['transport'] =
     slack ??
     (typeof options.transport === 'object'

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
+import { StorageUnavailable } from '../store/errors.js';
 import { CliError } from './cli-error.js';
 import { buildProgram } from './program.js';
 
@@ -16,7 +17,7 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof CliError || error instanceof ConfigError) {
+  } else if (error instanceof CliError || error instanceof ConfigError || error instanceof StorageUnavailable) {
     // An empty message: the failure was already printed (as JSON on stdout with --json).
     if (error.message) process.stderr.write(`expertq: ${error.message}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;

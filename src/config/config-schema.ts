@@ -131,6 +131,8 @@ export const configSchema = z
     storage: z
       .object({
         path: z.string().min(1).optional(),
+        url_env: envName.optional(),
+        pool_size: z.number().int().min(1).max(500).default(10),
         retention: retentionSchema.nullable().default(null),
         retention_requests: retentionSchema.nullable().default(null),
       })
@@ -159,6 +161,13 @@ export const configSchema = z
         code: 'custom',
         path: ['llm', 'api_key_env'],
         message: 'is required with llm.model unless llm.base_url points at an endpoint that needs no key (Ollama, vLLM)',
+      });
+    }
+    if (config.storage.path !== undefined && config.storage.url_env !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['storage', 'url_env'],
+        message: 'cannot be set with storage.path: choose SQLite (path) or PostgreSQL (url_env)',
       });
     }
     const ids = new Set(config.experts.map((e) => e.id));

@@ -126,6 +126,8 @@ export interface Secrets {
   chatBotToken: string | undefined;
   chatSigningSecret: string | undefined;
   chatAppToken: string | undefined;
+  /** The PostgreSQL URL `storage.url_env` names (undefined when that variable is unset). */
+  databaseUrl: string | undefined;
 }
 
 export function readSecrets(config: Config, env: Record<string, string | undefined>): Secrets {
@@ -138,5 +140,6 @@ export function readSecrets(config: Config, env: Record<string, string | undefin
     chatBotToken: get(config.chat?.bot_token_env),
     chatSigningSecret: get(config.chat?.signing_secret_env),
     chatAppToken: get(config.chat?.app_token_env),
+    databaseUrl: get(config.storage.url_env),
   };
 }

@@ -34,6 +34,19 @@ describe('configuration', () => {
     expect(config.experts).toEqual([]);
   });
 
+  it('selects PostgreSQL with storage.url_env, with a pool of 10 unless storage.pool_size says otherwise', () => {
+    const config = parseConfig('org: {name: Acme}\nstorage: {url_env: DATABASE_URL, pool_size: 4}\n', FILE);
+    expect(config.storage).toMatchObject({ url_env: 'DATABASE_URL', pool_size: 4 });
+    expect(readSecrets(config, { DATABASE_URL: 'postgres://db/expertq' }).databaseUrl).toBe('postgres://db/expertq');
+    expect(parseConfig('org: {name: Acme}\n', FILE).storage.pool_size).toBe(10);
+  });
+
+  it('refuses storage.path and storage.url_env together', () => {
+    expect(error('org: {name: Acme}\nstorage: {path: x.db, url_env: DATABASE_URL}\n')).toContain(
+      'storage.url_env: cannot be set with storage.path: choose SQLite (path) or PostgreSQL (url_env)',
+    );
+  });
+
   it('reads the example file that npm start uses', () => {
     const config = loadConfig('service.example.yaml');
     expect(config.experts.map((e) => e.id)).toEqual(['dana', 'lee', 'sam']);

@@ -26,7 +26,11 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     await migratePg(pool, redact(options.url));
   } catch (error) {
     await pool.end();
-    throw toStoreError(error);
+    const translated = toStoreError(error);
+    if (translated instanceof StorageUnavailable) {
+      throw new StorageUnavailable(translated.code, `Cannot open the PostgreSQL database ${redact(options.url)}: ${translated.message}`, { cause: error });
+    }
+    throw translated;
   }
   return new PgStore(pool);
 }
