@@ -31,7 +31,7 @@ import type { TickResult, TimedWork } from './timed-work.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
-import { inProcessChangeFeed, type ChangeFeed } from './change-feed.js';
+import type { ChangeFeed } from '../store/change-feed.js';
 import { newClaimantId } from '../store/lease-keeper.js';
 import { auditTrail, listRequests, requestView, type RequestView } from './views.js';
 
@@ -47,7 +47,7 @@ export interface ExpertqServiceOptions extends WorkerOptions {
    * the service does not depend on the scheduler that calls it.
    */
   scheduler: (engine: Engine) => TimedWork;
-  /** Where commits are announced to live views (default: this process only). */
+  /** Where commits are announced to live views (default: the store's, which reaches every process on its database). */
   changes?: ChangeFeed;
   /** Names this process on the leases it holds (deliveries, chat messages, LLM jobs); one is made up by default. */
   instanceId?: string;
@@ -91,7 +91,7 @@ export class ExpertqService implements Engine {
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
-    this.changes = options.changes ?? inProcessChangeFeed();
+    this.changes = options.changes ?? options.store.changes;
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
     this.config = { org: options.config.org, defaults: options.config.defaults, topics: options.config.topics, file: options.config.file ?? null };

@@ -1,4 +1,4 @@
-import type { ChangeFeed } from './change-feed.js';
+import type { ChangeFeed } from '../store/change-feed.js';
 import type { RequestView } from './views.js';
 
 /** What a wait needs from the service: the current record and the signal that something committed. */

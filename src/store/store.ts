@@ -1,3 +1,4 @@
+import type { ChangeFeed } from './change-feed.js';
 import type { AskRecord, DeliveryState, RequestRecord, RequestStatus } from '../domain/records.js';
 import type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads,
@@ -38,6 +39,11 @@ export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_a
  */
 export interface Store extends Reads {
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Where commits are announced to live views: every process using this database hears of every
+   * commit (SQLite: this process only, as it is the only one).
+   */
+  readonly changes: ChangeFeed;
   /**
    * `/readyz`: rejects, saying why, when the database cannot take writes: the write lock is not to be
    * had, the last write failed for want of storage, or less than `minFreeBytes` (16 MiB) is free.

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { StorageUnavailable } from '../errors.js';
 import type { Reads, Store, Tx } from '../store.js';
 import { migratePg } from './migrate.js';
+import { PgChangeFeed } from './pg-change-feed.js';
 import { createPgRepositories } from './repositories.js';
 import { pgTypes } from './sql.js';
 import { isRetryable, toStoreError, translating } from './storage-errors.js';
@@ -32,7 +33,14 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     }
     throw translated;
   }
-  return new PgStore(pool);
+  const changes = new PgChangeFeed(pool, options.url);
+  try {
+    await changes.start();
+  } catch (error) {
+    await pool.end();
+    throw toStoreError(error);
+  }
+  return new PgStore(pool, changes);
 }
 
 /** The URL without its password, for messages. */
@@ -65,7 +73,10 @@ export class PgStore implements Store {
   readonly retention: Reads['retention'];
   readonly metrics: Reads['metrics'];
 
-  constructor(readonly pool: pg.Pool) {
+  constructor(
+    readonly pool: pg.Pool,
+    readonly changes: PgChangeFeed,
+  ) {
     const reads = createPgRepositories(translating(pool), false);
     this.requests = reads.requests;
     this.asks = reads.asks;
@@ -118,6 +129,7 @@ export class PgStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.changes.close();
     await this.pool.end();
   }
 

@@ -1,6 +1,7 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
+import { inProcessChangeFeed, type ChangeFeed } from '../change-feed.js';
 import type { Reads, Repositories, Store, Tx } from '../store.js';
 import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader } from './open-database.js';
@@ -67,6 +68,7 @@ export class SqliteStore implements Store {
   readonly serviceState: Reads['serviceState'];
   readonly retention: Reads['retention'];
   readonly metrics: Reads['metrics'];
+  readonly changes: ChangeFeed = inProcessChangeFeed();
   private readonly tx: Tx;
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | null = null;
