@@ -19,6 +19,7 @@ import { MAX_ID_LENGTH } from './http/schemas.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
+import { instanceRoutes } from './http/routes/instances.js';
 import { proposalRoutes } from './http/routes/proposals.js';
 import { queueRoutes } from './http/routes/queue.js';
 import { replyRoutes } from './http/routes/replies.js';
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(expertRoutes, routeOptions);
         await secured.register(replyRoutes, routeOptions);
         await secured.register(consumerRoutes, routeOptions);
+        await secured.register(instanceRoutes, routeOptions);
         await secured.register(queueRoutes, { ...routeOptions, ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}) });
       });
     },

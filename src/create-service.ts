@@ -6,6 +6,7 @@ import { loadConfig, readEnv, readSecrets, type Config, type Secrets } from './c
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
 import { hintCommand } from './config/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
+import { InstanceHeartbeat } from './service/instances.js';
 import type { ExpertqService } from './service/expertq-service.js';
 import { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './service/reload-experts.js';
 import { openStore } from './store/open-store.js';
@@ -57,6 +58,7 @@ export class Expertq {
     readonly pruner: Pruner = new Pruner(store, retentionOf(config), service.clock, service.log),
     private readonly pruneTimer: NodeJS.Timeout | null = null,
     private readonly reloader: ExpertsReloader | null = null,
+    private readonly heartbeat: InstanceHeartbeat | null = null,
   ) {}
 
   /**
@@ -114,6 +116,8 @@ export class Expertq {
     this.service.llmWorker?.stop();
     await this.service.idle();
     await this.transport.stop();
+    // Gone from the instances list at once; a failure leaves the row to age out instead.
+    await this.heartbeat?.stop().catch((err: unknown) => this.service.log.warn({ err }, 'could not remove this instance from the instances list'));
     await this.store.close();
   }
 }
@@ -164,7 +168,10 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   if (reloader && options.watchConfig !== false) {
     reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
   }
-  return new Expertq(service, config, secrets, wired.transport, store, timer, pruner, pruneTimer, reloader);
+  // A serving process lists itself in the instances table (`GET /instances`).
+  const heartbeat = options.timers !== false ? new InstanceHeartbeat(service) : null;
+  await heartbeat?.start();
+  return new Expertq(service, config, secrets, wired.transport, store, timer, pruner, pruneTimer, reloader, heartbeat);
 }
 
 const PRUNE_EVERY_MS = 3_600_000;

@@ -20,6 +20,7 @@ import {
 } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
+import { listInstances } from './instances.js';
 import { startWorkers, type WorkerOptions } from './workers.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
@@ -229,6 +230,11 @@ export class ExpertqService implements Engine {
 
   listExperts(): Promise<ExpertView[]> {
     return listExperts(this);
+  }
+
+  /** The instances serving from this database, with warnings when they disagree (admin). */
+  listInstances() {
+    return listInstances(this);
   }
 
   listTopics(): Promise<TopicView[]> {

@@ -191,6 +191,31 @@ export interface ServiceStateRepository extends ServiceStateReads {
   set(key: string, value: string): Promise<void>;
 }
 
+/** A running instance of expertq, as it registered itself and last reported. */
+export interface InstanceRecord {
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: number;
+  last_seen: number;
+  /** A hash of the expert registry the instance runs (differs when instances read different files). */
+  registry_hash: string;
+}
+
+export interface InstanceReads {
+  /** Every registered instance, the longest running first. */
+  list(): Promise<InstanceRecord[]>;
+}
+
+export interface InstanceRepository extends InstanceReads {
+  /** Registers an instance, or updates it when its id is there already. */
+  upsert(instance: InstanceRecord): Promise<void>;
+  /** Removes an instance (a clean stop), or those not seen since `before` (their process is gone). */
+  remove(id: string): Promise<void>;
+  removeUnseenSince(before: number): Promise<number>;
+}
+
 export interface RetentionReads {
   /** What retention would remove at these cutoffs. */
   countPrunable(cutoffs: RetentionCutoffs): Promise<PruneCounts>;

@@ -1,11 +1,11 @@
 import type { ChangeFeed } from './change-feed.js';
 import type { AskRecord, DeliveryState, RequestRecord, RequestStatus } from '../domain/records.js';
 import type {
-  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads,
+  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository,
 } from './repositories.js';
 
 export type {
-  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads,
+  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord,
 } from './repositories.js';
 
 export interface RequestQuery {
@@ -73,6 +73,7 @@ export interface Repositories {
   readonly serviceState: ServiceStateRepository;
   readonly retention: RetentionRepository;
   readonly metrics: MetricReads;
+  readonly instances: InstanceRepository;
 }
 
 /** What may be read outside a transaction. A `Tx` is also a `Reads`. */
@@ -87,6 +88,7 @@ export interface Reads {
   readonly serviceState: ServiceStateReads;
   readonly retention: RetentionReads;
   readonly metrics: MetricReads;
+  readonly instances: InstanceReads;
 }
 
 export interface MetricCounts {

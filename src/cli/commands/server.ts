@@ -6,9 +6,28 @@ import { PACKAGE_ROOT, type CliContext } from '../context.js';
 import { addServeCommand } from './serve.js';
 import { howToRun } from '../../config/how-to-run.js';
 
-/** `serve`, `mcp` and `init`: running expertq and writing its first configuration. */
-export function addServerCommands({ program, say, client }: CliContext): void {
+interface InstancesWire {
+  items: Array<{ id: string; host: string; pid: number; version: string; started_at: string; last_seen: string; registry_hash: string; live: boolean; this_instance: boolean }>;
+  warnings: string[];
+}
+
+/** `serve`, `mcp`, `init` and `instances`: running expertq, writing its first configuration, and what runs. */
+export function addServerCommands({ program, say, client, print, table }: CliContext): void {
   addServeCommand(program);
+
+  program
+    .command('instances')
+    .description('the instances serving from this database: host, pid, version, when last seen, and warnings when they disagree (admin)')
+    .action(async () => {
+      const listed = await client().get<InstancesWire>('/instances');
+      print(listed, () => {
+        table(
+          ['INSTANCE', 'HOST', 'PID', 'VERSION', 'STARTED', 'LAST SEEN', 'REGISTRY', 'STATE'],
+          listed.items.map((i) => [i.id, i.host, String(i.pid), i.version, i.started_at, i.last_seen, i.registry_hash, `${i.live ? 'live' : 'not seen for 30 s'}${i.this_instance ? ' (answered)' : ''}`]),
+        );
+        for (const warning of listed.warnings) say(`Warning: ${warning}`);
+      });
+    });
 
   program
     .command('mcp')

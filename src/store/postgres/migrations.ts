@@ -211,4 +211,16 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX llm_jobs_deadline ON llm_jobs (deadline_at) WHERE state = 'pending' AND deadline_at IS NOT NULL;
   CREATE INDEX llm_jobs_request ON llm_jobs (request_id);
   `,
+  // 2: the instances serving from this database (\`GET /instances\`), each refreshing its row.
+  `
+  CREATE TABLE instances (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    last_seen BIGINT NOT NULL,
+    registry_hash TEXT NOT NULL
+  );
+  `,
 ];

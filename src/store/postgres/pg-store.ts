@@ -72,6 +72,7 @@ export class PgStore implements Store {
   readonly serviceState: Reads['serviceState'];
   readonly retention: Reads['retention'];
   readonly metrics: Reads['metrics'];
+  readonly instances: Reads['instances'];
 
   constructor(
     readonly pool: pg.Pool,
@@ -88,6 +89,7 @@ export class PgStore implements Store {
     this.serviceState = reads.serviceState;
     this.retention = reads.retention;
     this.metrics = reads.metrics;
+    this.instances = reads.instances;
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import type { Repositories } from '../store.js';
+import { PgInstances } from './instances.js';
 import type { Db } from './sql.js';
 
 /**
@@ -32,5 +33,6 @@ export function createPgRepositories(db: Db, locking: boolean): Repositories {
     serviceState: notYet('serviceState'),
     retention: notYet('retention'),
     metrics: notYet('metrics'),
+    instances: new PgInstances(db),
   };
 }

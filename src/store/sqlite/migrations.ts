@@ -245,4 +245,16 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX deliveries_pending_consumer ON deliveries (consumer_id, next_attempt_at, id) WHERE state = 'pending';
   `,
+  // 11: the instances serving from this database (\`GET /instances\`), each refreshing its row.
+  `
+  CREATE TABLE instances (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    registry_hash TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

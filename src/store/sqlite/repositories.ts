@@ -3,6 +3,7 @@ import type { Repositories } from '../store.js';
 import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
+import { SqliteInstances } from './instances.js';
 import { SqliteLlmJobs } from './llm-jobs.js';
 import { SqliteMetrics } from './metrics.js';
 import { SqliteOutbox } from './outbox.js';
@@ -28,5 +29,6 @@ export function createRepositories(db: Database.Database): Repositories {
     serviceState: new SqliteServiceState(db),
     retention: new SqliteRetention(db),
     metrics: new SqliteMetrics(db),
+    instances: new SqliteInstances(db),
   };
 }

@@ -68,6 +68,7 @@ export class SqliteStore implements Store {
   readonly serviceState: Reads['serviceState'];
   readonly retention: Reads['retention'];
   readonly metrics: Reads['metrics'];
+  readonly instances: Reads['instances'];
   readonly changes: ChangeFeed = inProcessChangeFeed();
   private readonly tx: Tx;
   private readonly queue: Queued[] = [];
@@ -120,6 +121,7 @@ export class SqliteStore implements Store {
     this.serviceState = reads.serviceState;
     this.retention = reads.retention;
     this.metrics = reads.metrics;
+    this.instances = reads.instances;
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
