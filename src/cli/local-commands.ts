@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../config/load-config.js';
+import { loadConfig, readEnv, readSecrets, type Config } from '../config/load-config.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { addCounts, emptyCounts, isEmpty, type PruneCounts } from '../store/retention.js';
 import { backupDatabase, integrityOf, MaintenanceError, openForMaintenance, restoreDatabase, syncFile } from '../store/sqlite/maintenance.js';
@@ -11,18 +13,28 @@ import { howToRun } from '../config/how-to-run.js';
 
 /**
  * Commands that work on the database file itself, on the machine that holds it (not through the API):
- * `backup`, `restore` and `prune`. They read `storage.path` from the same configuration `serve` uses.
+ * `backup`, `restore` and `prune`. They read `storage` from the same configuration `serve` uses.
  */
 export function addLocalCommands(program: Command, say: (line?: string) => void): void {
   const configPath = (): string => resolveConfigPath(program.opts<{ config?: string }>().config).path;
   const config = (): Config => loadConfig(configPath());
+  /** `backup` and `restore` copy SQLite files; a PostgreSQL database has its own tools. */
+  const sqliteOnly = (c: Config, what: string): void => {
+    if (c.storage.url_env === undefined) return;
+    throw new CliError(
+      `expertq ${what} works on a SQLite file; this configuration uses PostgreSQL (storage.url_env). ` +
+        'Use pg_dump and pg_restore, or your provider\'s snapshots (docs/operations.md, "Several instances").',
+    );
+  };
 
   program
     .command('backup <file>')
     .description('write a consistent copy of the database to <file>, safe while the server runs (SQLite online backup)')
     .option('--force', 'overwrite <file> if it exists')
     .action(async (file: string, opts: { force?: boolean }) => {
-      const source = config().storagePath;
+      const c = config();
+      sqliteOnly(c, 'backup');
+      const source = c.storagePath;
       const target = resolve(file);
       if (!existsSync(source)) throw new CliError(`There is no database at ${source} (storage.path) to back up.`);
       if (target === source) throw new CliError('The backup file cannot be the database itself.', 2);
@@ -52,8 +64,10 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
     .command('restore <file>')
     .description('replace the database with a backup (the server must be stopped; the current database is kept aside)')
     .action((file: string) => {
+      const c = config();
+      sqliteOnly(c, 'restore');
       const source = resolve(file);
-      const target = config().storagePath;
+      const target = c.storagePath;
       if (!existsSync(source)) throw new CliError(`No such backup file: ${source}`);
       const check = integrityOf(source);
       if (check !== 'ok') throw new CliError(`${source} is not a sound database (${check}); nothing was changed.`);
@@ -75,9 +89,13 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
         throw new CliError(`Neither storage.retention nor storage.retention_requests is set in ${c.file}: nothing is ever pruned.`);
       }
       const cutoffs = cutoffsAt(settings, Date.now());
-      let store: ReturnType<typeof openForMaintenance>;
+      let store: Store;
       try {
-        store = openForMaintenance(c.storagePath, { readonly: Boolean(opts.dryRun) });
+        // PostgreSQL is shared: pruning beside running servers is what they do themselves every hour.
+        store =
+          c.storage.url_env === undefined
+            ? openForMaintenance(c.storagePath, { readonly: Boolean(opts.dryRun) })
+            : await openStore({ urlEnv: c.storage.url_env, url: readSecrets(c, readEnv(c.file, process.env)).databaseUrl, poolSize: 2 });
       } catch (error) {
         throw error instanceof MaintenanceError ? new CliError(error.message) : error;
       }

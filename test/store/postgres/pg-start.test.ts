@@ -39,6 +39,21 @@ describe('starting on PostgreSQL', () => {
     expect(run.stderr).not.toContain('s3cret');
   });
 
+  it('backup and restore point to pg_dump instead of copying a file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-pg-backup-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'service.yaml'), 'org: {name: Acme}\nstorage: {url_env: EXPERTQ_DB}\n');
+    for (const command of [['backup', join(dir, 'copy.db')], ['restore', join(dir, 'copy.db')]]) {
+      const run = await new Promise<{ status: number; stderr: string }>((resolve) => {
+        execFile(process.execPath, [BIN, ...command, '--config', join(dir, 'service.yaml')], { env: cleanEnv(), encoding: 'utf8', timeout: SPAWN_TIMEOUT_MS }, (error, _out, stderr) =>
+          resolve({ status: error ? Number(error.code) : 0, stderr }),
+        );
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`expertq ${command[0]} works on a SQLite file; this configuration uses PostgreSQL (storage.url_env). Use pg_dump and pg_restore`);
+    }
+  });
+
   it('an older expertq refuses a database a newer one has migrated, naming both versions', async () => {
     const name = `eq_newer_${process.pid}`;
     const url = await createTestDatabase(name);
