@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PG_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../../src/store/postgres/pg-store.js';
 import { createTestDatabase, dropTestDatabase } from '../engines.js';
 
@@ -8,7 +9,7 @@ describe('PostgreSQL engine', () => {
     const url = await createTestDatabase(name);
     const [a, b] = await Promise.all([openPgStore({ url }), openPgStore({ url })]);
     const version = await a.pool.query('SELECT version FROM expertq_schema');
-    expect(version.rows).toEqual([{ version: 1 }]);
+    expect(version.rows).toEqual([{ version: PG_MIGRATIONS.length }]);
     await a.checkWritable();
     await Promise.all([a.close(), b.close()]);
     await dropTestDatabase(name);
