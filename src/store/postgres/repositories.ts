@@ -1,5 +1,8 @@
 import type { Repositories } from '../store.js';
 import { PgInstances } from './instances.js';
+import { PgMetrics } from './metrics.js';
+import { PgOutbox } from './outbox.js';
+import { PgRetention } from './retention.js';
 import type { Db } from './sql.js';
 
 /**
@@ -20,19 +23,17 @@ function notYet<T extends object>(name: string): T {
  * wait for each other) or over the pool (reads outside transactions, each autocommitted).
  */
 export function createPgRepositories(db: Db, locking: boolean): Repositories {
-  void db;
-  void locking;
   return {
     requests: notYet('requests'),
     asks: notYet('asks'),
     proposals: notYet('proposals'),
-    outbox: notYet('outbox'),
+    outbox: new PgOutbox(db, locking),
     consumers: notYet('consumers'),
     chat: notYet('chat'),
     llmJobs: notYet('llmJobs'),
     serviceState: notYet('serviceState'),
-    retention: notYet('retention'),
-    metrics: notYet('metrics'),
+    retention: new PgRetention(db, locking),
+    metrics: new PgMetrics(db),
     instances: new PgInstances(db),
   };
 }

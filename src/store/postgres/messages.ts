@@ -1,0 +1,98 @@
+import type { MessageRecord } from '../../domain/records.js';
+import { json, parseJson } from '../row-records.js';
+import type { WorkClaim } from '../store.js';
+import { all, type Db, one, run } from './sql.js';
+
+const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
+  next_attempt_at, created_at, sent_at, last_error`;
+
+/** The conditions of a due, unleased message at `$1`, word for word those of the partial index `messages_due`. */
+const DUE = `state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)`;
+
+/** The outbox of messages to experts, leased to whoever sends them (half of `PgOutbox`). */
+export class PgMessages {
+  constructor(private readonly db: Db) {}
+
+  async enqueue(m: MessageRecord): Promise<void> {
+    await run(
+      this.db,
+      `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
+        attempts, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [m.id, m.expert_id, m.request_id, m.ask_id, m.proposal_id ?? null, m.purpose, m.text,
+        m.elements === null ? null : json(m.elements), m.state, m.attempts, m.next_attempt_at, m.created_at],
+    );
+  }
+
+  async listFor(requestId: string): Promise<MessageRecord[]> {
+    const rows = await all(this.db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE request_id = $1 ORDER BY created_at, id`, [requestId]);
+    return rows.map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
+  }
+
+  async askElements(askId: string): Promise<string[] | null> {
+    const row = await one(
+      this.db,
+      `SELECT elements FROM messages WHERE ask_id = $1 AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [askId],
+    );
+    return row ? (parseJson(row.elements) as string[] | null) : null;
+  }
+
+  async anyDue(now: number): Promise<boolean> {
+    const row = await one(this.db, `SELECT EXISTS (SELECT 1 FROM messages WHERE ${DUE}) AS due`, [now]);
+    return row?.due === true;
+  }
+
+  async claim(c: WorkClaim): Promise<MessageRecord[]> {
+    // Woken after every commit, the dispatcher mostly finds nothing due: a read answers that without a write.
+    if (!(await this.anyDue(c.now))) return [];
+    // SKIP LOCKED: rows another instance is claiming right now are passed over, not waited for; its
+    // lease hides them from us once it commits.
+    const rows = await all(
+      this.db,
+      `UPDATE messages SET claimed_by = $2, lease_until = $3 WHERE id IN (
+          SELECT id FROM messages WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+        RETURNING ${MESSAGE_COLUMNS}`,
+      [c.now, c.owner, c.leaseUntil, c.limit],
+    );
+    return rows
+      .map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord)
+      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1));
+  }
+
+  async markSent(ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return;
+    await run(
+      this.db,
+      `UPDATE messages SET state = 'sent', sent_at = $1, attempts = attempts + 1, claimed_by = NULL, lease_until = NULL
+        WHERE id = ANY($2::text[]) AND state = 'pending'`,
+      [at, [...ids]],
+    );
+  }
+
+  async reschedule(id: string, owner: string, error: string, nextAttemptAt: number | null): Promise<boolean> {
+    const changed = await run(
+      this.db,
+      `UPDATE messages SET state = CASE WHEN $4::bigint IS NULL THEN 'dead' ELSE 'pending' END,
+        next_attempt_at = COALESCE($4::bigint, next_attempt_at), last_error = $3, attempts = attempts + 1, claimed_by = NULL,
+        lease_until = NULL WHERE id = $1 AND state = 'pending' AND claimed_by = $2`,
+      [id, owner, error, nextAttemptAt],
+    );
+    return changed === 1;
+  }
+
+  async drop(id: string, why: string): Promise<void> {
+    await run(
+      this.db,
+      `UPDATE messages SET state = 'dropped', last_error = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2 AND state = 'pending'`,
+      [why, id],
+    );
+  }
+
+  async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {
+    return run(
+      this.db,
+      `UPDATE messages SET lease_until = $1 WHERE id = ANY($2::text[]) AND state = 'pending' AND claimed_by = $3`,
+      [leaseUntil, [...ids], owner],
+    );
+  }
+}
