@@ -1,4 +1,9 @@
 import type { Repositories } from '../store.js';
+import { PgChat } from './chat.js';
+import { PgConsumers } from './consumers.js';
+import { PgLlmJobs } from './llm-jobs.js';
+import { PgProposals } from './proposals.js';
+import { PgServiceState } from './service-state.js';
 import type { Db } from './sql.js';
 
 /**
@@ -19,17 +24,15 @@ function notYet<T extends object>(name: string): T {
  * wait for each other) or over the pool (reads outside transactions, each autocommitted).
  */
 export function createPgRepositories(db: Db, locking: boolean): Repositories {
-  void db;
-  void locking;
   return {
     requests: notYet('requests'),
     asks: notYet('asks'),
-    proposals: notYet('proposals'),
+    proposals: new PgProposals(db, locking),
     outbox: notYet('outbox'),
-    consumers: notYet('consumers'),
-    chat: notYet('chat'),
-    llmJobs: notYet('llmJobs'),
-    serviceState: notYet('serviceState'),
+    consumers: new PgConsumers(db, locking),
+    chat: new PgChat(db, locking),
+    llmJobs: new PgLlmJobs(db, locking),
+    serviceState: new PgServiceState(db, locking),
     retention: notYet('retention'),
     metrics: notYet('metrics'),
   };
