@@ -142,7 +142,9 @@ export const PG_MIGRATIONS: string[] = [
     auto_accept INTEGER NOT NULL DEFAULT 0,
     kind_schemas TEXT,
     created_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL
+    updated_at BIGINT NOT NULL,
+    -- The order consumers registered in, for those registered in the same millisecond (SQLite's rowid).
+    seq BIGINT GENERATED ALWAYS AS IDENTITY
   );
 
   CREATE TABLE deliveries (

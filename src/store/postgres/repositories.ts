@@ -3,6 +3,11 @@ import { PgInstances } from './instances.js';
 import { PgMetrics } from './metrics.js';
 import { PgOutbox } from './outbox.js';
 import { PgRetention } from './retention.js';
+import { PgChat } from './chat.js';
+import { PgConsumers } from './consumers.js';
+import { PgLlmJobs } from './llm-jobs.js';
+import { PgProposals } from './proposals.js';
+import { PgServiceState } from './service-state.js';
 import type { Db } from './sql.js';
 
 /**
@@ -26,12 +31,12 @@ export function createPgRepositories(db: Db, locking: boolean): Repositories {
   return {
     requests: notYet('requests'),
     asks: notYet('asks'),
-    proposals: notYet('proposals'),
+    proposals: new PgProposals(db, locking),
     outbox: new PgOutbox(db, locking),
-    consumers: notYet('consumers'),
-    chat: notYet('chat'),
-    llmJobs: notYet('llmJobs'),
-    serviceState: notYet('serviceState'),
+    consumers: new PgConsumers(db, locking),
+    chat: new PgChat(db, locking),
+    llmJobs: new PgLlmJobs(db, locking),
+    serviceState: new PgServiceState(db, locking),
     retention: new PgRetention(db, locking),
     metrics: new PgMetrics(db),
     instances: new PgInstances(db),
