@@ -1,29 +1,30 @@
 /**
  * The PostgreSQL schema, one entry per version (index 0 is version 1). It mirrors the SQLite schema
  * table for table: JSON kept as text, flags as 0/1 integers and times as epoch milliseconds (BIGINT),
- * so both engines turn rows into records the same way. Never edit an entry that has shipped: append.
+ * so both engines turn rows into records the same way. Text compares byte by byte (COLLATE "C"), as in
+ * SQLite, whatever the database's locale: ids sort and page the same on both. Never edit an entry that has shipped: append.
  */
 export const PG_MIGRATIONS: string[] = [
   // 1: everything SQLite reached by its version 10.
   `
   CREATE TABLE requests (
-    id TEXT PRIMARY KEY,
-    consumer_id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    topic TEXT NOT NULL,
-    question TEXT NOT NULL,
-    context TEXT NOT NULL,
-    target_experts TEXT,
-    routing_policy TEXT NOT NULL,
-    own_policy TEXT,
-    dedup_key TEXT,
-    status TEXT NOT NULL,
-    reason_code TEXT,
-    reason_message TEXT,
-    proposal_id TEXT,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    consumer_id TEXT COLLATE "C" NOT NULL,
+    kind TEXT COLLATE "C" NOT NULL,
+    topic TEXT COLLATE "C" NOT NULL,
+    question TEXT COLLATE "C" NOT NULL,
+    context TEXT COLLATE "C" NOT NULL,
+    target_experts TEXT COLLATE "C",
+    routing_policy TEXT COLLATE "C" NOT NULL,
+    own_policy TEXT COLLATE "C",
+    dedup_key TEXT COLLATE "C",
+    status TEXT COLLATE "C" NOT NULL,
+    reason_code TEXT COLLATE "C",
+    reason_message TEXT COLLATE "C",
+    proposal_id TEXT COLLATE "C",
     held INTEGER NOT NULL DEFAULT 0,
     drafting INTEGER NOT NULL DEFAULT 0,
-    asked_question TEXT,
+    asked_question TEXT COLLATE "C",
     give_up_at BIGINT NOT NULL,
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL
@@ -36,20 +37,20 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX requests_finished ON requests (updated_at) WHERE status IN ('accepted', 'rejected', 'failed');
 
   CREATE TABLE request_subscribers (
-    request_id TEXT NOT NULL REFERENCES requests (id),
-    consumer_id TEXT NOT NULL,
-    via TEXT NOT NULL,
+    request_id TEXT COLLATE "C" NOT NULL REFERENCES requests (id),
+    consumer_id TEXT COLLATE "C" NOT NULL,
+    via TEXT COLLATE "C" NOT NULL,
     created_at BIGINT NOT NULL,
     PRIMARY KEY (request_id, consumer_id)
   );
 
   CREATE TABLE asks (
-    id TEXT PRIMARY KEY,
-    request_id TEXT NOT NULL REFERENCES requests (id),
-    expert_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    via TEXT NOT NULL,
-    instructions TEXT,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    request_id TEXT COLLATE "C" NOT NULL REFERENCES requests (id),
+    expert_id TEXT COLLATE "C" NOT NULL,
+    state TEXT COLLATE "C" NOT NULL,
+    via TEXT COLLATE "C" NOT NULL,
+    instructions TEXT COLLATE "C",
     created_at BIGINT NOT NULL,
     sent_at BIGINT,
     escalate_at BIGINT,
@@ -66,17 +67,17 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX asks_send_after ON asks (send_after) WHERE state = 'queued';
 
   CREATE TABLE proposals (
-    id TEXT PRIMARY KEY,
-    request_id TEXT NOT NULL REFERENCES requests (id),
-    status TEXT NOT NULL,
-    answer TEXT NOT NULL,
-    original_answer TEXT,
-    structured TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    request_id TEXT COLLATE "C" NOT NULL REFERENCES requests (id),
+    status TEXT COLLATE "C" NOT NULL,
+    answer TEXT COLLATE "C" NOT NULL,
+    original_answer TEXT COLLATE "C",
+    structured TEXT COLLATE "C" NOT NULL,
     confidence DOUBLE PRECISION,
-    provenance TEXT NOT NULL,
-    decided_by TEXT,
-    note TEXT,
-    reason TEXT,
+    provenance TEXT COLLATE "C" NOT NULL,
+    decided_by TEXT COLLATE "C",
+    note TEXT COLLATE "C",
+    reason TEXT COLLATE "C",
     decided_at BIGINT,
     created_at BIGINT NOT NULL
   );
@@ -84,46 +85,46 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX proposals_request ON proposals (request_id);
 
   CREATE TABLE expert_state (
-    expert_id TEXT PRIMARY KEY,
+    expert_id TEXT COLLATE "C" PRIMARY KEY,
     muted INTEGER NOT NULL DEFAULT 0,
     updated_at BIGINT NOT NULL
   );
 
   CREATE TABLE audit (
     seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    request_id TEXT NOT NULL,
+    request_id TEXT COLLATE "C" NOT NULL,
     at BIGINT NOT NULL,
-    type TEXT NOT NULL,
-    actor TEXT NOT NULL,
-    data TEXT NOT NULL
+    type TEXT COLLATE "C" NOT NULL,
+    actor TEXT COLLATE "C" NOT NULL,
+    data TEXT COLLATE "C" NOT NULL
   );
   CREATE INDEX audit_request ON audit (request_id, seq);
 
   CREATE TABLE events (
-    id TEXT PRIMARY KEY,
-    request_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    body TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    request_id TEXT COLLATE "C" NOT NULL,
+    type TEXT COLLATE "C" NOT NULL,
+    body TEXT COLLATE "C" NOT NULL,
     created_at BIGINT NOT NULL
   );
   CREATE INDEX events_request ON events (request_id);
   CREATE INDEX events_created ON events (created_at);
 
   CREATE TABLE messages (
-    id TEXT PRIMARY KEY,
-    expert_id TEXT NOT NULL,
-    request_id TEXT,
-    ask_id TEXT,
-    proposal_id TEXT,
-    purpose TEXT NOT NULL,
-    text TEXT NOT NULL,
-    elements TEXT,
-    state TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    expert_id TEXT COLLATE "C" NOT NULL,
+    request_id TEXT COLLATE "C",
+    ask_id TEXT COLLATE "C",
+    proposal_id TEXT COLLATE "C",
+    purpose TEXT COLLATE "C" NOT NULL,
+    text TEXT COLLATE "C" NOT NULL,
+    elements TEXT COLLATE "C",
+    state TEXT COLLATE "C" NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     next_attempt_at BIGINT NOT NULL,
-    claimed_by TEXT,
+    claimed_by TEXT COLLATE "C",
     lease_until BIGINT,
-    last_error TEXT,
+    last_error TEXT COLLATE "C",
     created_at BIGINT NOT NULL,
     sent_at BIGINT
   );
@@ -132,15 +133,15 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX messages_request ON messages (request_id) WHERE request_id IS NOT NULL;
 
   CREATE TABLE consumers (
-    id TEXT PRIMARY KEY,
-    handles_kinds TEXT NOT NULL,
-    delivery_type TEXT NOT NULL,
-    delivery TEXT NOT NULL,
-    secret TEXT,
-    dedup_window TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    handles_kinds TEXT COLLATE "C" NOT NULL,
+    delivery_type TEXT COLLATE "C" NOT NULL,
+    delivery TEXT COLLATE "C" NOT NULL,
+    secret TEXT COLLATE "C",
+    dedup_window TEXT COLLATE "C" NOT NULL,
     dedup_window_ms BIGINT NOT NULL,
     auto_accept INTEGER NOT NULL DEFAULT 0,
-    kind_schemas TEXT,
+    kind_schemas TEXT COLLATE "C",
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL,
     -- The order consumers registered in, for those registered in the same millisecond (SQLite's rowid).
@@ -148,17 +149,17 @@ export const PG_MIGRATIONS: string[] = [
   );
 
   CREATE TABLE deliveries (
-    id TEXT PRIMARY KEY,
-    event_id TEXT NOT NULL REFERENCES events (id),
-    consumer_id TEXT NOT NULL,
-    request_id TEXT NOT NULL,
-    state TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    event_id TEXT COLLATE "C" NOT NULL REFERENCES events (id),
+    consumer_id TEXT COLLATE "C" NOT NULL,
+    request_id TEXT COLLATE "C" NOT NULL,
+    state TEXT COLLATE "C" NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     next_attempt_at BIGINT NOT NULL,
-    claimed_by TEXT,
+    claimed_by TEXT COLLATE "C",
     lease_until BIGINT,
     last_status INTEGER,
-    last_error TEXT,
+    last_error TEXT COLLATE "C",
     created_at BIGINT NOT NULL,
     delivered_at BIGINT
   );
@@ -171,40 +172,40 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX deliveries_delivered ON deliveries (delivered_at) WHERE state = 'delivered';
 
   CREATE TABLE chat_asks (
-    ask_id TEXT PRIMARY KEY,
-    channel TEXT NOT NULL,
-    ts TEXT NOT NULL,
-    thread_ts TEXT
+    ask_id TEXT COLLATE "C" PRIMARY KEY,
+    channel TEXT COLLATE "C" NOT NULL,
+    ts TEXT COLLATE "C" NOT NULL,
+    thread_ts TEXT COLLATE "C"
   );
   CREATE INDEX chat_asks_thread ON chat_asks (channel, thread_ts) WHERE thread_ts IS NOT NULL;
   CREATE UNIQUE INDEX chat_asks_message ON chat_asks (channel, ts);
 
   CREATE TABLE chat_events (
-    id TEXT PRIMARY KEY,
+    id TEXT COLLATE "C" PRIMARY KEY,
     at BIGINT NOT NULL
   );
 
   CREATE TABLE review_cards (
-    proposal_id TEXT PRIMARY KEY,
-    channel TEXT NOT NULL,
-    ts TEXT NOT NULL,
+    proposal_id TEXT COLLATE "C" PRIMARY KEY,
+    channel TEXT COLLATE "C" NOT NULL,
+    ts TEXT COLLATE "C" NOT NULL,
     overdue INTEGER NOT NULL DEFAULT 0
   );
 
   CREATE TABLE service_state (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
+    key TEXT COLLATE "C" PRIMARY KEY,
+    value TEXT COLLATE "C" NOT NULL
   );
 
   CREATE TABLE llm_jobs (
-    id TEXT PRIMARY KEY,
-    stage TEXT NOT NULL,
-    request_id TEXT NOT NULL REFERENCES requests (id),
-    proposal TEXT,
-    state TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    stage TEXT COLLATE "C" NOT NULL,
+    request_id TEXT COLLATE "C" NOT NULL REFERENCES requests (id),
+    proposal TEXT COLLATE "C",
+    state TEXT COLLATE "C" NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     deadline_at BIGINT,
-    claimed_by TEXT,
+    claimed_by TEXT COLLATE "C",
     lease_until BIGINT,
     created_at BIGINT NOT NULL,
     finished_at BIGINT
@@ -216,13 +217,13 @@ export const PG_MIGRATIONS: string[] = [
   // 2: the instances serving from this database (\`GET /instances\`), each refreshing its row.
   `
   CREATE TABLE instances (
-    id TEXT PRIMARY KEY,
-    host TEXT NOT NULL,
+    id TEXT COLLATE "C" PRIMARY KEY,
+    host TEXT COLLATE "C" NOT NULL,
     pid INTEGER NOT NULL,
-    version TEXT NOT NULL,
+    version TEXT COLLATE "C" NOT NULL,
     started_at BIGINT NOT NULL,
     last_seen BIGINT NOT NULL,
-    registry_hash TEXT NOT NULL
+    registry_hash TEXT COLLATE "C" NOT NULL
   );
   `,
 ];
