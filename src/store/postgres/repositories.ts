@@ -1,4 +1,6 @@
 import type { Repositories } from '../store.js';
+import { PgAsks } from './asks.js';
+import { PgRequests } from './requests.js';
 import type { Db } from './sql.js';
 
 /**
@@ -19,11 +21,9 @@ function notYet<T extends object>(name: string): T {
  * wait for each other) or over the pool (reads outside transactions, each autocommitted).
  */
 export function createPgRepositories(db: Db, locking: boolean): Repositories {
-  void db;
-  void locking;
   return {
-    requests: notYet('requests'),
-    asks: notYet('asks'),
+    requests: new PgRequests(db, locking),
+    asks: new PgAsks(db, locking),
     proposals: notYet('proposals'),
     outbox: notYet('outbox'),
     consumers: notYet('consumers'),
