@@ -23,6 +23,14 @@ const HELD = `SELECT id, topic, target_experts, created_at FROM requests r WHERE
     ORDER BY created_at, id`;
 
 /**
+ * Text search ignores ASCII case only, as SQLite's LIKE does: ILIKE (or lower()) would also fold
+ * letters such as É by the database's locale, and the engines would find different requests.
+ */
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const foldAscii = (expr: string) => `translate(${expr}, '${UPPER}', '${UPPER.toLowerCase()}')`;
+const toLowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
  * Requests with their subscribers and audit trail, in PostgreSQL. Inside a transaction (`locking`),
  * reading a request locks its row, and a dedup look-up takes a lock on its key, so two instances
  * changing one request, or submitting one dedup key, take turns.
@@ -75,7 +83,7 @@ export class PgRequests implements RequestRepository {
       ['status = $?', q.status],
       ['consumer_id = $?', q.consumer_id],
       ['topic = $?', q.topic],
-      ["(question || chr(10) || coalesce(asked_question, '')) ILIKE $? ESCAPE '\\'", q.text === undefined ? undefined : `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+      [`${foldAscii("(question || chr(10) || coalesce(asked_question, ''))")} LIKE $? ESCAPE '\\'`, q.text === undefined ? undefined : `%${toLowerAscii(q.text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
       ['id < $?', q.before],
     ]);
     const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT $${values.length + 1}`;
