@@ -3,24 +3,14 @@ import { PgInstances } from './instances.js';
 import { PgMetrics } from './metrics.js';
 import { PgOutbox } from './outbox.js';
 import { PgRetention } from './retention.js';
+import { PgAsks } from './asks.js';
 import { PgChat } from './chat.js';
 import { PgConsumers } from './consumers.js';
 import { PgLlmJobs } from './llm-jobs.js';
 import { PgProposals } from './proposals.js';
+import { PgRequests } from './requests.js';
 import { PgServiceState } from './service-state.js';
 import type { Db } from './sql.js';
-
-/**
- * Stands in for a repository not written yet: every method rejects, naming it. (Removed once every
- * aggregate has its PostgreSQL repository.)
- */
-function notYet<T extends object>(name: string): T {
-  return new Proxy({} as T, {
-    get: (_target, method) => async () => {
-      throw new Error(`PostgreSQL: ${name}.${String(method)} is not implemented yet`);
-    },
-  });
-}
 
 /**
  * The PostgreSQL repositories over one connection (inside a transaction, `locking` is true: reads of
@@ -29,8 +19,8 @@ function notYet<T extends object>(name: string): T {
  */
 export function createPgRepositories(db: Db, locking: boolean): Repositories {
   return {
-    requests: notYet('requests'),
-    asks: notYet('asks'),
+    requests: new PgRequests(db, locking),
+    asks: new PgAsks(db, locking),
     proposals: new PgProposals(db, locking),
     outbox: new PgOutbox(db, locking),
     consumers: new PgConsumers(db, locking),

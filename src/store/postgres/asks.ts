@@ -1,0 +1,151 @@
+import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
+import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
+import { all, type Db, one, run } from './sql.js';
+
+/**
+ * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
+ * `asks_send_after`, `asks_queued`), so the planner can use them: a plan on another index would read
+ * every open ask each tick. The keyset form resumes a scan after the last row handled.
+ */
+const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
+
+const SQL = {
+  insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  listFor: 'SELECT * FROM asks WHERE request_id = $1 ORDER BY created_at, id',
+  askOnRequest: `SELECT * FROM asks WHERE expert_id = $1 AND request_id = $2
+      ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
+  oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
+  openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
+  // One expert: each query is a range on an index of asks.
+  oneState: `SELECT
+      (SELECT COUNT(*) FROM asks WHERE expert_id = $1 AND state = 'open') AS open,
+      (SELECT COUNT(*) FROM asks WHERE expert_id = $1 AND state = 'queued') AS queued,
+      (SELECT COUNT(*) FROM asks WHERE expert_id = $1 AND sent_at >= $2) AS today,
+      (SELECT muted FROM expert_state WHERE expert_id = $1) AS muted`,
+  // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
+  allLive: `SELECT expert_id, COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued FROM asks
+      WHERE state IN ('open', 'queued') GROUP BY expert_id`,
+  allToday: 'SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= $1 GROUP BY expert_id',
+  allMuted: 'SELECT expert_id FROM expert_state WHERE muted = 1',
+  setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
+      ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
+  muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
+  escalations: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 ORDER BY escalate_at, id LIMIT $2`,
+  escalationsAfter: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 AND escalate_at >= $2
+      AND (escalate_at > $2 OR id > $3) ORDER BY escalate_at, id LIMIT $4`,
+  // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
+  queuedDue: `${WAITING} WHERE a.state = 'queued' AND a.send_after <= $1 AND r.drafting = 0`,
+  queuedAll: `${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`,
+  queuedOf: `${WAITING} WHERE a.expert_id = $1 AND a.state = 'queued' AND r.drafting = 0`,
+};
+
+/**
+ * Asks and the live state of experts they make up, in PostgreSQL. Inside a transaction (`locking`),
+ * reading an ask locks its row, and reading experts' live state locks each expert, so routing in two
+ * instances at once cannot both take an expert's last free slot.
+ */
+export class PgAsks implements AskRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly locking: boolean,
+  ) {}
+
+  async insert(ask: AskRecord): Promise<void> {
+    await run(this.db, SQL.insert, [
+      ask.id, ask.request_id, ask.expert_id, ask.state, ask.via, ask.created_at, ask.sent_at, ask.escalate_at, ask.closed_at, ask.send_after,
+      ask.instructions ?? null,
+    ]);
+  }
+
+  async update(id: string, patch: AskPatch): Promise<void> {
+    const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return;
+    const sets = entries.map(([k], i) => `${k} = $${i + 1}`).join(', ');
+    await run(this.db, `UPDATE asks SET ${sets} WHERE id = $${entries.length + 1}`, [...entries.map(([, v]) => v), id]);
+  }
+
+  async get(id: string): Promise<AskRecord | undefined> {
+    return (await one(this.db, `SELECT * FROM asks WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, [id])) as AskRecord | undefined;
+  }
+
+  async listFor(requestId: string): Promise<AskRecord[]> {
+    return this.rows<AskRecord>(SQL.listFor, [requestId]);
+  }
+
+  async findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined> {
+    const row = requestId === null ? await one(this.db, SQL.oldestOpenAsk, [expertId]) : await one(this.db, SQL.askOnRequest, [expertId, requestId]);
+    return row as AskRecord | undefined;
+  }
+
+  async openOf(expertId: string): Promise<AskRecord[]> {
+    return this.rows<AskRecord>(SQL.openOf, [expertId]);
+  }
+
+  async expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>> {
+    const states = new Map<string, ExpertLiveState>();
+    if (ids !== null) {
+      const unique = [...new Set(ids)];
+      // Routing decides on these counts and then writes asks: each expert's lock is held until commit,
+      // so another instance routing to the same expert reads the counts after this one's asks. Taken
+      // in sorted order, so two transactions locking overlapping experts never wait on each other in a cycle.
+      // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
+      if (this.locking) {
+        await this.db.query(`SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0))`);
+        for (const id of [...unique].sort()) await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('expert:' || $1, 0))`, [id]);
+      }
+      for (const id of unique) {
+        const r = (await one(this.db, SQL.oneState, [id, dayStart])) as { open: number; queued: number; today: number; muted: number | null };
+        states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
+      }
+      return states;
+    }
+    // A pass over every expert (the scheduler placing waiting work) decides for all of them: it waits
+    // for routing in progress anywhere and holds it off until commit.
+    if (this.locking) await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('experts:all', 0))`);
+    const get = (id: string) => {
+      let s = states.get(id);
+      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
+      return s;
+    };
+    for (const r of await all(this.db, SQL.allLive)) {
+      const s = get(r.expert_id as string);
+      s.openAsks = r.open as number;
+      s.queuedAsks = r.queued as number;
+    }
+    for (const r of await all(this.db, SQL.allToday, [dayStart])) get(r.expert_id as string).asksToday = r.today as number;
+    for (const r of await all(this.db, SQL.allMuted)) get(r.expert_id as string).muted = true;
+    return states;
+  }
+
+  async setMuted(expertId: string, muted: boolean, at: number): Promise<void> {
+    await run(this.db, SQL.setMuted, [expertId, muted ? 1 : 0, at]);
+  }
+
+  async isMuted(expertId: string): Promise<boolean> {
+    return (await one(this.db, SQL.muted, [expertId]))?.muted === 1;
+  }
+
+  // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs little
+  // however many asks are open.
+
+  async dueEscalations(now: number, after: DueCursor | null, limit: number): Promise<AskRecord[]> {
+    return after === null ? this.rows<AskRecord>(SQL.escalations, [now, limit]) : this.rows<AskRecord>(SQL.escalationsAfter, [now, after.at, after.id, limit]);
+  }
+
+  async dueQueued(now: number): Promise<WaitingAsk[]> {
+    return this.rows<WaitingAsk>(SQL.queuedDue, [now]);
+  }
+
+  async queued(expertIds: readonly string[] | null): Promise<WaitingAsk[]> {
+    if (expertIds === null) return this.rows<WaitingAsk>(SQL.queuedAll);
+    const lists = [];
+    for (const id of new Set(expertIds)) lists.push(await this.rows<WaitingAsk>(SQL.queuedOf, [id]));
+    return lists.flat();
+  }
+
+  /** Rows as records: every column of `asks` maps to its field as it is (BIGINT parsed to numbers). */
+  private async rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    return (await this.db.query(text, values)).rows as T[];
+  }
+}

@@ -1,0 +1,138 @@
+import type { AuditEntry, RequestRecord } from '../../domain/records.js';
+import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
+import { json, type Row, toAudit, toRequest } from '../row-records.js';
+import { all, type Db, one, run, whereClause } from './sql.js';
+
+/**
+ * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
+ * `requests_held`), so the planner can use them: with 100,000 open requests a plan on
+ * `requests_status` would read every one of them each tick. The keyset form resumes a scan after the
+ * last row handled.
+ */
+const OPEN = `status IN ('queued', 'asked', 'escalated')`;
+
+const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
+    routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
+    drafting, asked_question, own_policy)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`;
+const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
+const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
+    AND (give_up_at > $2 OR id > $3) ORDER BY give_up_at, id LIMIT $4`;
+const HELD = `SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
+    AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
+    ORDER BY created_at, id`;
+
+/**
+ * Text search ignores ASCII case only, as SQLite's LIKE does: ILIKE (or lower()) would also fold
+ * letters such as É by the database's locale, and the engines would find different requests.
+ */
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const foldAscii = (expr: string) => `translate(${expr}, '${UPPER}', '${UPPER.toLowerCase()}')`;
+const toLowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * Requests with their subscribers and audit trail, in PostgreSQL. Inside a transaction (`locking`),
+ * reading a request locks its row, and a dedup look-up takes a lock on its key, so two instances
+ * changing one request, or submitting one dedup key, take turns.
+ */
+export class PgRequests implements RequestRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly locking: boolean,
+  ) {}
+
+  async insert(r: RequestRecord): Promise<void> {
+    await run(this.db, INSERT, [
+      r.id, r.consumer_id, r.kind, r.topic, r.question, json(r.context),
+      r.target_experts === null ? null : json(r.target_experts), json(r.routing_policy), r.dedup_key, r.status,
+      r.reason?.code ?? null, r.reason?.message ?? null, r.proposal_id, r.held ? 1 : 0, r.give_up_at, r.created_at, r.updated_at,
+      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy),
+    ]);
+  }
+
+  async get(id: string): Promise<RequestRecord | undefined> {
+    const row = await one(this.db, `SELECT * FROM requests WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, [id]);
+    return row && toRequest(row);
+  }
+
+  async update(id: string, patch: RequestPatch): Promise<void> {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    const set = (column: string, value: unknown) => {
+      values.push(value);
+      sets.push(`${column} = $${values.length}`);
+    };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      if (key === 'reason') {
+        const reason = value as RequestRecord['reason'];
+        set('reason_code', reason?.code ?? null);
+        set('reason_message', reason?.message ?? null);
+      } else if (key === 'routing_policy') {
+        set('routing_policy', json(value));
+      } else {
+        set(key, typeof value === 'boolean' ? Number(value) : value);
+      }
+    }
+    if (sets.length === 0) return;
+    await run(this.db, `UPDATE requests SET ${sets.join(', ')} WHERE id = $${values.length + 1}`, [...values, id]);
+  }
+
+  async list(q: RequestQuery): Promise<RequestRecord[]> {
+    const { where, values } = whereClause([
+      ['status = $?', q.status],
+      ['consumer_id = $?', q.consumer_id],
+      ['topic = $?', q.topic],
+      [`${foldAscii("(question || chr(10) || coalesce(asked_question, ''))")} LIKE $? ESCAPE '\\'`, q.text === undefined ? undefined : `%${toLowerAscii(q.text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+      ['id < $?', q.before],
+    ]);
+    const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT $${values.length + 1}`;
+    return (await all(this.db, sql, [...values, q.limit])).map(toRequest);
+  }
+
+  async findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined> {
+    // Two instances submitting one key at once: the second waits here until the first commits, then
+    // finds its request (READ COMMITTED reads what committed before each statement).
+    if (this.locking) await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('dedup:' || $1, 0))`, [dedupKey]);
+    const row = await one(this.db, 'SELECT * FROM requests WHERE dedup_key = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT 1', [
+      dedupKey,
+      since,
+    ]);
+    return row && toRequest(row);
+  }
+
+  async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
+    const sql = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
+    return (await run(this.db, sql, [requestId, consumerId, via, at])) === 1;
+  }
+
+  async subscribers(requestId: string): Promise<string[]> {
+    const rows = await all(this.db, 'SELECT consumer_id FROM request_subscribers WHERE request_id = $1 ORDER BY created_at, consumer_id', [requestId]);
+    return rows.map((r) => r.consumer_id as string);
+  }
+
+  async appendAudit(e: AuditEntry): Promise<void> {
+    await run(this.db, 'INSERT INTO audit (request_id, at, type, actor, data) VALUES ($1, $2, $3, $4, $5)', [e.request_id, e.at, e.type, e.actor, json(e.data)]);
+  }
+
+  async audit(requestId: string): Promise<AuditEntry[]> {
+    return (await all(this.db, 'SELECT * FROM audit WHERE request_id = $1 ORDER BY seq', [requestId])).map(toAudit);
+  }
+
+  // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs little
+  // however many requests are open.
+
+  async dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>> {
+    const rows = after === null ? await all(this.db, GIVE_UPS, [now, limit]) : await all(this.db, GIVE_UPS_AFTER, [now, after.at, after.id, limit]);
+    return rows as Array<Pick<RequestRecord, 'id' | 'give_up_at'>>;
+  }
+
+  async held(): Promise<HeldRequest[]> {
+    return (await all(this.db, HELD)).map((r: Row) => ({
+      id: r.id as string,
+      topic: r.topic as string,
+      target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
+      created_at: r.created_at as number,
+    }));
+  }
+}

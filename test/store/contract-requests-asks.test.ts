@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ENGINES } from './engines.js';
+import { ask, audit, HOUR, MINUTE, request, T0 } from './records.js';
+import { useEngine } from './use-engine.js';
+
+describe.each(ENGINES)('$name store: requests and asks read back as written', (engine) => {
+  const e = useEngine(engine);
+
+  it('lists requests newest id first with each filter, text matched as a literal substring ignoring ASCII case (only)', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { question: 'Refund 100% of INVOICE_7?' }));
+      await tx.requests.insert(request('req_2', { question: 'Refund 1000 of invoice 7?', status: 'queued' }));
+      await tx.requests.insert(request('req_4', { question: 'Résumé ÉTÉ', status: 'failed' }));
+      await tx.requests.insert(request('req_3', { question: 'Other', asked_question: 'What about invoice_7\\b?', consumer_id: 'crm', topic: 'crm' }));
+    });
+    const ids = async (q: Parameters<typeof e.store.requests.list>[0]) => (await e.store.requests.list(q)).map((r) => r.id);
+
+    expect(await ids({ limit: 10 })).toEqual(['req_4', 'req_3', 'req_2', 'req_1']);
+    expect(await ids({ limit: 10, text: 'invoice_7' })).toEqual(['req_3', 'req_1']);
+    expect(await ids({ limit: 10, text: '100%' })).toEqual(['req_1']);
+    expect(await ids({ limit: 10, text: '7\\b' })).toEqual(['req_3']);
+    expect(await ids({ limit: 10, text: 'REFUND 1' })).toEqual(['req_2', 'req_1']);
+    expect(await ids({ limit: 10, text: 'RÉSUMÉ été' })).toEqual([]);
+    expect(await ids({ limit: 10, text: 'RéSUMé ÉtÉ' })).toEqual(['req_4']);
+    expect(await ids({ limit: 10, status: 'queued' })).toEqual(['req_2']);
+    expect(await ids({ limit: 10, consumer_id: 'crm', topic: 'crm' })).toEqual(['req_3']);
+    expect(await ids({ limit: 1, before: 'req_3' })).toEqual(['req_2']);
+  });
+
+  it('a patch changes only the fields it names; subscribers, audit and held requests read back in order', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { held: true, created_at: T0 + MINUTE, target_experts: ['maria'] }));
+      await tx.requests.insert(request('req_2', { held: true }));
+      await tx.asks.insert(ask('ask_1', 'req_2', 'maria', { state: 'queued', sent_at: null }));
+      await tx.requests.update('req_1', { status: 'failed', reason: { code: 'no_expert_found', message: 'nobody' }, drafting: true, updated_at: T0 + HOUR });
+      expect(await tx.requests.addSubscriber('req_1', 'ledger', 'submit', T0)).toBe(true);
+      expect(await tx.requests.addSubscriber('req_1', 'crm', 'dedup', T0 + 1)).toBe(true);
+      expect(await tx.requests.addSubscriber('req_1', 'ledger', 'dedup', T0 + 2)).toBe(false);
+      await tx.requests.appendAudit(audit('req_1', T0, { type: 'received' }));
+      await tx.requests.appendAudit(audit('req_1', T0 + 1, { type: 'asked' }));
+    });
+
+    expect(await e.store.requests.get('req_1')).toEqual(
+      request('req_1', {
+        held: true, created_at: T0 + MINUTE, target_experts: ['maria'],
+        status: 'failed', reason: { code: 'no_expert_found', message: 'nobody' }, drafting: true, updated_at: T0 + HOUR,
+      }),
+    );
+    expect(await e.store.requests.subscribers('req_1')).toEqual(['ledger', 'crm']);
+    expect((await e.store.requests.audit('req_1')).map((a) => a.type)).toEqual(['received', 'asked']);
+    expect(await e.store.requests.held()).toEqual([{ id: 'req_1', topic: 'billing', target_experts: ['maria'], created_at: T0 + MINUTE }]);
+  });
+
+  it('finds the ask a reply belongs to, the queued asks, and an expert’s mute', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.requests.insert(request('req_2', { created_at: T0 - HOUR }));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'maria', { sent_at: T0 + MINUTE }));
+      await tx.asks.insert(ask('ask_2', 'req_2', 'maria', { sent_at: T0 }));
+      await tx.asks.insert(ask('ask_3', 'req_2', 'ann', { state: 'queued', sent_at: null, send_after: T0 + HOUR, instructions: 'shorter' }));
+      await tx.asks.update('ask_1', { state: 'escalated', escalate_at: null });
+      await tx.asks.setMuted('ann', true, T0);
+    });
+
+    expect((await e.store.asks.findForReply('maria', null))?.id).toBe('ask_2');
+    expect(await e.store.asks.findForReply('maria', 'req_1')).toEqual(ask('ask_1', 'req_1', 'maria', { sent_at: T0 + MINUTE, state: 'escalated', escalate_at: null }));
+    expect((await e.store.asks.openOf('maria')).map((a) => a.id)).toEqual(['ask_2']);
+    expect((await e.store.asks.listFor('req_2')).map((a) => a.id)).toEqual(['ask_2', 'ask_3']);
+    const waiting = { ...ask('ask_3', 'req_2', 'ann', { state: 'queued', sent_at: null, send_after: T0 + HOUR, instructions: 'shorter' }), request_created_at: T0 - HOUR };
+    expect(await e.store.asks.queued(['ann', 'maria'])).toEqual([waiting]);
+    expect(await e.store.asks.queued(null)).toEqual([waiting]);
+    expect(await e.store.asks.dueQueued(T0)).toEqual([]);
+    expect(await e.store.asks.dueQueued(T0 + HOUR)).toEqual([waiting]);
+    expect(await e.store.asks.isMuted('ann')).toBe(true);
+    expect(await e.store.asks.isMuted('maria')).toBe(false);
+  });
+});
