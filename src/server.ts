@@ -113,7 +113,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     throw error;
   }
-  log.info({ url: address, config: config.file, config_from: options.configFrom ?? '--config', db: config.storagePath, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
+  log.info({ url: address, config: config.file, config_from: options.configFrom ?? '--config', db: config.storage.url_env === undefined ? config.storagePath : `PostgreSQL from ${config.storage.url_env}`, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
 
   let closed = false;
   return {
