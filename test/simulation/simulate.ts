@@ -9,7 +9,9 @@ import { AppError } from '../../src/errors.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
 import type { AskRecord } from '../../src/domain/records.js';
+import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
 import type { Store } from '../../src/store/store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -17,7 +19,7 @@ import { seededRandom } from '../../src/core/seeded-random.js';
 
 /**
  * The expert-protection simulation (issue 11 item 11): a seeded, randomized workload against the real
- * service, its real SQLite store and a fake clock, with an invariant checker over what the transport
+ * service, its real store (SQLite, or PostgreSQL with `engine`) and a fake clock, with an invariant checker over what the transport
  * was handed and what the store holds. Requests, answers, `skip`, `mute`, `unmute`, `PUT /experts`,
  * cancels, decisions; the clock jumps by minutes to days, across midnight and both DST changes of
  * Europe/Berlin; the service restarts on the same database now and then.
@@ -114,7 +116,7 @@ class CheckingTransport implements Transport {
   async stop(): Promise<void> {}
 }
 
-export async function simulate(options: { seed: number; requests: number; log?: (line: string) => void }): Promise<SimulationResult> {
+export async function simulate(options: { seed: number; requests: number; engine?: 'sqlite' | 'postgres'; log?: (line: string) => void }): Promise<SimulationResult> {
   const started = Date.now();
   const rand = seededRandom(options.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
@@ -137,7 +139,11 @@ export async function simulate(options: { seed: number; requests: number; log?: 
   const tracked = new Tracked();
   const transport = new CheckingTransport(clock, violations, tracked);
   let config: Config = loadConfig(configFile);
-  let store = openSqliteStore(config.storagePath);
+  // PostgreSQL: a fresh database on the test server, opened again at each restart like the SQLite file.
+  const database = `eq_sim_${options.seed}_${process.pid}`;
+  const pgUrl = options.engine === 'postgres' ? await createTestDatabase(database) : null;
+  const openEngine = async (): Promise<Store> => (pgUrl === null ? openSqliteStore(config.storagePath) : openPgStore({ url: pgUrl, poolSize: 4 }));
+  let store = await openEngine();
   const open = () => {
     const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock, scheduler: (engine) => new Scheduler(engine) });
     transport.service = service;
@@ -241,7 +247,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
       await service.idle();
       await store.close();
       config = loadConfig(configFile);
-      store = openSqliteStore(config.storagePath);
+      store = await openEngine();
       service = open();
     } else {
       // Time passes: mostly minutes, sometimes hours, now and then days (crossing midnights and, in
@@ -263,6 +269,7 @@ export async function simulate(options: { seed: number; requests: number; log?: 
   figures.asks_sent = transport.sent;
   await service.idle();
   await store.close();
+  if (pgUrl !== null) await dropTestDatabase(database);
   rmSync(dir, { recursive: true, force: true });
   return { seed: options.seed, requests: figures.requests!, figures, violations, elapsedMs: Date.now() - started };
 }

@@ -7,10 +7,12 @@ import { report, simulate } from './simulate.js';
  */
 const SEED = Number(process.env.SIM_SEED ?? 20261122);
 const REQUESTS = Number(process.env.SIM_REQUESTS ?? 400);
+/** `SIM_ENGINE=sqlite|postgres` runs one engine (`npm run simulate -- --engine`); `npm test` runs both. */
+const ENGINES = (process.env.SIM_ENGINE ? [process.env.SIM_ENGINE] : ['sqlite', 'postgres']) as Array<'sqlite' | 'postgres'>;
 
-describe('expert-protection simulation', () => {
+describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
   it(`keeps every invariant over ${REQUESTS} simulated requests`, async () => {
-    const result = await simulate({ seed: SEED, requests: REQUESTS });
+    const result = await simulate({ seed: SEED, requests: REQUESTS, engine });
     console.log(report(result));
     expect(result.figures.asks_sent).toBeGreaterThan(0);
     expect(result.figures.midnights).toBeGreaterThan(0);
