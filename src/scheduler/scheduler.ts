@@ -9,6 +9,9 @@ import type { TickResult, TimedWork } from '../service/timed-work.js';
 import { guarded, mayPlace, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
 
+/** The statuses a request gives up from (one with a proposal waits for its review instead). */
+const GIVES_UP: readonly RequestRecord['status'][] = ['queued', 'asked', 'escalated'];
+
 export interface SchedulerOptions {
   /** Due rows handled per transaction (one commit, one fsync, per batch). */
   batchSize?: number;
@@ -61,15 +64,20 @@ export class Scheduler implements TimedWork {
     const store = this.engine.store;
     let budget = this.maxPerTick;
 
-    budget -= await this.drain<Pick<RequestRecord, 'id' | 'give_up_at'>, FailureCode>({
+    budget -= await this.drain<Pick<RequestRecord, 'id' | 'give_up_at'>, FailureCode | null>({
       budget,
       now,
       freed,
       due: (tx, after, limit) => tx.requests.dueGiveUps(now, after, limit),
       cursorOf: (r) => ({ at: r.give_up_at, id: r.id }),
       requestOf: (r) => r.id,
-      work: async (tx, r, batchFreed) => giveUp(this.engine, tx, (await tx.requests.get(r.id))!, now, batchFreed),
-      done: (code) => (code === 'rate_limited' ? result.rate_limited++ : result.timed_out++),
+      work: async (tx, r, batchFreed) => {
+        // Read again under the request's lock: another instance may have acted on it since the due-work read.
+        const request = await tx.requests.get(r.id);
+        if (!request || !GIVES_UP.includes(request.status) || request.give_up_at > now) return null;
+        return giveUp(this.engine, tx, request, now, batchFreed);
+      },
+      done: (code) => (code === 'rate_limited' ? result.rate_limited++ : code === 'timeout' ? result.timed_out++ : undefined),
     });
     budget -= await this.drain<AskRecord, boolean>({
       budget,

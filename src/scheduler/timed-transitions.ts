@@ -40,8 +40,12 @@ export async function giveUp(engine: Engine, tx: Tx, request: RequestRecord, now
  * counting against its expert, and the request becomes `escalated`. With nobody to escalate to the
  * ask keeps waiting for a reply and is not checked again. Returns whether it escalated.
  */
-export async function escalateAsk(engine: Engine, tx: Tx, ask: AskRecord, now: number, freed: Set<string>): Promise<boolean> {
-  const request = await tx.requests.get(ask.request_id);
+export async function escalateAsk(engine: Engine, tx: Tx, due: AskRecord, now: number, freed: Set<string>): Promise<boolean> {
+  const request = await tx.requests.get(due.request_id);
+  // The due-work read locks nothing: another instance may have escalated, answered or closed this ask
+  // since. Read again now that the request is held, and act only if it is still due.
+  const ask = await tx.asks.get(due.id);
+  if (!ask || ask.state !== 'open' || ask.escalate_at === null || ask.escalate_at > now) return false;
   const escalatable = request !== undefined && (request.status === 'asked' || request.status === 'escalated');
   const target = escalatable ? await nextInChain(engine, tx, request, ask.expert_id) : null;
   if (!escalatable || target === null) {

@@ -1,0 +1,83 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/load-config.js';
+import { Scheduler } from '../../../src/scheduler/scheduler.js';
+import { ExpertqService } from '../../../src/service/expertq-service.js';
+import { openPgStore, type PgStore } from '../../../src/store/postgres/pg-store.js';
+import type { OutboundMessage, Transport } from '../../../src/transport/transport.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { createTestDatabase, dropTestDatabase } from '../engines.js';
+
+/** What one instance's transport was handed. */
+class Recorder implements Transport {
+  readonly name = 'console' as const;
+  readonly threaded = false;
+  readonly sent: OutboundMessage[] = [];
+  async send(m: OutboundMessage): Promise<void> {
+    this.sent.push(m);
+  }
+  async start(): Promise<void> {}
+  async stop(): Promise<void> {}
+}
+
+const YAML = `
+org: { name: Acme }
+defaults: { escalation_after: 1h, give_up_after: 3h, max_open_asks_per_expert: 100, max_asks_per_expert_per_day: 100 }
+experts:
+  - { id: dana, name: Dana, topics: [billing], escalation_to: lee }
+  - { id: lee, name: Lee, topics: [payroll] }
+`;
+
+const database = `eq_due_once_${process.pid}`;
+const stores: PgStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  await dropTestDatabase(database);
+});
+
+describe('due work on two instances of one PostgreSQL database', () => {
+  it('escalates each due ask once and gives each request up once, though both instances tick at the same moment', async () => {
+    const url = await createTestDatabase(database);
+    const clock = new FakeClock();
+    const config = { ...parseConfig(YAML, '/etc/expertq/service.yaml'), file: null };
+    const instances = await Promise.all(
+      [0, 1].map(async () => {
+        const store = await openPgStore({ url, poolSize: 4 });
+        stores.push(store);
+        const transport = new Recorder();
+        const service = new ExpertqService({ config, store, transport, log: pino({ level: 'silent' }), clock, scheduler: (engine) => new Scheduler(engine) });
+        return { service, transport };
+      }),
+    );
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const submitted = await a.service.submitRequest({ consumer_id: 'bot', topic: 'billing', question: `Question ${i}?`, context: { asked_because: 'test' } });
+      ids.push(submitted.request_id);
+    }
+    await a.service.idle();
+
+    clock.advance(61 * 60_000);
+    const escalations = await Promise.all([a.service.tick(), b.service.tick()]);
+    await Promise.all([a.service.idle(), b.service.idle()]);
+    expect(escalations[0].escalated + escalations[1].escalated).toBe(20);
+    for (const id of ids) {
+      const asks = await a.service.store.asks.listFor(id);
+      expect(asks.map((ask) => [ask.expert_id, ask.state])).toEqual([
+        ['dana', 'escalated'],
+        ['lee', 'open'],
+      ]);
+    }
+    const toLee = [...a.transport.sent, ...b.transport.sent].filter((m) => m.expertId === 'lee' && m.purpose === 'ask');
+    expect(toLee).toHaveLength(20);
+
+    clock.advance(2 * 60 * 60_000);
+    const giveUps = await Promise.all([a.service.tick(), b.service.tick()]);
+    await Promise.all([a.service.idle(), b.service.idle()]);
+    expect(giveUps[0].timed_out + giveUps[1].timed_out).toBe(20);
+    for (const id of ids) {
+      const failed = (await a.service.store.outbox.events(id)).filter((e) => e.type === 'request_failed');
+      expect(failed).toHaveLength(1);
+    }
+  });
+});
