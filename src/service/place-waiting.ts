@@ -106,13 +106,16 @@ export async function placeAsksOf(engine: Engine, tx: Tx, requestId: string, now
 async function sendWaitingAsk(
   engine: Engine,
   tx: Tx,
-  ask: AskRecord,
+  waiting: AskRecord,
   now: number,
   blocked: Set<string>,
   freed: Set<string>,
   result: PlaceResult,
 ): Promise<void> {
-  const request = await tx.requests.get(ask.request_id);
+  const request = await tx.requests.get(waiting.request_id);
+  // Read again now that the request is held: another instance may have sent or released it since.
+  const ask = await tx.asks.get(waiting.id);
+  if (!ask || ask.state !== 'queued') return;
   if (request && isWaiting(request)) await followDefaults(engine, tx, request, now);
   if (!request || !isWaiting(request)) {
     // Closing a request releases its asks; a queued ask left on a closed one is let go here.

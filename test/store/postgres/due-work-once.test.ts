@@ -35,21 +35,41 @@ afterEach(async () => {
   await dropTestDatabase(database);
 });
 
+/** Two instances, each with its own pool and transport, on one fresh database, sharing a fake clock. */
+async function twoInstances(yaml: string, clock: FakeClock) {
+  const url = await createTestDatabase(database);
+  const config = { ...parseConfig(yaml, '/etc/expertq/service.yaml'), file: null };
+  const make = async () => {
+    const store = await openPgStore({ url, poolSize: 4 });
+    stores.push(store);
+    const transport = new Recorder();
+    const service = new ExpertqService({ config, store, transport, log: pino({ level: 'silent' }), clock, scheduler: (engine) => new Scheduler(engine) });
+    return { service, transport };
+  };
+  return [await make(), await make()] as const;
+}
+
 describe('due work on two instances of one PostgreSQL database', () => {
-  it('escalates each due ask once and gives each request up once, though both instances tick at the same moment', async () => {
-    const url = await createTestDatabase(database);
+  it('sends each ask held back by quiet hours once when the quiet hours end, though both instances tick then', async () => {
+    // 10:00 UTC on the fake clock: quiet until 18:00.
     const clock = new FakeClock();
-    const config = { ...parseConfig(YAML, '/etc/expertq/service.yaml'), file: null };
-    const instances = await Promise.all(
-      [0, 1].map(async () => {
-        const store = await openPgStore({ url, poolSize: 4 });
-        stores.push(store);
-        const transport = new Recorder();
-        const service = new ExpertqService({ config, store, transport, log: pino({ level: 'silent' }), clock, scheduler: (engine) => new Scheduler(engine) });
-        return { service, transport };
-      }),
-    );
-    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const [a, b] = await twoInstances(YAML.replace('give_up_after: 3h', "give_up_after: 24h, quiet_hours: ['08:00', '18:00']"), clock);
+    for (let i = 0; i < 20; i++) await a.service.submitRequest({ consumer_id: 'bot', topic: 'billing', question: `Question ${i}?`, context: { asked_because: 'test' } });
+    await a.service.idle();
+    expect(a.transport.sent.filter((m) => m.purpose === 'ask')).toHaveLength(0);
+
+    clock.advance(8 * 60 * 60_000 + 60_000);
+    const ticks = await Promise.all([a.service.tick(), b.service.tick()]);
+    await Promise.all([a.service.idle(), b.service.idle()]);
+    expect(ticks[0].sent + ticks[1].sent).toBe(20);
+    const asks = [...a.transport.sent, ...b.transport.sent].filter((m) => m.purpose === 'ask');
+    expect(new Set(asks.map((m) => m.askId)).size).toBe(20);
+    expect(asks).toHaveLength(20);
+  });
+
+  it('escalates each due ask once and gives each request up once, though both instances tick at the same moment', async () => {
+    const clock = new FakeClock();
+    const [a, b] = await twoInstances(YAML, clock);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const submitted = await a.service.submitRequest({ consumer_id: 'bot', topic: 'billing', question: `Question ${i}?`, context: { asked_because: 'test' } });
