@@ -1,13 +1,13 @@
 // Runs autocannon in a child process so the load generator does not share the server's event loop
 // (a worker thread would not do: autocannon skips its result aggregation outside the main thread).
-// argv[2]: JSON { url, path, connections, seconds, seed }. Sends back { result } or { error } over IPC.
+// argv[2]: JSON { url, path, connections, seconds, seed, firstBody }. Sends back { result } or { error } over IPC.
 import autocannon from 'autocannon';
 import { prng, submitBody, topicPool } from './fixtures.js';
 
-const { url, path, connections, seconds, seed } = JSON.parse(process.argv[2]);
+const { url, path, connections, seconds, seed, firstBody = 0 } = JSON.parse(process.argv[2]);
 const pool = topicPool();
 const rand = prng(seed);
-let sent = 0;
+let sent = firstBody;
 const reply = (message) => process.send(message, () => process.disconnect());
 /** Status code → first response body seen with it (non-2xx only), for diagnosis. */
 const failures = {};
@@ -44,7 +44,7 @@ try {
       errors: result.errors,
       timeouts: result.timeouts,
       duration: result.duration,
-      bodiesSent: sent,
+      bodiesSent: sent - firstBody,
       failures,
     },
   });

@@ -15,12 +15,13 @@ export function benchSeconds() {
 
 /**
  * POSTs varied, valid submit bodies to `url + path` for `seconds` with `connections` connections.
+ * `firstBody` numbers the first body (two generators at once start far apart, so no two bodies are alike).
  * Resolves with the summary the child computed (see load-child.js).
  */
-export function runSubmitLoad({ url, path = '/api/v1/requests', seconds = benchSeconds(), connections = CONNECTIONS, seed = 42 }) {
+export function runSubmitLoad({ url, path = '/api/v1/requests', seconds = benchSeconds(), connections = CONNECTIONS, seed = 42, firstBody = 0 }) {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL('./load-child.js', import.meta.url)), [
-      JSON.stringify({ url, path, connections, seconds, seed }),
+      JSON.stringify({ url, path, connections, seconds, seed, firstBody }),
     ]);
     let outcome = null;
     child.once('message', (message) => {

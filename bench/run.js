@@ -3,6 +3,7 @@
 // Exit code 1 when any section misses its target.
 // BENCH_SECTIONS=fanout (comma-separated names) runs only those sections.
 import { benchFanout } from './fanout.js';
+import { benchPostgres } from './postgres.js';
 import { benchQueueLatency } from './queue-latency.js';
 import { benchScheduler } from './scheduler.js';
 import { printHeading, printMachine } from './report.js';
@@ -13,6 +14,7 @@ const SECTIONS = [
   { name: 'fanout', run: benchFanout },
   { name: 'scheduler', run: benchScheduler },
   { name: 'queue', run: benchQueueLatency },
+  { name: 'postgres', run: benchPostgres },
 ];
 
 const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((s) => s.trim()).filter(Boolean);

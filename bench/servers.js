@@ -82,14 +82,22 @@ export async function startBaseline() {
 }
 
 /**
+ * Writes `dir/service.yaml` for the benchmark org with the given sections (experts, defaults, llm,
+ * storage, …) and returns its path.
+ */
+export function writeConfig(dir, sections) {
+  const configFile = join(dir, 'service.yaml');
+  writeFileSync(configFile, stringify({ org: { name: 'Bench Org', timezone: 'UTC' }, ...sections }));
+  return configFile;
+}
+
+/**
  * The real expertq app, wired as src/server.ts wires it (config file → store → console transport →
  * service → app → listen), with the console output and logs discarded.
  */
 export async function startExpertq({ experts, defaults, llm }) {
   const dir = tempDir('expertq');
-  const configFile = join(dir, 'service.yaml');
-  writeFileSync(configFile, stringify({ org: { name: 'Bench Org', timezone: 'UTC' }, defaults, experts, ...(llm ? { llm } : {}) }));
-  const config = loadConfig(configFile);
+  const config = loadConfig(writeConfig(dir, { experts, defaults, ...(llm ? { llm } : {}) }));
 
   const logs = discardStream();
   const out = discardStream();

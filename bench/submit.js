@@ -19,7 +19,7 @@ const LLM_TIMEOUT = '2s';
 const ROUNDS = 2;
 
 /** Caps high enough that every request is sent to an expert rather than held. */
-const UNCAPPED = { max_open_asks_per_expert: 1_000_000, max_asks_per_expert_per_day: 1_000_000 };
+export const UNCAPPED = { max_open_asks_per_expert: 1_000_000, max_asks_per_expert_per_day: 1_000_000 };
 
 async function measure(server, seconds) {
   try {
@@ -43,7 +43,7 @@ async function measureWithLlm(experts, seconds) {
 }
 
 /** What an expertq run must leave behind: every stored request asked, one message sent per request, all 2xx. */
-function problemsOf(name, { result, stats: s }) {
+export function problemsOf(name, { result, stats: s }) {
   const problems = [];
   if (result.non2xx > 0) problems.push(`${name}: ${result.non2xx} non-2xx responses, e.g. ${JSON.stringify(result.failures)}`);
   if (result.errors > 0) problems.push(`${name}: ${result.errors} connection errors (${result.timeouts} timeouts)`);

@@ -1,0 +1,76 @@
+// One server under test in a process of its own, so two expertq instances really are two processes (and
+// `--cpu-prof` profiles one server alone). argv[2]: JSON
+//   { kind: 'baseline', url, poolSize }  a bare Fastify + zod + one INSERT through a pg Pool
+//   { kind: 'expertq', configFile, env }  the real server (startServer), console output and logs discarded
+// Sends { url } over IPC once listening (or { error }); on the message 'stop' it closes and exits 0,
+// which is when Node writes a --cpu-prof profile.
+import { Writable } from 'node:stream';
+import Fastify, { LogController } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import pg from 'pg';
+import { monotonicFactory } from 'ulid';
+import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
+import { createLogger } from '../dist/log.js';
+import { startServer } from '../dist/server.js';
+
+const options = JSON.parse(process.argv[2]);
+const discard = () => new Writable({ write: (_chunk, _encoding, callback) => callback() });
+
+/** The baseline: the same body validation as expertq, then one autocommitted INSERT on a pool of the same size. */
+async function startBaseline({ url, poolSize }) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => {});
+  await pool.query('CREATE TABLE requests (id TEXT PRIMARY KEY, body TEXT NOT NULL)');
+  const nextId = monotonicFactory();
+  const app = Fastify({
+    loggerInstance: createLogger(discard(), 'warn'),
+    bodyLimit: 1_048_576,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.post('/api/v1/requests', {
+    schema: { body: submitRequestBody, response: { 200: submitResult } },
+    handler: async (req) => {
+      const id = `req_${nextId()}`;
+      await pool.query({ name: 'insert', text: 'INSERT INTO requests (id, body) VALUES ($1, $2)', values: [id, JSON.stringify(req.body)] });
+      return { request_id: id, status: 'queued' };
+    },
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    async close() {
+      await app.close();
+      await pool.end();
+    },
+  };
+}
+
+async function startExpertq({ configFile, env }) {
+  const server = await startServer({
+    configPath: configFile,
+    port: 0,
+    env: { ...process.env, ...env },
+    out: discard(),
+    logger: createLogger(discard(), 'warn'),
+  });
+  return { url: server.url, close: () => server.close() };
+}
+
+try {
+  const server = options.kind === 'baseline' ? await startBaseline(options) : await startExpertq(options);
+  process.on('message', (message) => {
+    if (message !== 'stop') return;
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+  process.send({ url: server.url });
+} catch (error) {
+  process.send({ error: error instanceof Error ? error.stack ?? error.message : String(error) }, () => process.exit(1));
+}
