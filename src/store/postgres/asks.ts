@@ -18,11 +18,16 @@ const SQL = {
   oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
   openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
   // One expert: each query is a range on an index of asks.
-  oneState: `SELECT
-      (SELECT COUNT(*) FROM asks WHERE expert_id = $1 AND state = 'open') AS open,
-      (SELECT COUNT(*) FROM asks WHERE expert_id = $1 AND state = 'queued') AS queued,
-      (SELECT COUNT(*) FROM asks WHERE expert_id = $1 AND sent_at >= $2) AS today,
-      (SELECT muted FROM expert_state WHERE expert_id = $1) AS muted`,
+  // Several experts in one round trip (routing reads every candidate of a topic).
+  someStates: `SELECT e.id AS expert_id,
+      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'open') AS open,
+      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'queued') AS queued,
+      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= $2) AS today,
+      (SELECT muted FROM expert_state WHERE expert_id = e.id) AS muted
+    FROM unnest($1::text[]) AS e(id)`,
+  // Each expert's lock, in the order given (sorted by the caller), in one round trip.
+  lockExperts: `SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
+    FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted`,
   // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
   allLive: `SELECT expert_id, COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued FROM asks
       WHERE state IN ('open', 'queued') GROUP BY expert_id`,
@@ -92,11 +97,10 @@ export class PgAsks implements AskRepository {
       // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
       if (this.locking) {
         await this.db.query(`SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0))`);
-        for (const id of [...unique].sort()) await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('expert:' || $1, 0))`, [id]);
+        await this.db.query(SQL.lockExperts, [[...unique].sort()]);
       }
-      for (const id of unique) {
-        const r = (await one(this.db, SQL.oneState, [id, dayStart])) as { open: number; queued: number; today: number; muted: number | null };
-        states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
+      for (const r of await all(this.db, SQL.someStates, [unique, dayStart])) {
+        states.set(r.expert_id as string, { muted: r.muted === 1, openAsks: r.open as number, queuedAsks: r.queued as number, asksToday: r.today as number });
       }
       return states;
     }
