@@ -38,8 +38,12 @@ const KILL_WINDOWS: Array<[number, number]> = [
   [0.15, 0.35],
   [0.5, 0.7],
 ];
-/** A restarted instance takes over the killed one's delivery claims when their 15 s leases run out; retries come about 5 s apart. */
-const SETTLE_MS = 40_000;
+/**
+ * The slowest event: claimed by an instance that is then killed (taken over when the 15 s lease runs
+ * out), refused by the flaky endpoint, retried after the second backoff step (30 s ± 20%): about 51 s
+ * after the kill.
+ */
+const SETTLE_MS = 60_000;
 const DB_NAME = `eq_multi_${process.pid}`;
 
 let dir: string;
@@ -171,8 +175,17 @@ describe('several instances on one PostgreSQL database', () => {
     }
     const expected = expectedEvents(seen.values());
     const receipts = () => new Map<string, Receipt[]>(CONSUMERS.map((c) => [c, receivers.get(c)!.receipts]));
-    await until(() => undelivered(expected, receipts()).length === 0, SETTLE_MS, 'every consumer got every event', () => `${undelivered(expected, receipts()).join('\n')}\n${diag()}`);
-    await until(async () => (await p.read('GET', '/deliveries?state=pending&limit=1')).items.length === 0, SETTLE_MS, 'no delivery is pending', diag);
+    // A timeout names what is missing and the deliveries still pending before the instances' logs.
+    const settle = async (check: () => boolean | Promise<boolean>, what: string, detail: () => string) => {
+      try {
+        await until(check, SETTLE_MS, what, detail);
+      } catch (error) {
+        const pending = await p.readAll('/deliveries?state=pending').catch((e: Error) => e.message);
+        throw new Error(`${(error as Error).message}\npending deliveries: ${JSON.stringify(pending, null, 1)}\n${diag()}`, { cause: error });
+      }
+    };
+    await settle(() => undelivered(expected, receipts()).length === 0, 'every consumer got every event', () => undelivered(expected, receipts()).join('\n'));
+    await settle(async () => (await p.read('GET', '/deliveries?state=pending&limit=1')).items.length === 0, 'no delivery is pending', () => '');
     log.push(`every event delivered to both consumers at ${elapsed()}`);
     for (const id of seen.keys()) seen.set(id, { request: await p.read('GET', `/requests/${id}`), audit: await p.read('GET', `/audit?request_id=${id}`) });
 
@@ -199,7 +212,11 @@ describe('several instances on one PostgreSQL database', () => {
     const { peak, problems } = peakOpenAsks([...seen.values()]);
     expect(problems).toEqual([]);
     log.push(`peak open asks: ${[...peak].map(([e, v]) => `${e} ${v.count}`).join(', ')} (cap ${CAP})`);
-    expect([...peak].filter(([, v]) => v.count > CAP), `experts above max_open_asks_per_expert (${CAP})`).toEqual([]);
+    // Known to fail now and then: an ask's sent_at (and the asked/replied audit times) is the moment its
+    // operation began, before it waited for the expert's lock, so an ask placed after another was
+    // answered can look as if it was out before that answer. GET /experts above never showed the cap
+    // exceeded; the recorded history does.
+    expect([...peak].filter(([, v]) => v.count > CAP), `experts above max_open_asks_per_expert (${CAP}) in the asks' recorded times`).toEqual([]);
     expect([...seen.values()].every((s) => s.request.status === 'accepted' || s.request.status === 'rejected')).toBe(true);
 
     // ---- webhooks: at least once per (consumer, event), one webhook-id per event, the flaky one retried ----
