@@ -18,7 +18,7 @@ let sequence = 0;
 
 /**
  * A loopback webhook endpoint that records every request it got together with the status it answered.
- * `answer(index)` decides the status of the index-th request (0-based) synchronously, so the record is
+ * `answer(index, headers)` decides the status of the index-th request (0-based) synchronously, so the record is
  * written before the response: a receipt is counted even if the sender dies before reading the answer.
  * `onReceipt` runs after each recorded request (the crash test counts receipts there to pick kill
  * moments).
@@ -37,7 +37,7 @@ export class RecordingReceiver {
       } catch {
         json = {};
       }
-      const status = this.answer(this.receipts.length);
+      const status = this.answer(this.receipts.length, req.headers);
       const receipt: Receipt = { receiver: this.name, headers: req.headers, body, json, status, seq: sequence++ };
       this.receipts.push(receipt);
       res.writeHead(status, { 'content-type': 'text/plain' });
@@ -48,7 +48,7 @@ export class RecordingReceiver {
 
   constructor(
     readonly name: string,
-    public answer: (index: number) => number = () => 200,
+    public answer: (index: number, headers: IncomingHttpHeaders) => number = () => 200,
   ) {
     this.server.keepAliveTimeout = 30_000;
   }
