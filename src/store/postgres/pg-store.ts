@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { StorageUnavailable } from '../errors.js';
-import type { Reads, Store, Tx } from '../store.js';
+import type { Store, Tx } from '../store.js';
+import { StoreReads } from '../store-reads.js';
 import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
 import { createPgRepositories } from './repositories.js';
@@ -61,35 +62,12 @@ export function redact(url: string): string {
  * loses a deadlock or serialization race is rolled back and run again from the start: its work only
  * reads and writes through `tx`, so running it again is safe.
  */
-export class PgStore implements Store {
-  readonly requests: Reads['requests'];
-  readonly asks: Reads['asks'];
-  readonly proposals: Reads['proposals'];
-  readonly outbox: Reads['outbox'];
-  readonly consumers: Reads['consumers'];
-  readonly chat: Reads['chat'];
-  readonly llmJobs: Reads['llmJobs'];
-  readonly serviceState: Reads['serviceState'];
-  readonly retention: Reads['retention'];
-  readonly metrics: Reads['metrics'];
-  readonly instances: Reads['instances'];
-
+export class PgStore extends StoreReads implements Store {
   constructor(
     readonly pool: pg.Pool,
     readonly changes: PgChangeFeed,
   ) {
-    const reads = createPgRepositories(translating(pool), false);
-    this.requests = reads.requests;
-    this.asks = reads.asks;
-    this.proposals = reads.proposals;
-    this.outbox = reads.outbox;
-    this.consumers = reads.consumers;
-    this.chat = reads.chat;
-    this.llmJobs = reads.llmJobs;
-    this.serviceState = reads.serviceState;
-    this.retention = reads.retention;
-    this.metrics = reads.metrics;
-    this.instances = reads.instances;
+    super(createPgRepositories(translating(pool), false));
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

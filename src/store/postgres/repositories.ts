@@ -1,7 +1,9 @@
 import type { Repositories } from '../store.js';
 import { PgInstances } from './instances.js';
 import { PgMetrics } from './metrics.js';
-import { PgOutbox } from './outbox.js';
+import { Outbox } from '../outbox.js';
+import { PgDeliveries } from './deliveries.js';
+import { PgMessages } from './messages.js';
 import { PgRetention } from './retention.js';
 import { PgAsks } from './asks.js';
 import { PgChat } from './chat.js';
@@ -22,7 +24,7 @@ export function createPgRepositories(db: Db, locking: boolean): Repositories {
     requests: new PgRequests(db, locking),
     asks: new PgAsks(db, locking),
     proposals: new PgProposals(db, locking),
-    outbox: new PgOutbox(db, locking),
+    outbox: new Outbox(new PgMessages(db), new PgDeliveries(db)),
     consumers: new PgConsumers(db, locking),
     chat: new PgChat(db, locking),
     llmJobs: new PgLlmJobs(db, locking),

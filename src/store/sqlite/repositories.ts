@@ -6,7 +6,9 @@ import { SqliteConsumers } from './consumers.js';
 import { SqliteInstances } from './instances.js';
 import { SqliteLlmJobs } from './llm-jobs.js';
 import { SqliteMetrics } from './metrics.js';
-import { SqliteOutbox } from './outbox.js';
+import { Outbox } from '../outbox.js';
+import { SqliteDeliveries } from './deliveries.js';
+import { SqliteMessages } from './messages.js';
 import { SqliteProposals } from './proposals.js';
 import { SqliteRequests } from './requests.js';
 import { SqliteRetention } from './retention.js';
@@ -22,7 +24,7 @@ export function createRepositories(db: Database.Database): Repositories {
     requests: new SqliteRequests(db),
     asks: new SqliteAsks(db),
     proposals: new SqliteProposals(db),
-    outbox: new SqliteOutbox(db),
+    outbox: new Outbox(new SqliteMessages(db), new SqliteDeliveries(db)),
     consumers: new SqliteConsumers(db),
     chat: new SqliteChat(db),
     llmJobs: new SqliteLlmJobs(db),

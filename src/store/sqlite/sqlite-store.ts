@@ -2,7 +2,8 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { inProcessChangeFeed, type ChangeFeed } from '../change-feed.js';
-import type { Reads, Repositories, Store, Tx } from '../store.js';
+import type { Repositories, Store, Tx } from '../store.js';
+import { StoreReads } from '../store-reads.js';
 import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader } from './open-database.js';
 import { createRepositories } from './repositories.js';
@@ -57,18 +58,7 @@ export function openSqliteStore(path: string, options: { exclusive?: boolean } =
  * so callers answer as late as they would with a transaction of their own, but a burst costs one
  * fsync instead of one per operation.
  */
-export class SqliteStore implements Store {
-  readonly requests: Reads['requests'];
-  readonly asks: Reads['asks'];
-  readonly proposals: Reads['proposals'];
-  readonly outbox: Reads['outbox'];
-  readonly consumers: Reads['consumers'];
-  readonly chat: Reads['chat'];
-  readonly llmJobs: Reads['llmJobs'];
-  readonly serviceState: Reads['serviceState'];
-  readonly retention: Reads['retention'];
-  readonly metrics: Reads['metrics'];
-  readonly instances: Reads['instances'];
+export class SqliteStore extends StoreReads implements Store {
   readonly changes: ChangeFeed = inProcessChangeFeed();
   private readonly tx: Tx;
   private readonly queue: Queued[] = [];
@@ -88,6 +78,7 @@ export class SqliteStore implements Store {
     private readonly lock: { release(): void } | null = null,
   ) {
     const writes: Repositories = createRepositories(db);
+    super(reader === db ? writes : createRepositories(reader));
     let depth = 0;
     const tx: Tx = {
       ...writes,
@@ -110,18 +101,6 @@ export class SqliteStore implements Store {
       },
     };
     this.tx = tx;
-    const reads: Reads = reader === db ? writes : createRepositories(reader);
-    this.requests = reads.requests;
-    this.asks = reads.asks;
-    this.proposals = reads.proposals;
-    this.outbox = reads.outbox;
-    this.consumers = reads.consumers;
-    this.chat = reads.chat;
-    this.llmJobs = reads.llmJobs;
-    this.serviceState = reads.serviceState;
-    this.retention = reads.retention;
-    this.metrics = reads.metrics;
-    this.instances = reads.instances;
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

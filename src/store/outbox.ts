@@ -1,19 +1,45 @@
-import type { DeliveryJob, DeliveryRecord, EventRecord, MessageRecord } from '../../domain/records.js';
-import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery, OutboxRepository, WorkClaim } from '../store.js';
-import { PgDeliveries } from './deliveries.js';
-import { PgMessages } from './messages.js';
-import type { Db } from './sql.js';
+import type { DeliveryJob, DeliveryRecord, EventRecord, MessageRecord } from '../domain/records.js';
+import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery, OutboxRepository, WorkClaim } from './store.js';
 
-/** The transactional outbox in PostgreSQL: messages to experts, and events with their deliveries. */
-export class PgOutbox implements OutboxRepository {
-  private readonly m: PgMessages;
-  private readonly d: PgDeliveries;
+type Maybe<T> = T | Promise<T>;
 
-  /** `locking` is part of every repository's signature; the outbox's claims lock what they pick either way. */
-  constructor(db: Db, _locking: boolean) {
-    this.m = new PgMessages(db);
-    this.d = new PgDeliveries(db);
-  }
+/** What an engine's message outbox does (its methods may answer at once or with a promise). */
+export interface MessageOutbox {
+  enqueue(message: MessageRecord): Maybe<void>;
+  listFor(requestId: string): Maybe<MessageRecord[]>;
+  askElements(askId: string): Maybe<string[] | null>;
+  claim(claim: WorkClaim): Maybe<MessageRecord[]>;
+  markSent(ids: readonly string[], at: number): Maybe<void>;
+  reschedule(id: string, owner: string, error: string, nextAttemptAt: number | null): Maybe<boolean>;
+  drop(id: string, why: string): Maybe<void>;
+  anyDue(now: number): Maybe<boolean>;
+  renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Maybe<number>;
+}
+
+/** What an engine's event outbox does: events and their deliveries to consumers. */
+export interface DeliveryOutbox {
+  insertEvent(event: EventRecord): Maybe<void>;
+  events(requestId: string): Maybe<EventRecord[]>;
+  insert(delivery: DeliveryRecord): Maybe<void>;
+  get(id: string): Maybe<DeliveryRecord | undefined>;
+  list(query: DeliveryQuery): Maybe<DeliveryRecord[]>;
+  claim(claim: DeliveryClaim): Maybe<DeliveryJob[]>;
+  finish(id: string, outcome: DeliveryOutcome): Maybe<void>;
+  dropPending(consumerId: string): Maybe<DeliveryRecord[]>;
+  retry(id: string, now: number): Maybe<void>;
+  anyDue(now: number): Maybe<boolean>;
+  renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Maybe<number>;
+}
+
+/**
+ * The transactional outbox, for every engine: messages to experts, and events with their deliveries,
+ * each kept by the engine's own half.
+ */
+export class Outbox implements OutboxRepository {
+  constructor(
+    private readonly m: MessageOutbox,
+    private readonly d: DeliveryOutbox,
+  ) {}
 
   async insertEvent(event: EventRecord): Promise<void> {
     await this.d.insertEvent(event);
