@@ -5,13 +5,10 @@
 // Sends { url } over IPC once listening (or { error }); on the message 'stop' it closes and exits 0,
 // which is when Node writes a --cpu-prof profile.
 import { Writable } from 'node:stream';
-import Fastify, { LogController } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pg from 'pg';
-import { monotonicFactory } from 'ulid';
-import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
 import { createLogger } from '../dist/log.js';
 import { startServer } from '../dist/server.js';
+import { baselineApp } from './servers.js';
 
 const options = JSON.parse(process.argv[2]);
 const discard = () => new Writable({ write: (_chunk, _encoding, callback) => callback() });
@@ -21,22 +18,7 @@ async function startBaseline({ url, poolSize }) {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {});
   await pool.query('CREATE TABLE requests (id TEXT PRIMARY KEY, body TEXT NOT NULL)');
-  const nextId = monotonicFactory();
-  const app = Fastify({
-    loggerInstance: createLogger(discard(), 'warn'),
-    bodyLimit: 1_048_576,
-    logController: new LogController({ disableRequestLogging: true }),
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.post('/api/v1/requests', {
-    schema: { body: submitRequestBody, response: { 200: submitResult } },
-    handler: async (req) => {
-      const id = `req_${nextId()}`;
-      await pool.query({ name: 'insert', text: 'INSERT INTO requests (id, body) VALUES ($1, $2)', values: [id, JSON.stringify(req.body)] });
-      return { request_id: id, status: 'queued' };
-    },
-  });
+  const app = baselineApp(discard(), (id, body) => pool.query({ name: 'insert', text: 'INSERT INTO requests (id, body) VALUES ($1, $2)', values: [id, body] }));
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,

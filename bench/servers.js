@@ -36,20 +36,11 @@ function tempDir(name) {
 }
 
 /**
- * Baseline: bare Fastify 5, one POST route validated by the same zod schema through
- * fastify-type-provider-zod, one autocommitted INSERT per request into a fresh WAL + synchronous=FULL
- * database. The floor any real work in expertq is measured against.
+ * The baseline server's app: expertq's submit body validation, then `insert(id, body)` (one
+ * autocommitted INSERT, however the database takes it) and the same answer shape.
  */
-export async function startBaseline() {
-  const dir = tempDir('baseline');
-  const db = new Database(join(dir, 'baseline.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.exec('CREATE TABLE requests (id TEXT PRIMARY KEY, body TEXT NOT NULL) STRICT');
-  const insert = db.prepare('INSERT INTO requests (id, body) VALUES (?, ?)');
+export function baselineApp(logs, insert) {
   const nextId = monotonicFactory();
-
-  const logs = discardStream();
   const app = Fastify({
     loggerInstance: createLogger(logs, 'warn'),
     bodyLimit: 1_048_576,
@@ -61,10 +52,27 @@ export async function startBaseline() {
     schema: { body: submitRequestBody, response: { 200: submitResult } },
     handler: async (req) => {
       const id = `req_${nextId()}`;
-      insert.run(id, JSON.stringify(req.body));
+      await insert(id, JSON.stringify(req.body));
       return { request_id: id, status: 'queued' };
     },
   });
+  return app;
+}
+
+/**
+ * Baseline: bare Fastify 5, one POST route validated by the same zod schema through
+ * fastify-type-provider-zod, one autocommitted INSERT per request into a fresh WAL + synchronous=FULL
+ * database. The floor any real work in expertq is measured against.
+ */
+export async function startBaseline() {
+  const dir = tempDir('baseline');
+  const db = new Database(join(dir, 'baseline.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE requests (id TEXT PRIMARY KEY, body TEXT NOT NULL) STRICT');
+  const insert = db.prepare('INSERT INTO requests (id, body) VALUES (?, ?)');
+  const logs = discardStream();
+  const app = baselineApp(logs, (id, body) => insert.run(id, body));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
   return {
