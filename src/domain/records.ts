@@ -3,6 +3,9 @@ import type { Policy } from '../config/config-schema.js';
 
 export type RequestStatus = 'queued' | 'asked' | 'escalated' | 'proposed' | 'accepted' | 'rejected' | 'failed';
 export const OPEN_STATUSES: readonly RequestStatus[] = ['queued', 'asked', 'escalated', 'proposed'];
+
+/** Whether a request still waits for an expert's answer (open, with no proposal under review): it can give up, and its asks can go out. */
+export const isWaiting = (r: Pick<RequestRecord, 'status'>): boolean => r.status === 'queued' || r.status === 'asked' || r.status === 'escalated';
 export const REQUEST_STATUSES: readonly RequestStatus[] = [...OPEN_STATUSES, 'accepted', 'rejected', 'failed'];
 export type FailureCode = 'timeout' | 'no_expert_found' | 'expert_declined' | 'rate_limited' | 'cancelled' | 'error';
 

@@ -2,15 +2,12 @@ import type { ExpertRegistry } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import type { Engine } from '../service/engine.js';
 import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review-channel.js';
-import type { AskRecord, FailureCode, RequestRecord } from '../domain/records.js';
+import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
 import type { DueCursor, Reads, Tx } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/timed-work.js';
 import { guarded, mayPlace, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
-
-/** The statuses a request gives up from (one with a proposal waits for its review instead). */
-const GIVES_UP: readonly RequestRecord['status'][] = ['queued', 'asked', 'escalated'];
 
 export interface SchedulerOptions {
   /** Due rows handled per transaction (one commit, one fsync, per batch). */
@@ -74,7 +71,7 @@ export class Scheduler implements TimedWork {
       work: async (tx, r, batchFreed) => {
         // Read again under the request's lock: another instance may have acted on it since the due-work read.
         const request = await tx.requests.get(r.id);
-        if (!request || !GIVES_UP.includes(request.status) || request.give_up_at > now) return null;
+        if (!request || !isWaiting(request) || request.give_up_at > now) return null;
         return giveUp(this.engine, tx, request, now, batchFreed);
       },
       done: (code) => (code === 'rate_limited' ? result.rate_limited++ : code === 'timeout' ? result.timed_out++ : undefined),

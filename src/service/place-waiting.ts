@@ -1,7 +1,7 @@
 import type { Policy } from '../config/config-schema.js';
 import { chooseExperts, findCandidates, isCapped } from '../core/route-request.js';
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
-import type { AskRecord, RequestRecord } from '../domain/records.js';
+import { isWaiting, type AskRecord, type RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
 import type { HeldRequest, Reads, Tx, WaitingAsk } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
@@ -184,8 +184,6 @@ async function followDefaults(engine: Engine, tx: Tx, request: RequestRecord, no
   }
   return current;
 }
-
-const isWaiting = (r: RequestRecord) => r.status === 'queued' || r.status === 'asked' || r.status === 'escalated';
 
 async function liveExperts(tx: Tx, requestId: string): Promise<Set<string>> {
   return new Set((await tx.asks.listFor(requestId)).filter((a) => a.state === 'open').map((a) => a.expert_id));
