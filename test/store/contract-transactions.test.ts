@@ -90,6 +90,45 @@ describe.each(ENGINES)('$name store: transactions', (engine) => {
     expect((await e.store.requests.get('req_3'))?.id).toBe('req_3');
   });
 
+  it('a write that fails is reported by the next read as itself, not as a later statement’s failure', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
+    });
+    const error = await e.store
+      .transaction(async (tx) => {
+        await tx.asks.insert(ask('ask_1', 'req_1', 'lee'));
+        await tx.requests.update('req_1', { status: 'escalated', updated_at: T0 + 1 });
+        await tx.requests.get('req_1');
+        throw new Error('not reached: the read must fail');
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Conflict);
+    expect((await e.store.requests.get('req_1'))?.status).toBe('asked');
+  });
+
+  it('a savepoint whose write fails is undone alone: the transaction goes on and commits the rest', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
+    });
+    const outcome = await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_2'));
+      const inner = await tx
+        .savepoint(async (sp) => {
+          await sp.requests.appendAudit(audit('req_2', T0));
+          await sp.asks.insert(ask('ask_1', 'req_2', 'lee'));
+        })
+        .then(() => 'kept', (caught: unknown) => (caught instanceof Conflict ? 'undone' : caught));
+      await tx.asks.insert(ask('ask_2', 'req_2', 'lee'));
+      return inner;
+    });
+    expect(outcome).toBe('undone');
+    expect((await e.store.requests.get('req_2'))?.id).toBe('req_2');
+    expect(await e.store.requests.audit('req_2')).toEqual([]);
+    expect((await e.store.asks.listFor('req_2')).map((a) => a.id)).toEqual(['ask_2']);
+  });
+
   it('reads outside a transaction see only committed state: not its writes while it runs, all of them once it resolves', async () => {
     const other = await e.another();
     const seen = await e.store.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import type { ConsumerRecord } from '../../domain/records.js';
 import { json, toConsumer } from '../row-records.js';
 import type { ConsumerRepository } from '../store.js';
-import { all, type Db, one, run } from './sql.js';
+import { all, type Db, one, run, write } from './sql.js';
 
 /** Registered consumers, in PostgreSQL. `seq` keeps the order they registered in (SQLite's rowid). */
 export class PgConsumers implements ConsumerRepository {
@@ -12,7 +12,7 @@ export class PgConsumers implements ConsumerRepository {
   ) {}
 
   async upsert(c: ConsumerRecord): Promise<void> {
-    await run(
+    await write(
       this.db,
       `INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
         dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)

@@ -1,7 +1,7 @@
 import type { DeliveryJob, DeliveryRecord, EventRecord } from '../../domain/records.js';
 import { json, type Row } from '../row-records.js';
 import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery } from '../store.js';
-import { all, type Db, one, run, whereClause } from './sql.js';
+import { all, type Db, one, run, whereClause, write } from './sql.js';
 
 const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
   created_at, delivered_at`;
@@ -31,7 +31,7 @@ export class PgDeliveries {
   constructor(private readonly db: Db) {}
 
   async insertEvent(e: EventRecord): Promise<void> {
-    await run(this.db, 'INSERT INTO events (id, request_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    await write(this.db, 'INSERT INTO events (id, request_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)', [
       e.id, e.request_id, e.type, json(e.body), e.created_at,
     ]);
   }
@@ -44,7 +44,7 @@ export class PgDeliveries {
   }
 
   async insert(d: DeliveryRecord): Promise<void> {
-    await run(
+    await write(
       this.db,
       `INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [d.id, d.event_id, d.consumer_id, d.request_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
@@ -90,7 +90,7 @@ export class PgDeliveries {
   }
 
   async finish(id: string, o: DeliveryOutcome): Promise<void> {
-    await run(
+    await write(
       this.db,
       `UPDATE deliveries SET state = $2, claimed_by = NULL, lease_until = NULL, last_status = $4, last_error = $5,
         next_attempt_at = COALESCE($6::bigint, next_attempt_at),
@@ -112,7 +112,7 @@ export class PgDeliveries {
   }
 
   async retry(id: string, now: number): Promise<void> {
-    await run(this.db, `UPDATE deliveries SET state = 'pending', next_attempt_at = $1, lease_until = NULL WHERE id = $2`, [now, id]);
+    await write(this.db, `UPDATE deliveries SET state = 'pending', next_attempt_at = $1, lease_until = NULL WHERE id = $2`, [now, id]);
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {

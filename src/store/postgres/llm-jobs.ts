@@ -1,7 +1,7 @@
 import type { LlmJobRecord } from '../../domain/records.js';
 import { json, toLlmJob } from '../row-records.js';
 import type { LlmJobRepository, WorkClaim } from '../store.js';
-import { all, type Db, one, run } from './sql.js';
+import { all, type Db, one, run, write } from './sql.js';
 
 /**
  * Drafting and structuring jobs, in PostgreSQL. The pending ones are ranges on the partial indexes
@@ -16,7 +16,7 @@ export class PgLlmJobs implements LlmJobRepository {
   ) {}
 
   async insert(job: LlmJobRecord): Promise<void> {
-    await run(
+    await write(
       this.db,
       `INSERT INTO llm_jobs (id, stage, request_id, proposal, state, attempts, deadline_at, created_at, finished_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -64,7 +64,7 @@ export class PgLlmJobs implements LlmJobRepository {
   }
 
   async release(id: string, owner: string): Promise<void> {
-    await run(this.db, `UPDATE llm_jobs SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'pending'`, [id, owner]);
+    await write(this.db, `UPDATE llm_jobs SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'pending'`, [id, owner]);
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {

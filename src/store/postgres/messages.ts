@@ -1,7 +1,7 @@
 import type { MessageRecord } from '../../domain/records.js';
 import { json, parseJson } from '../row-records.js';
 import type { WorkClaim } from '../store.js';
-import { all, type Db, one, run } from './sql.js';
+import { all, type Db, one, run, write } from './sql.js';
 
 const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
   next_attempt_at, created_at, sent_at, last_error`;
@@ -14,7 +14,7 @@ export class PgMessages {
   constructor(private readonly db: Db) {}
 
   async enqueue(m: MessageRecord): Promise<void> {
-    await run(
+    await write(
       this.db,
       `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
         attempts, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -61,7 +61,7 @@ export class PgMessages {
 
   async markSent(ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return;
-    await run(
+    await write(
       this.db,
       `UPDATE messages SET state = 'sent', sent_at = $1, attempts = attempts + 1, claimed_by = NULL, lease_until = NULL
         WHERE id = ANY($2::text[]) AND state = 'pending'`,
@@ -81,7 +81,7 @@ export class PgMessages {
   }
 
   async drop(id: string, why: string): Promise<void> {
-    await run(
+    await write(
       this.db,
       `UPDATE messages SET state = 'dropped', last_error = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2 AND state = 'pending'`,
       [why, id],

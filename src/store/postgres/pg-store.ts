@@ -6,7 +6,8 @@ import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
 import { createPgRepositories } from './repositories.js';
 import { pgTypes } from './sql.js';
-import { isRetryable, toStoreError, translating } from './storage-errors.js';
+import { poolDb, TxConnection } from './connection.js';
+import { isRetryable, toStoreError } from './storage-errors.js';
 
 export interface PgStoreOptions {
   /** A `postgres://` URL. */
@@ -20,7 +21,8 @@ const MAX_ATTEMPTS = 5;
 
 /** Opens the PostgreSQL store: a pool on `url`, the schema migrated (one instance at a time). */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: pgTypes, connectionTimeoutMillis: 5_000 });
+  // Pipelined connections: a transaction's writes go out without waiting for each other (TxConnection).
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: pgTypes, connectionTimeoutMillis: 5_000, pipeline: true });
   // An idle connection the server dropped (a restart, a failover) is discarded by the pool; the next
   // query opens a new one. Without a listener the error would end the process.
   pool.on('error', () => {});
@@ -67,7 +69,7 @@ export class PgStore extends StoreReads implements Store {
     readonly pool: pg.Pool,
     readonly changes: PgChangeFeed,
   ) {
-    super(createPgRepositories(translating(pool), false));
+    super(createPgRepositories(poolDb(pool), false));
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -79,13 +81,18 @@ export class PgStore extends StoreReads implements Store {
         throw toStoreError(error);
       }
       let broken = false;
+      const connection = new TxConnection(client);
       try {
-        await client.query('BEGIN');
-        const value = await work(this.txOn(client));
-        await client.query('COMMIT');
+        connection.send('BEGIN');
+        const value = await work(this.txOn(connection));
+        // The commit goes out behind the last writes; if one of them failed, the server rolled back
+        // instead, and `settle` says which write it was.
+        connection.send('COMMIT');
+        await connection.settle();
         return value;
       } catch (error) {
         try {
+          await connection.settle().catch(() => {});
           await client.query('ROLLBACK');
         } catch {
           broken = true;
@@ -113,20 +120,24 @@ export class PgStore extends StoreReads implements Store {
     await this.pool.end();
   }
 
-  private txOn(client: pg.PoolClient): Tx {
+  private txOn(connection: TxConnection): Tx {
     let depth = 0;
     const tx: Tx = {
-      ...createPgRepositories(translating(client), true),
+      ...createPgRepositories(connection, true),
       savepoint: async (work) => {
         const name = `nested_${++depth}`;
-        await client.query(`SAVEPOINT ${name}`);
+        connection.send(`SAVEPOINT ${name}`);
         try {
           const value = await work(tx);
-          await client.query(`RELEASE SAVEPOINT ${name}`);
+          // A write inside that failed must fail this savepoint, not the statements after it.
+          await connection.settle();
+          connection.send(`RELEASE SAVEPOINT ${name}`);
           return value;
         } catch (error) {
-          await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-          await client.query(`RELEASE SAVEPOINT ${name}`);
+          await connection.settle().catch(() => {});
+          connection.forgetFailure();
+          await connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          connection.send(`RELEASE SAVEPOINT ${name}`);
           throw error;
         } finally {
           depth--;

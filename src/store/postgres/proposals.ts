@@ -1,7 +1,7 @@
 import type { ChatRef, Decision, ProposalRecord } from '../../domain/records.js';
 import { json, toProposal } from '../row-records.js';
 import type { ProposalRepository } from '../store.js';
-import { all, type Db, one, run } from './sql.js';
+import { all, type Db, one, run, write } from './sql.js';
 
 /**
  * Proposals, their decisions and their review cards, in PostgreSQL. Inside a transaction `get` locks
@@ -14,7 +14,7 @@ export class PgProposals implements ProposalRepository {
   ) {}
 
   async insert(p: ProposalRecord): Promise<void> {
-    await run(
+    await write(
       this.db,
       `INSERT INTO proposals (id, request_id, status, answer, structured, confidence, provenance, created_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -51,7 +51,7 @@ export class PgProposals implements ProposalRepository {
   }
 
   async revise(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void> {
-    await run(
+    await write(
       this.db,
       'UPDATE proposals SET answer = $1, structured = $2, original_answer = $3, provenance = $4 WHERE id = $5',
       [r.answer, json(r.structured), r.original_answer, json(r.provenance), id],
@@ -60,7 +60,7 @@ export class PgProposals implements ProposalRepository {
 
   /** Posting a card again replaces where it is, as SQLite's INSERT OR REPLACE does (the overdue mark starts over). */
   async setReviewCard(proposalId: string, ref: ChatRef): Promise<void> {
-    await run(
+    await write(
       this.db,
       `INSERT INTO review_cards (proposal_id, channel, ts) VALUES ($1, $2, $3)
         ON CONFLICT (proposal_id) DO UPDATE SET channel = excluded.channel, ts = excluded.ts, overdue = 0`,

@@ -1,5 +1,5 @@
 import type { ServiceStateRepository } from '../store.js';
-import { type Db, one, run } from './sql.js';
+import { type Db, one, write } from './sql.js';
 
 /** Small named values the service keeps between runs, in PostgreSQL. */
 export class PgServiceState implements ServiceStateRepository {
@@ -14,6 +14,6 @@ export class PgServiceState implements ServiceStateRepository {
   }
 
   async set(key: string, value: string): Promise<void> {
-    await run(this.db, 'INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+    await write(this.db, 'INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 }

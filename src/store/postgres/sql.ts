@@ -4,6 +4,8 @@ import type { Row } from '../row-records.js';
 /** A pool (autocommitted reads) or one pooled connection inside a transaction: both run queries. */
 export interface Db {
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  /** Inside a transaction: sends a write without waiting for it (see `TxConnection`). */
+  send?(text: string, values?: unknown[]): void;
 }
 
 export async function all(db: Db, text: string, values: unknown[] = []): Promise<Row[]> {
@@ -17,6 +19,15 @@ export async function one(db: Db, text: string, values: unknown[] = []): Promise
 /** Runs a write; resolves with the number of rows it touched. */
 export async function run(db: Db, text: string, values: unknown[] = []): Promise<number> {
   return (await db.query(text, values)).rowCount ?? 0;
+}
+
+/**
+ * Runs a write whose result the caller does not need. Inside a transaction it is pipelined: it costs
+ * no round trip of its own, and if it fails, the transaction fails at its next read or at commit.
+ */
+export async function write(db: Db, text: string, values: unknown[] = []): Promise<void> {
+  if (db.send) db.send(text, values);
+  else await db.query(text, values);
 }
 
 /**

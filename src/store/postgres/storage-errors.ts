@@ -21,19 +21,6 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
- * A connection whose errors arrive already translated, so the work inside a transaction (which
- * tells a storage failure from a bad row by `StorageUnavailable`) sees the neutral errors.
- */
-export function translating<D extends { query(text: string, values?: unknown[]): Promise<unknown> }>(db: D): D {
-  return {
-    query: (text: string, values?: unknown[]) =>
-      db.query(text, values).catch((error: unknown) => {
-        throw toStoreError(error);
-      }),
-  } as D;
-}
-
-/**
  * The driver-neutral error for a node-postgres error (see `errors.ts`); any other error, including
  * one already translated, is returned as it is.
  */

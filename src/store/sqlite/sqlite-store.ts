@@ -94,7 +94,8 @@ export class SqliteStore extends StoreReads implements Store {
         } catch (error) {
           // Unless SQLite already rolled the whole transaction back (a full disk): the batch sees to that.
           if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
-          throw error;
+          // The caller tells a storage failure or a conflict from a bad row as on any engine.
+          throw toStoreError(error);
         } finally {
           depth--;
         }
