@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { MessageRecord } from '../domain/records.js';
 import { CoalescedRun } from './coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
-import type { Store, Tx } from '../store/store.js';
+import type { AskPlace, Store, Tx } from '../store/store.js';
 import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
 
 export interface MessageDispatcherHooks {
@@ -104,8 +104,9 @@ export class MessageDispatcher {
     // question, no stale buttons), or an edit of an ask message that was never posted.
     const dropped: Array<{ id: string; why: string }> = [];
     const batch: Array<{ message: MessageRecord; outbound: OutboundMessage }> = [];
+    const places = await this.store.chat.askPlaces(due.flatMap((m) => (m.ask_id ? [m.ask_id] : [])));
     for (const message of due) {
-      const prepared = await this.prepare(message);
+      const prepared = await this.prepare(message, message.ask_id ? places.get(message.ask_id) : undefined);
       if (typeof prepared === 'string') dropped.push({ id: message.id, why: prepared });
       else batch.push({ message, outbound: prepared });
     }
@@ -159,14 +160,14 @@ export class MessageDispatcher {
     }
   }
 
-  /** The message as the transport takes it, or why it is dropped. */
-  private async prepare(m: MessageRecord): Promise<OutboundMessage | string> {
-    const { chat, asks, outbox, proposals } = this.store;
-    let thread = m.ask_id ? ((await chat.ref(m.ask_id)) ?? null) : null;
+  /** The message as the transport takes it, or why it is dropped. `place`: where its ask stands, if it has one. */
+  private async prepare(m: MessageRecord, place: AskPlace | undefined): Promise<OutboundMessage | string> {
+    const { outbox, proposals } = this.store;
+    let thread = place?.ref ?? null;
     // An expert asked again on the same request (a sent-back answer) is asked in the first ask's thread.
-    if (m.purpose === 'ask' && !thread && m.request_id) thread = (await chat.firstRef(m.request_id, m.expert_id)) ?? null;
+    if (m.purpose === 'ask' && !thread) thread = place?.firstRef ?? null;
     let elements = m.elements;
-    if (m.purpose === 'ask' && m.ask_id && (await asks.get(m.ask_id))?.state !== 'open') {
+    if (m.purpose === 'ask' && m.ask_id && place?.state !== 'open') {
       return 'the ask closed before it was sent';
     }
     if (m.purpose === 'ask_update') {

@@ -1,6 +1,6 @@
 import type { PruneCounts, RetentionCutoffs } from './retention.js';
 import type {
-  AskRecord, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
+  AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from '../domain/records.js';
 import type {
@@ -29,6 +29,7 @@ export interface RequestReads {
 }
 
 export interface RequestRepository extends RequestReads {
+  /** Stores a new request with its submitter (`consumer_id`) as its first subscriber. */
   insert(request: RequestRecord): Promise<void>;
   update(id: string, patch: RequestPatch): Promise<void>;
   /** Adds a subscriber; false when it was already subscribed. */
@@ -150,8 +151,18 @@ export interface ChatReads {
   ref(askId: string): Promise<ChatRef | undefined>;
   /** The ask posted as this message, or (a thread reply) the newest ask posted in that thread. */
   askByRef(ref: ChatRef): Promise<AskRecord | undefined>;
-  /** Where the first ask of this expert on this request was posted: a later ask goes in its thread. */
-  firstRef(requestId: string, expertId: string): Promise<ChatRef | undefined>;
+  /**
+   * For each ask that exists: its state, where it was posted (`ref`), and where the first ask of its
+   * expert on its request was posted (`firstRef`: a later ask goes in that thread), in one read.
+   */
+  askPlaces(askIds: readonly string[]): Promise<Map<string, AskPlace>>;
+}
+
+/** Where an ask stands when a message about it is about to go out. */
+export interface AskPlace {
+  state: AskState;
+  ref: ChatRef | null;
+  firstRef: ChatRef | null;
 }
 
 export interface ChatRepository extends ChatReads {

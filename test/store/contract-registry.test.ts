@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from './engines.js';
-import { consumer, HOUR, T0 } from './records.js';
+import { ask, consumer, HOUR, request, T0 } from './records.js';
 import { useEngine } from './use-engine.js';
 
 /** The aggregates that need no request: consumers, chat event ids and message refs, service state. */
@@ -46,6 +46,23 @@ describe.each(ENGINES)('$name store: consumers, chat records and service state',
     await e.store.transaction((tx) => tx.chat.setRef('ask_3', { channel: 'D2', ts: '200.1' }));
     expect(await e.store.chat.ref('ask_3')).toEqual({ channel: 'D2', ts: '200.1', thread_ts: null });
     expect(await e.store.chat.ref('ask_1')).toBeUndefined();
+  });
+
+  it('ask places: each ask’s state, its own post, and its expert’s first post on the request, in one read', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_first', 'req_1', 'maria', { state: 'answered', created_at: T0 }));
+      await tx.asks.insert(ask('ask_again', 'req_1', 'maria', { created_at: T0 + HOUR }));
+      await tx.asks.insert(ask('ask_other', 'req_1', 'ann', { state: 'released', created_at: T0 }));
+      await tx.chat.setRef('ask_first', { channel: 'D1', ts: '100.1' });
+    });
+    const places = await e.store.chat.askPlaces(['ask_again', 'ask_first', 'ask_other', 'ask_gone']);
+    expect(Object.fromEntries(places)).toEqual({
+      ask_again: { state: 'open', ref: null, firstRef: { channel: 'D1', ts: '100.1', thread_ts: null } },
+      ask_first: { state: 'answered', ref: { channel: 'D1', ts: '100.1', thread_ts: null }, firstRef: { channel: 'D1', ts: '100.1', thread_ts: null } },
+      ask_other: { state: 'released', ref: null, firstRef: null },
+    });
+    expect((await e.store.chat.askPlaces([])).size).toBe(0);
   });
 
   it('service state: a value is read back, and setting it again replaces it', async () => {

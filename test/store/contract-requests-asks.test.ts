@@ -27,14 +27,15 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(await ids({ limit: 1, before: 'req_3' })).toEqual(['req_2']);
   });
 
-  it('a patch changes only the fields it names; subscribers, audit and held requests read back in order', async () => {
+  it('a patch changes only the fields it names; subscribers (the submitter first), audit and held requests read back in order', async () => {
     await e.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1', { held: true, created_at: T0 + MINUTE, target_experts: ['maria'] }));
       await tx.requests.insert(request('req_2', { held: true }));
       await tx.asks.insert(ask('ask_1', 'req_2', 'maria', { state: 'queued', sent_at: null }));
       await tx.requests.update('req_1', { status: 'failed', reason: { code: 'no_expert_found', message: 'nobody' }, drafting: true, updated_at: T0 + HOUR });
-      expect(await tx.requests.addSubscriber('req_1', 'ledger', 'submit', T0)).toBe(true);
-      expect(await tx.requests.addSubscriber('req_1', 'crm', 'dedup', T0 + 1)).toBe(true);
+      // The submitter (ledger) is subscribed by the insert.
+      expect(await tx.requests.addSubscriber('req_1', 'ledger', 'dedup', T0)).toBe(false);
+      expect(await tx.requests.addSubscriber('req_1', 'crm', 'dedup', T0 + HOUR)).toBe(true);
       expect(await tx.requests.addSubscriber('req_1', 'ledger', 'dedup', T0 + 2)).toBe(false);
       await tx.requests.appendAudit(audit('req_1', T0, { type: 'received' }));
       await tx.requests.appendAudit(audit('req_1', T0 + 1, { type: 'asked' }));

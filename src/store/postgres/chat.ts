@@ -1,6 +1,14 @@
-import type { AskRecord, ChatRef } from '../../domain/records.js';
-import type { ChatRepository } from '../store.js';
-import { type Db, one, run } from './sql.js';
+import type { AskRecord, AskState, ChatRef } from '../../domain/records.js';
+import type { AskPlace, ChatRepository } from '../store.js';
+import { all, type Db, one, run, write } from './sql.js';
+
+/** Each ask's state, its own post and the first post of its expert on its request (a later ask goes in that thread). */
+const ASK_PLACES = `SELECT a.id, a.state, own.channel, own.ts, own.thread_ts, f.channel AS first_channel, f.ts AS first_ts, f.thread_ts AS first_thread_ts
+  FROM asks a
+  LEFT JOIN chat_asks own ON own.ask_id = a.id
+  LEFT JOIN LATERAL (SELECT c.channel, c.ts, c.thread_ts FROM asks a2 JOIN chat_asks c ON c.ask_id = a2.id
+    WHERE a2.request_id = a.request_id AND a2.expert_id = a.expert_id ORDER BY a2.created_at, a2.id LIMIT 1) f ON TRUE
+  WHERE a.id = ANY($1::text[])`;
 
 /** Where asks were posted in a chat platform, and the chat events already processed, in PostgreSQL. */
 export class PgChat implements ChatRepository {
@@ -15,8 +23,8 @@ export class PgChat implements ChatRepository {
    * way to the new one, so the unique message index never rejects a re-post.
    */
   async setRef(askId: string, ref: ChatRef): Promise<void> {
-    await run(this.db, 'DELETE FROM chat_asks WHERE channel = $1 AND ts = $2 AND ask_id <> $3', [ref.channel, ref.ts, askId]);
-    await run(
+    await write(this.db, 'DELETE FROM chat_asks WHERE channel = $1 AND ts = $2 AND ask_id <> $3', [ref.channel, ref.ts, askId]);
+    await write(
       this.db,
       `INSERT INTO chat_asks (ask_id, channel, ts, thread_ts) VALUES ($1, $2, $3, $4)
         ON CONFLICT (ask_id) DO UPDATE SET channel = excluded.channel, ts = excluded.ts, thread_ts = excluded.thread_ts`,
@@ -38,13 +46,17 @@ export class PgChat implements ChatRepository {
     )) as AskRecord | undefined;
   }
 
-  async firstRef(requestId: string, expertId: string): Promise<ChatRef | undefined> {
-    return (await one(
-      this.db,
-      `SELECT c.channel, c.ts, c.thread_ts FROM asks a JOIN chat_asks c ON c.ask_id = a.id
-        WHERE a.request_id = $1 AND a.expert_id = $2 ORDER BY a.created_at, a.id LIMIT 1`,
-      [requestId, expertId],
-    )) as ChatRef | undefined;
+  async askPlaces(askIds: readonly string[]): Promise<Map<string, AskPlace>> {
+    const places = new Map<string, AskPlace>();
+    if (askIds.length === 0) return places;
+    for (const r of await all(this.db, ASK_PLACES, [[...new Set(askIds)]])) {
+      places.set(r.id as string, {
+        state: r.state as AskState,
+        ref: r.channel === null ? null : { channel: r.channel as string, ts: r.ts as string, thread_ts: r.thread_ts as string | null },
+        firstRef: r.first_channel === null ? null : { channel: r.first_channel as string, ts: r.first_ts as string, thread_ts: r.first_thread_ts as string | null },
+      });
+    }
+    return places;
   }
 
   /** A second instance recording the same id at once waits for the first's commit, then records nothing. */

@@ -1,7 +1,7 @@
 import type { AuditEntry, RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
 import { json, type Row, toAudit, toRequest } from '../row-records.js';
-import { all, type Db, one, run, whereClause } from './sql.js';
+import { all, type Db, one, run, whereClause, write } from './sql.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
@@ -15,6 +15,7 @@ const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, co
     routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
     drafting, asked_question, own_policy)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`;
+const SUBSCRIBE = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
 const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
 const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
     AND (give_up_at > $2 OR id > $3) ORDER BY give_up_at, id LIMIT $4`;
@@ -42,12 +43,13 @@ export class PgRequests implements RequestRepository {
   ) {}
 
   async insert(r: RequestRecord): Promise<void> {
-    await run(this.db, INSERT, [
+    await write(this.db, INSERT, [
       r.id, r.consumer_id, r.kind, r.topic, r.question, json(r.context),
       r.target_experts === null ? null : json(r.target_experts), json(r.routing_policy), r.dedup_key, r.status,
       r.reason?.code ?? null, r.reason?.message ?? null, r.proposal_id, r.held ? 1 : 0, r.give_up_at, r.created_at, r.updated_at,
       r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy),
     ]);
+    await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
   }
 
   async get(id: string): Promise<RequestRecord | undefined> {
@@ -75,7 +77,7 @@ export class PgRequests implements RequestRepository {
       }
     }
     if (sets.length === 0) return;
-    await run(this.db, `UPDATE requests SET ${sets.join(', ')} WHERE id = $${values.length + 1}`, [...values, id]);
+    await write(this.db, `UPDATE requests SET ${sets.join(', ')} WHERE id = $${values.length + 1}`, [...values, id]);
   }
 
   async list(q: RequestQuery): Promise<RequestRecord[]> {
@@ -93,7 +95,7 @@ export class PgRequests implements RequestRepository {
   async findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined> {
     // Two instances submitting one key at once: the second waits here until the first commits, then
     // finds its request (READ COMMITTED reads what committed before each statement).
-    if (this.locking) await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('dedup:' || $1, 0))`, [dedupKey]);
+    if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('dedup:' || $1, 0))`, [dedupKey]);
     const row = await one(this.db, 'SELECT * FROM requests WHERE dedup_key = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT 1', [
       dedupKey,
       since,
@@ -102,8 +104,7 @@ export class PgRequests implements RequestRepository {
   }
 
   async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
-    const sql = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
-    return (await run(this.db, sql, [requestId, consumerId, via, at])) === 1;
+    return (await run(this.db, SUBSCRIBE, [requestId, consumerId, via, at])) === 1;
   }
 
   async subscribers(requestId: string): Promise<string[]> {
@@ -112,7 +113,7 @@ export class PgRequests implements RequestRepository {
   }
 
   async appendAudit(e: AuditEntry): Promise<void> {
-    await run(this.db, 'INSERT INTO audit (request_id, at, type, actor, data) VALUES ($1, $2, $3, $4, $5)', [e.request_id, e.at, e.type, e.actor, json(e.data)]);
+    await write(this.db, 'INSERT INTO audit (request_id, at, type, actor, data) VALUES ($1, $2, $3, $4, $5)', [e.request_id, e.at, e.type, e.actor, json(e.data)]);
   }
 
   async audit(requestId: string): Promise<AuditEntry[]> {

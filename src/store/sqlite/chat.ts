@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { AskRecord, ChatRef } from '../../domain/records.js';
-import type { ChatRepository } from '../store.js';
+import type { AskRecord, AskState, ChatRef } from '../../domain/records.js';
+import type { AskPlace, ChatRepository } from '../store.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -13,6 +13,7 @@ function prepare(db: Database.Database) {
     firstRef: p(`SELECT c.channel, c.ts, c.thread_ts FROM asks a JOIN chat_asks c ON c.ask_id = a.id
         WHERE a.request_id = ? AND a.expert_id = ? ORDER BY a.created_at, a.id LIMIT 1`),
     markEvent: p('INSERT OR IGNORE INTO chat_events (id, at) VALUES (?, ?)'),
+    ask: p('SELECT state, request_id, expert_id FROM asks WHERE id = ?'),
   };
 }
 
@@ -36,8 +37,16 @@ export class SqliteChat implements ChatRepository {
     return this.stmts.askByRef.get({ channel: ref.channel, ts: ref.ts }) as AskRecord | undefined;
   }
 
-  async firstRef(requestId: string, expertId: string): Promise<ChatRef | undefined> {
-    return this.stmts.firstRef.get(requestId, expertId) as ChatRef | undefined;
+  async askPlaces(askIds: readonly string[]): Promise<Map<string, AskPlace>> {
+    const places = new Map<string, AskPlace>();
+    for (const id of new Set(askIds)) {
+      const ask = this.stmts.ask.get(id) as { state: AskState; request_id: string; expert_id: string } | undefined;
+      if (!ask) continue;
+      const ref = (this.stmts.ref.get(id) as ChatRef | undefined) ?? null;
+      const firstRef = (this.stmts.firstRef.get(ask.request_id, ask.expert_id) as ChatRef | undefined) ?? null;
+      places.set(id, { state: ask.state, ref, firstRef });
+    }
+    return places;
   }
 
   async markEvent(id: string, at: number): Promise<boolean> {

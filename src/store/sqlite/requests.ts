@@ -35,6 +35,9 @@ function prepare(db: Database.Database) {
   };
 }
 
+/** How the submitter of a request is subscribed to it. */
+const SUBMITTER = 'submitter';
+
 /** Requests with their subscribers and audit trail, in SQLite. */
 export class SqliteRequests implements RequestRepository {
   private readonly stmts: ReturnType<typeof prepare>;
@@ -58,6 +61,7 @@ export class SqliteRequests implements RequestRepository {
       drafting: r.drafting ? 1 : 0,
       reason: undefined,
     });
+    this.stmts.addSubscriber.run(r.id, r.consumer_id, SUBMITTER, r.created_at);
   }
 
   async get(id: string): Promise<RequestRecord | undefined> {
