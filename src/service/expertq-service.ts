@@ -27,7 +27,8 @@ import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView 
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
-import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
+import type { SubmitInput, SubmitResult } from './submit-request.js';
+import { submitAll, SubmitBatcher } from './submit-batch.js';
 import type { TickResult, TimedWork } from './timed-work.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
@@ -89,6 +90,7 @@ export class ExpertqService implements Engine {
   /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
   readonly ticks = new EventEmitter();
   private readonly stopping = new AbortController();
+  private readonly submits = new SubmitBatcher(async (inputs) => this.committed(await this.store.transaction((tx) => submitAll(this, tx, inputs))));
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
@@ -130,12 +132,9 @@ export class ExpertqService implements Engine {
   }
 
   async submitRequest(input: SubmitInput): Promise<SubmitResult> {
-    const result = await this.store.transaction(async (tx) => {
-      const dedupWindowMs = (await tx.consumers.get(input.consumer_id))?.dedup_window_ms;
-      return submitRequest(this, tx, input, dedupWindowMs === undefined ? {} : { dedupWindowMs });
-    });
+    const result = await this.submits.submit(input);
     this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
-    return this.committed(result);
+    return result;
   }
 
   async getRequest(id: string): Promise<RequestView> {

@@ -146,4 +146,26 @@ describe.each(ENGINES)('$name store: experts’ live state', (engine) => {
     // The same answers inside a transaction.
     expect(await e.store.transaction((tx) => tx.asks.expertStates(['dana'], dayStart))).toEqual(new Map([['dana', dana]]));
   });
+
+  it('inside a transaction, a state read again reflects the asks, updates and mutes the transaction wrote in between', async () => {
+    const seen = await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      const states = [await tx.asks.expertStates(['dana', 'lee'], dayStart)];
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana', { sent_at: T0 }));
+      await tx.asks.insert(ask('ask_2', 'req_1', 'lee', { state: 'queued', sent_at: null, escalate_at: null }));
+      states.push(await tx.asks.expertStates(['dana', 'lee'], dayStart));
+      await tx.asks.update('ask_1', { state: 'answered', closed_at: T0 + 1 });
+      await tx.asks.setMuted('lee', true, T0);
+      states.push(await tx.asks.expertStates(['lee', 'dana'], dayStart));
+      // Another day's count: today's asks start again from that day.
+      states.push(await tx.asks.expertStates(['dana'], T0 + HOUR));
+      return states.map((m) => Object.fromEntries(m));
+    });
+    expect(seen).toEqual([
+      { dana: zero, lee: zero },
+      { dana: { ...zero, openAsks: 1, asksToday: 1 }, lee: { ...zero, queuedAsks: 1 } },
+      { dana: { ...zero, asksToday: 1 }, lee: { ...zero, muted: true, queuedAsks: 1 } },
+      { dana: zero },
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
-import { all, type Db, one, run } from './sql.js';
+import { all, type Db, one, write } from './sql.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
@@ -51,13 +51,22 @@ const SQL = {
  * instances at once cannot both take an expert's last free slot.
  */
 export class PgAsks implements AskRepository {
+  /**
+   * Inside a transaction: the live states read so far, each expert's locked until commit, so only
+   * this transaction can add to their asks. An ask it writes drops its expert's entry (an update, whose
+   * expert is not known here, drops them all), and the next read sees the change.
+   */
+  private readonly states = new Map<string, ExpertLiveState>();
+  private statesDay: number | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly locking: boolean,
   ) {}
 
   async insert(ask: AskRecord): Promise<void> {
-    await run(this.db, SQL.insert, [
+    this.states.delete(ask.expert_id);
+    await write(this.db, SQL.insert, [
       ask.id, ask.request_id, ask.expert_id, ask.state, ask.via, ask.created_at, ask.sent_at, ask.escalate_at, ask.closed_at, ask.send_after,
       ask.instructions ?? null,
     ]);
@@ -66,8 +75,9 @@ export class PgAsks implements AskRepository {
   async update(id: string, patch: AskPatch): Promise<void> {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return;
+    this.states.clear();
     const sets = entries.map(([k], i) => `${k} = $${i + 1}`).join(', ');
-    await run(this.db, `UPDATE asks SET ${sets} WHERE id = $${entries.length + 1}`, [...entries.map(([, v]) => v), id]);
+    await write(this.db, `UPDATE asks SET ${sets} WHERE id = $${entries.length + 1}`, [...entries.map(([, v]) => v), id]);
   }
 
   async get(id: string): Promise<AskRecord | undefined> {
@@ -91,22 +101,24 @@ export class PgAsks implements AskRepository {
     const states = new Map<string, ExpertLiveState>();
     if (ids !== null) {
       const unique = [...new Set(ids)];
-      // Routing decides on these counts and then writes asks: each expert's lock is held until commit,
-      // so another instance routing to the same expert reads the counts after this one's asks. Taken
-      // in sorted order, so two transactions locking overlapping experts never wait on each other in a cycle.
-      // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
-      if (this.locking) {
-        await this.db.query(`SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0))`);
-        await this.db.query(SQL.lockExperts, [[...unique].sort()]);
+      if (!this.locking) return this.readStates(unique, dayStart);
+      if (this.statesDay !== dayStart) this.states.clear();
+      this.statesDay = dayStart;
+      const missing = unique.filter((id) => !this.states.has(id));
+      if (missing.length > 0) {
+        // Routing decides on these counts and then writes asks: each expert's lock is held until commit,
+        // so another instance routing to the same expert reads the counts after this one's asks. Taken
+        // in sorted order, so two transactions locking overlapping experts never wait on each other in a cycle.
+        // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
+        await write(this.db, `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0))`);
+        await write(this.db, SQL.lockExperts, [[...missing].sort()]);
+        for (const [id, state] of await this.readStates(missing, dayStart)) this.states.set(id, state);
       }
-      for (const r of await all(this.db, SQL.someStates, [unique, dayStart])) {
-        states.set(r.expert_id as string, { muted: r.muted === 1, openAsks: r.open as number, queuedAsks: r.queued as number, asksToday: r.today as number });
-      }
-      return states;
+      return new Map(unique.map((id) => [id, { ...this.states.get(id)! }]));
     }
     // A pass over every expert (the scheduler placing waiting work) decides for all of them: it waits
     // for routing in progress anywhere and holds it off until commit.
-    if (this.locking) await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('experts:all', 0))`);
+    if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('experts:all', 0))`);
     const get = (id: string) => {
       let s = states.get(id);
       if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
@@ -123,7 +135,8 @@ export class PgAsks implements AskRepository {
   }
 
   async setMuted(expertId: string, muted: boolean, at: number): Promise<void> {
-    await run(this.db, SQL.setMuted, [expertId, muted ? 1 : 0, at]);
+    this.states.delete(expertId);
+    await write(this.db, SQL.setMuted, [expertId, muted ? 1 : 0, at]);
   }
 
   async isMuted(expertId: string): Promise<boolean> {
@@ -146,6 +159,14 @@ export class PgAsks implements AskRepository {
     const lists = [];
     for (const id of new Set(expertIds)) lists.push(await this.rows<WaitingAsk>(SQL.queuedOf, [id]));
     return lists.flat();
+  }
+
+  private async readStates(ids: readonly string[], dayStart: number): Promise<Map<string, ExpertLiveState>> {
+    const states = new Map<string, ExpertLiveState>();
+    for (const r of await all(this.db, SQL.someStates, [ids, dayStart])) {
+      states.set(r.expert_id as string, { muted: r.muted === 1, openAsks: r.open as number, queuedAsks: r.queued as number, asksToday: r.today as number });
+    }
+    return states;
   }
 
   /** Rows as records: every column of `asks` maps to its field as it is (BIGINT parsed to numbers). */

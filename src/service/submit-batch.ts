@@ -1,0 +1,74 @@
+import { normalizeTopic } from '../core/normalize-topic.js';
+import { firstCandidates } from '../core/route-request.js';
+import type { Tx } from '../store/store.js';
+import { liveStates, type Engine } from './engine.js';
+import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
+
+/** At most this many submits share one transaction. */
+const MAX_BATCH = 64;
+
+/**
+ * Submits in one transaction: each deduplicated and routed as if alone, in the order given, each
+ * seeing the asks of those before it. The experts they will most likely be routed to are locked and
+ * read first, in one go, so a database across the network is asked once for all of them.
+ */
+export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitInput[]): Promise<SubmitResult[]> {
+  const now = engine.clock.now();
+  const likely = new Set<string>();
+  for (const input of inputs) {
+    for (const c of firstCandidates(normalizeTopic(input.topic), input.target_experts ?? null, engine.experts)) likely.add(c.expertId);
+  }
+  if (likely.size > 0) await liveStates(engine, tx, [...likely], now);
+  const results: SubmitResult[] = [];
+  for (const input of inputs) {
+    // The consumer's own dedup window matters only to a request that has a dedup key.
+    const window = input.dedup_key === undefined ? undefined : (await tx.consumers.get(input.consumer_id))?.dedup_window_ms;
+    results.push(await submitRequest(engine, tx, input, window === undefined ? {} : { dedupWindowMs: window }));
+  }
+  return results;
+}
+
+interface Waiting {
+  input: SubmitInput;
+  resolve: (result: SubmitResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Gathers the submits of one event-loop turn into one transaction (`submitAll`): one commit, and one
+ * wait for the database, for all of them. If that transaction fails, each submit runs again in one of
+ * its own, so one bad submit answers with its own error and the others still succeed.
+ */
+export class SubmitBatcher {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(private readonly run: (inputs: readonly SubmitInput[]) => Promise<SubmitResult[]>) {}
+
+  submit(input: SubmitInput): Promise<SubmitResult> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ input, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.waiting.length > 0) void this.runBatch(this.waiting.splice(0, MAX_BATCH));
+  }
+
+  private async runBatch(batch: Waiting[]): Promise<void> {
+    try {
+      const results = await this.run(batch.map((w) => w.input));
+      batch.forEach((w, i) => w.resolve(results[i]!));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+      await Promise.all(batch.map((w) => this.run([w.input]).then(([result]) => w.resolve(result!), w.reject)));
+    }
+  }
+}
