@@ -10,41 +10,41 @@ import type { ExpertqService } from '../service/expertq-service.js';
  */
 export function createMetrics(service: ExpertqService): ServiceMetrics {
   const registry = new Registry();
+  // A scrape collects every gauge at once: the gauges built on the same reads share one read, not one each.
+  const counts = sharedWhileInFlight(() => service.store.metrics.counts());
+  const experts = sharedWhileInFlight(() => liveStates(service, service.store, service.experts.experts.map((e) => e.id), service.clock.now()));
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => Promise<void>) =>
     new Gauge({ name, help, labelNames, registers: [registry], async collect() { this.reset(); await collect(this); } });
 
   gauge('expertq_requests', 'Requests by status.', ['status'], async (g) => {
     // Every status, 0 included: a ratio such as failed / all needs both series to exist.
-    const counts = (await service.store.metrics.counts()).requestsByStatus;
-    for (const status of REQUEST_STATUSES) g.set({ status }, counts[status] ?? 0);
+    const byStatus = (await counts()).requestsByStatus;
+    for (const status of REQUEST_STATUSES) g.set({ status }, byStatus[status] ?? 0);
   });
   gauge('expertq_expert_open_asks', 'Unanswered asks per expert.', ['expert'], async (g) => {
-    const now = service.clock.now();
-    const states = await liveStates(service, service.store, service.experts.experts.map((e) => e.id), now);
-    for (const [expert, s] of states) g.set({ expert }, s.openAsks);
+    for (const [expert, s] of await experts()) g.set({ expert }, s.openAsks);
   });
   gauge('expertq_expert_asks_today', 'Asks sent to each expert today (org.timezone).', ['expert'], async (g) => {
-    const now = service.clock.now();
-    for (const [expert, s] of await liveStates(service, service.store, service.experts.experts.map((e) => e.id), now)) g.set({ expert }, s.asksToday);
+    for (const [expert, s] of await experts()) g.set({ expert }, s.asksToday);
   });
-  gauge('expertq_pending_proposals', 'Proposals waiting for review.', [], async (g) => g.set((await service.store.metrics.counts()).pendingProposals));
+  gauge('expertq_pending_proposals', 'Proposals waiting for review.', [], async (g) => g.set((await counts()).pendingProposals));
   gauge('expertq_oldest_pending_proposal_age_seconds', 'How long the oldest pending proposal has waited (0 when none).', [], async (g) => {
     const oldest = await service.store.proposals.oldestPending();
     g.set(oldest ? (service.clock.now() - oldest.created_at) / 1000 : 0);
   });
   gauge('expertq_outbox_backlog', 'Outbox rows not yet sent: messages to experts, deliveries to consumers.', ['outbox'], async (g) => {
-    const c = await service.store.metrics.counts();
+    const c = await counts();
     g.set({ outbox: 'messages' }, c.pendingMessages);
     g.set({ outbox: 'deliveries' }, c.pendingDeliveries);
   });
   gauge('expertq_outbox_oldest_age_seconds', 'Age of the oldest unsent outbox row (0 when none).', ['outbox'], async (g) => {
-    const c = await service.store.metrics.counts();
+    const c = await counts();
     const age = (at: number | null) => (at === null ? 0 : (service.clock.now() - at) / 1000);
     g.set({ outbox: 'messages' }, age(c.oldestPendingMessageAt));
     g.set({ outbox: 'deliveries' }, age(c.oldestPendingDeliveryAt));
   });
   gauge('expertq_dead_deliveries', 'Deliveries that gave up after every retry (replay with POST /deliveries/{id}/retry).', [], async (g) =>
-    g.set((await service.store.metrics.counts()).deadDeliveries),
+    g.set((await counts()).deadDeliveries),
   );
 
   new Counter({
@@ -106,6 +106,19 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     observeHttp: (method, route, statusCode, seconds) => http.observe({ method, route, status_code: statusCode }, seconds),
     close: () => service.ticks.off('tick', onTick),
   };
+}
+
+/**
+ * `read` shared by every caller while one call is in flight, and called afresh after it settles.
+ * prom-client starts every metric's collect in the same turn, so the gauges of one scrape (and a
+ * scrape that overlaps it) share one read, and the next scrape reads again.
+ */
+function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | null = null;
+  return () =>
+    (inFlight ??= read().finally(() => {
+      inFlight = null;
+    }));
 }
 
 export interface ServiceMetrics {

@@ -39,6 +39,22 @@ describe('GET /metrics', () => {
     for (const status of ['queued', 'escalated', 'accepted', 'rejected', 'failed']) expect(text).toMatch(new RegExp(`^expertq_requests\\{status="${status}"\\} 0$`, 'm'));
   });
 
+  it('a scrape reads the counts once for every gauge, and the next scrape reads them afresh', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    // The real store's counts, counted: at a million requests each read costs tens of milliseconds.
+    const real = t.store.metrics;
+    let reads = 0;
+    Object.assign(t.store, { metrics: { counts: () => (reads++, real.counts()) } satisfies typeof real });
+    await t.call('POST', '/api/v1/requests', submitBody());
+    expect((await scrape()).text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
+    expect(reads).toBe(1);
+    await t.call('POST', '/api/v1/requests', submitBody({ question: 'Another?' }));
+    const { text } = await scrape();
+    expect(text).toMatch(/^expertq_requests\{status="asked"\} 2$/m);
+    expect(text).toMatch(/^expertq_pending_proposals 0$/m);
+    expect(reads).toBe(2);
+  });
+
   it('has the usual process and Node.js series: memory, CPU, event-loop lag', async () => {
     t = await buildTestApp({ token: TOKEN });
     const { text } = await scrape();

@@ -25,6 +25,13 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(await ids({ limit: 10, status: 'queued' })).toEqual(['req_2']);
     expect(await ids({ limit: 10, consumer_id: 'crm', topic: 'crm' })).toEqual(['req_3']);
     expect(await ids({ limit: 1, before: 'req_3' })).toEqual(['req_2']);
+    // A consumer's requests in one status, open or finished, and one topic's page after a cursor.
+    expect(await ids({ limit: 10, consumer_id: 'ledger', status: 'queued' })).toEqual(['req_2']);
+    expect(await ids({ limit: 10, consumer_id: 'ledger', status: 'asked' })).toEqual(['req_1']);
+    expect(await ids({ limit: 10, consumer_id: 'ledger', status: 'failed' })).toEqual(['req_4']);
+    expect(await ids({ limit: 10, consumer_id: 'crm', status: 'asked', before: 'req_4' })).toEqual(['req_3']);
+    expect(await ids({ limit: 10, consumer_id: 'crm', status: 'queued' })).toEqual([]);
+    expect(await ids({ limit: 10, topic: 'billing', before: 'req_4' })).toEqual(['req_2', 'req_1']);
   });
 
   it('a patch changes only the fields it names; subscribers (the submitter first), audit and held requests read back in order', async () => {

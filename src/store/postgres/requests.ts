@@ -1,4 +1,4 @@
-import type { AuditEntry, RequestRecord } from '../../domain/records.js';
+import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
 import { json, type Row, toAudit, toRequest } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
@@ -10,6 +10,7 @@ import { all, type Db, one, run, whereClause, write } from './sql.js';
  * last row handled.
  */
 const OPEN = `status IN ('queued', 'asked', 'escalated')`;
+const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')`;
 
 const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
     routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
@@ -83,7 +84,9 @@ export class PgRequests implements RequestRepository {
   async list(q: RequestQuery): Promise<RequestRecord[]> {
     const { where, values } = whereClause([
       ['status = $?', q.status],
-      ['consumer_id = $?', q.consumer_id],
+      // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
+      // so the plan reads that consumer's open requests only, not its whole history.
+      [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = $? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = $?', q.consumer_id],
       ['topic = $?', q.topic],
       [`${foldAscii("(question || chr(10) || coalesce(asked_question, ''))")} LIKE $? ESCAPE '\\'`, q.text === undefined ? undefined : `%${toLowerAscii(q.text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
       ['id < $?', q.before],

@@ -94,7 +94,9 @@ async function pruneRequests(db: Db, locking: boolean, before: number, limit: nu
   // Locked, and those another transaction holds skipped: a request that gains pending work meanwhile
   // (its writer locks it first) is not removed from under it.
   const lock = locking ? ' FOR UPDATE SKIP LOCKED' : '';
-  const ids = (await all(db, `SELECT id ${OLD_REQUESTS('$1')} LIMIT $2${lock}`, [before, limit])).map((r) => r.id as string);
+  // Oldest first, in the order of `requests_finished` (updated_at, finished only), whose condition the
+  // selection repeats: the batch is the first rows of that range, not a pass over every finished request.
+  const ids = (await all(db, `SELECT id ${OLD_REQUESTS('$1')} ORDER BY updated_at LIMIT $2${lock}`, [before, limit])).map((r) => r.id as string);
   if (ids.length === 0) return;
   const inList = `= ANY($1::text[])`;
   const del = (sql: string) => run(db, sql, [ids]);

@@ -29,10 +29,17 @@ function prepare(db: Database.Database) {
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'queued') AS queued,
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND sent_at >= @dayStart) AS today,
         (SELECT muted FROM expert_state WHERE expert_id = @id) AS muted`),
-    // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
+    // Every expert: scans only live asks (partial index).
     allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
         WHERE state IN ('open', 'queued') GROUP BY expert_id`),
-    allToday: p('SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= ? GROUP BY expert_id'),
+    // Every expert's asks today: one range from the day's start per expert on `asks_expert_sent`, the
+    // experts found by skipping from one to the next on the same index. Grouped over the whole table
+    // instead, SQLite walks that index end to end: every ask ever sent (31 ms at a million asks).
+    allToday: p(`WITH RECURSIVE experts (id) AS (
+        SELECT MIN(expert_id) FROM asks WHERE sent_at IS NOT NULL
+        UNION ALL
+        SELECT (SELECT MIN(expert_id) FROM asks WHERE sent_at IS NOT NULL AND expert_id > experts.id) FROM experts WHERE id IS NOT NULL)
+      SELECT id AS expert_id, (SELECT COUNT(*) FROM asks WHERE expert_id = experts.id AND sent_at >= ?) AS today FROM experts WHERE id IS NOT NULL`),
     allMuted: p('SELECT expert_id FROM expert_state WHERE muted = 1'),
     setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
         ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
@@ -104,7 +111,7 @@ export class SqliteAsks implements AskRepository {
       s.openAsks = r.open as number;
       s.queuedAsks = r.queued as number;
     }
-    for (const r of this.stmts.allToday.all(dayStart) as Row[]) get(r.expert_id as string).asksToday = r.today as number;
+    for (const r of this.stmts.allToday.all(dayStart) as Row[]) if ((r.today as number) > 0) get(r.expert_id as string).asksToday = r.today as number;
     for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
     return states;
   }

@@ -257,4 +257,10 @@ export const MIGRATIONS: readonly string[] = [
     registry_hash TEXT NOT NULL
   ) STRICT;
   `,
+  // 12: lists that stay a page's work at any history size: one topic's requests, and a consumer's open
+  // requests (the partial index holds only those; its condition is repeated by the query that uses it).
+  `
+  CREATE INDEX requests_topic ON requests (topic, id);
+  CREATE INDEX requests_consumer_open ON requests (consumer_id, id) WHERE status IN ('queued', 'asked', 'escalated', 'proposed');
+  `,
 ];

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AuditEntry, RequestRecord } from '../../domain/records.js';
+import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
 import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
 
@@ -10,6 +10,7 @@ import { json, type Row, statementCache, toAudit, toRequest, whereClause } from 
  * after the last row handled.
  */
 const OPEN = `status IN ('queued', 'asked', 'escalated')`;
+const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')`;
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -93,7 +94,9 @@ export class SqliteRequests implements RequestRepository {
   async list(q: RequestQuery): Promise<RequestRecord[]> {
     const { where, values } = whereClause([
       ['status = ?', q.status],
-      ['consumer_id = ?', q.consumer_id],
+      // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
+      // so the plan reads that consumer's open requests only, not its whole history.
+      [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = ? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = ?', q.consumer_id],
       ['topic = ?', q.topic],
       ["(question || char(10) || coalesce(asked_question, '')) LIKE ? ESCAPE '\\'", q.text === undefined ? undefined : `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
       ['id < ?', q.before],

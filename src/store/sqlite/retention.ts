@@ -18,7 +18,12 @@ const OUTBOX_ROWS = {
   llm_jobs: `FROM llm_jobs WHERE state <> 'pending' AND finished_at < @before`,
 } as const;
 
-const OLD_REQUESTS = `FROM requests WHERE status IN ${FINAL} AND updated_at < @before
+/**
+ * Pinned to `requests_finished` (updated_at, finished only), whose condition it repeats: on its own
+ * SQLite picks `requests_status` and reads every finished request of three years to find those past
+ * the cutoff (259 ms a batch at a million requests, against 0.1 ms).
+ */
+const OLD_REQUESTS = `FROM requests INDEXED BY requests_finished WHERE status IN ${FINAL} AND updated_at < @before
   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = requests.id AND d.state = 'pending')
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.request_id = requests.id AND m.state = 'pending')
   AND NOT EXISTS (SELECT 1 FROM llm_jobs j WHERE j.request_id = requests.id AND j.state = 'pending')`;
@@ -91,7 +96,8 @@ function pruneBatch(prepare: Prepare, cutoffs: RetentionCutoffs, limit: number):
 }
 
 function pruneRequests(prepare: Prepare, before: number, limit: number, counts: PruneCounts): void {
-  const ids = (prepare(`SELECT id ${OLD_REQUESTS} LIMIT @limit`).all({ before, limit }) as Array<{ id: string }>).map((r) => r.id);
+  // Oldest first, in the index's own order: the batch is the first rows of the range, not a sort of it.
+  const ids = (prepare(`SELECT id ${OLD_REQUESTS} ORDER BY updated_at LIMIT @limit`).all({ before, limit }) as Array<{ id: string }>).map((r) => r.id);
   if (ids.length === 0) return;
   const list = JSON.stringify(ids);
   const inList = `IN (SELECT value FROM json_each(@list))`;

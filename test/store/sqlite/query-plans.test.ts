@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ask, DAY, HOUR, request, T0 } from '../records.js';
+import { planRecordingStore } from './plan-recorder.js';
+
+// Reads whose cost must not grow with history (three years: a million requests, a million asks): each
+// is a range on an index that holds only what it returns, never a scan of everything kept. SQLite's own
+// plan, for the statements the store runs.
+let dir = '';
+let db: ReturnType<typeof planRecordingStore>;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'expertq-plans-'));
+  db = planRecordingStore(join(dir, 'db.sqlite'));
+});
+afterEach(async () => {
+  await db.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const dayStart = T0 - 10 * HOUR;
+
+describe('SQLite plans of reads over a long history', () => {
+  it("every expert's asks today (GET /experts) is a range from the day's start on each expert's sent asks", async () => {
+    await db.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana', { state: 'answered', sent_at: dayStart - 30 * DAY }));
+      await tx.asks.insert(ask('ask_2', 'req_1', 'dana', { sent_at: dayStart + HOUR }));
+      await tx.asks.insert(ask('ask_3', 'req_1', 'lee', { state: 'answered', sent_at: dayStart - 1 }));
+      await tx.asks.insert(ask('ask_4', 'req_1', 'sam', { sent_at: dayStart }));
+    });
+    db.forget();
+    const states = await db.store.asks.expertStates(null, dayStart);
+    expect([...states].map(([id, s]) => [id, s.asksToday])).toEqual(expect.arrayContaining([['dana', 1], ['sam', 1]]));
+    expect(states.get('lee')?.asksToday ?? 0).toBe(0);
+
+    const [plan, ...more] = db.plansOf(/sent_at >=/);
+    expect(more).toEqual([]);
+    expect(plan).toContain('SEARCH asks USING COVERING INDEX asks_expert_sent (expert_id=? AND sent_at>?)');
+    expect(plan).not.toMatch(/SCAN asks/);
+  });
+
+  it('requests of one topic, first page and next, are a range on the topic index', async () => {
+    await db.store.requests.list({ topic: 'billing', limit: 20 });
+    await db.store.requests.list({ topic: 'billing', limit: 20, before: 'req_5' });
+    expect(db.plansOf(/FROM requests/)).toEqual([
+      'SEARCH requests USING INDEX requests_topic (topic=?)',
+      'SEARCH requests USING INDEX requests_topic (topic=? AND id<?)',
+    ]);
+  });
+
+  it("a consumer's open requests in one status are a range on its open requests only", async () => {
+    await db.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { status: 'accepted' }));
+      await tx.requests.insert(request('req_2', { status: 'asked' }));
+      await tx.requests.insert(request('req_3', { status: 'proposed' }));
+      await tx.requests.insert(request('req_4', { status: 'asked', consumer_id: 'other' }));
+    });
+    db.forget();
+    const ids = async (status: 'asked' | 'proposed' | 'accepted') => (await db.store.requests.list({ consumer_id: 'ledger', status, limit: 20 })).map((r) => r.id);
+    expect(await ids('asked')).toEqual(['req_2']);
+    expect(await ids('proposed')).toEqual(['req_3']);
+    expect(await ids('accepted')).toEqual(['req_1']);
+    await db.store.requests.list({ consumer_id: 'ledger', status: 'asked', limit: 20, before: 'req_9' });
+    const [asked, proposed, , next] = db.plansOf(/FROM requests/);
+    expect(asked).toBe('SEARCH requests USING INDEX requests_consumer_open (consumer_id=?)');
+    expect(proposed).toBe(asked);
+    expect(next).toBe('SEARCH requests USING INDEX requests_consumer_open (consumer_id=? AND id<?)');
+  });
+
+  it('retention picks finished requests by their last change, oldest first, on the index of finished requests', async () => {
+    await db.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { status: 'accepted', updated_at: T0 - 400 * DAY }));
+      await tx.requests.insert(request('req_2', { status: 'asked', updated_at: T0 - 400 * DAY }));
+    });
+    db.forget();
+    const cutoffs = { outboxBefore: null, requestsBefore: T0 - 365 * DAY };
+    expect((await db.store.retention.countPrunable(cutoffs)).requests).toBe(1);
+    expect((await db.store.transaction((tx) => tx.retention.pruneBatch(cutoffs, 500))).requests).toBe(1);
+    // Every search of the requests table (the count, the selection, the counts of what belongs to them)
+    // other than by primary key (the batch's own deletes).
+    const byKey = 'SEARCH requests USING COVERING INDEX sqlite_autoindex_requests_1 (id=?)';
+    const steps = db
+      .plansOf(/FROM requests/)
+      .flatMap((plan) => plan.split(' | '))
+      .filter((step) => /^(SEARCH|SCAN) requests\b/.test(step) && step !== byKey);
+    expect(steps.length).toBeGreaterThan(2);
+    for (const step of steps) expect(step).toBe('SEARCH requests USING INDEX requests_finished (updated_at<?)');
+    // The batch is taken in the index's order: no sort of every finished request first.
+    const [selection, ...more] = db.plansOf(/^SELECT id FROM requests/);
+    expect(more).toEqual([]);
+    expect(selection).not.toMatch(/TEMP B-TREE/);
+  });
+});
