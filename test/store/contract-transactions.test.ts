@@ -107,25 +107,28 @@ describe.each(ENGINES)('$name store: transactions', (engine) => {
     expect((await e.store.requests.get('req_1'))?.status).toBe('asked');
   });
 
-  it('a savepoint whose write fails is undone alone: the transaction goes on and commits the rest', async () => {
+  it('a savepoint whose write fails is undone alone (its audit rows too): the transaction goes on and commits the rest, in order', async () => {
     await e.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1'));
       await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
     });
     const outcome = await e.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_2'));
+      await tx.requests.appendAudit(audit('req_2', T0, { type: 'received' }));
       const inner = await tx
         .savepoint(async (sp) => {
-          await sp.requests.appendAudit(audit('req_2', T0));
+          await sp.requests.appendAudit(audit('req_2', T0, { type: 'routed' }));
           await sp.asks.insert(ask('ask_1', 'req_2', 'lee'));
         })
         .then(() => 'kept', (caught: unknown) => (caught instanceof Conflict ? 'undone' : caught));
+      await tx.savepoint((sp) => sp.requests.appendAudit(audit('req_2', T0, { type: 'held' })));
       await tx.asks.insert(ask('ask_2', 'req_2', 'lee'));
+      await tx.requests.appendAudit(audit('req_2', T0, { type: 'asked' }));
       return inner;
     });
     expect(outcome).toBe('undone');
     expect((await e.store.requests.get('req_2'))?.id).toBe('req_2');
-    expect(await e.store.requests.audit('req_2')).toEqual([]);
+    expect((await e.store.requests.audit('req_2')).map((a) => a.type)).toEqual(['received', 'held', 'asked']);
     expect((await e.store.asks.listFor('req_2')).map((a) => a.id)).toEqual(['ask_2']);
   });
 
