@@ -10,6 +10,7 @@
 // delivered at once, and no delivery attempt leaves the process.
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
@@ -19,7 +20,7 @@ import { ExpertqService } from '../../dist/service/expertq-service.js';
 import { openStore } from '../../dist/store/open-store.js';
 import { startPostgres } from '../pg-servers.js';
 import { CONSUMERS, PER_DAY, cachedPaths, writeHistoryConfig } from './setup.js';
-import { STEP_MS, Traffic } from './traffic.js';
+import { STEP_MS, TRAFFIC_VERSION, Traffic } from './traffic.js';
 
 const DAY = 86_400_000;
 
@@ -70,7 +71,7 @@ export async function buildHistory({ requests, storage, log = console.log }) {
     }
     await service.idle();
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, days, figures: traffic.figures, errors: traffic.errors, facts: { requests, endsAt: clock.ms, ...traffic.facts } };
+    return { seconds, days, figures: traffic.figures, errors: traffic.errors, facts: { version: TRAFFIC_VERSION, requests, endsAt: clock.ms, ...traffic.facts } };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -93,15 +94,18 @@ export function printBuild(requests, built) {
  */
 export async function sqliteHistory(requests) {
   const paths = cachedPaths(requests);
-  if (existsSync(paths.db) && existsSync(paths.facts)) {
+  const cached = existsSync(paths.db) && existsSync(paths.facts) ? JSON.parse(readFileSync(paths.facts, 'utf8')) : null;
+  if (cached?.version === TRAFFIC_VERSION) {
     console.log(`reusing ${paths.db}`);
-    return { path: paths.db, facts: JSON.parse(readFileSync(paths.facts, 'utf8')) };
+    return { path: paths.db, facts: cached };
   }
+  if (cached) console.log(`${paths.db} was built by other traffic (version ${cached.version ?? 1}, now ${TRAFFIC_VERSION}): building it again`);
   const building = `${paths.db}.building`;
   for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(`${building}${suffix}`, { force: true });
   console.log(`building ${paths.db} (${requests.toLocaleString('en-US')} submissions)…`);
   const built = await buildHistory({ requests, storage: { path: building } });
   printBuild(requests, built);
+  for (const suffix of ['-wal', '-shm']) rmSync(`${paths.db}${suffix}`, { force: true });
   renameSync(building, paths.db);
   rmSync(`${building}.lock`, { force: true });
   writeFileSync(paths.facts, JSON.stringify(built.facts));

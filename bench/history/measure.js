@@ -3,13 +3,14 @@
 // row after 3 warm-up calls; prints one table of median and p99. See build.js for the history.
 //
 //   node bench/history/measure.js [--requests 100000]     (SQLite, on the cached history)
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { startServerChild } from '../pg-servers.js';
 import { num, printRows } from '../report.js';
-import { cachedPaths } from './setup.js';
-import { ADMIN_TOKEN, CONSUMER_TOKEN, RARE_WORD, TOKEN_CONSUMER, TOKEN_ENV, URL_ENV, percentiles, topics, writeHistoryConfig } from './setup.js';
+import { historyArgs } from './build.js';
+import { ADMIN_TOKEN, CONSUMER_TOKEN, RARE_WORD, TOKEN_CONSUMER, TOKEN_ENV, URL_ENV, cachedPaths, percentiles, topics, writeHistoryConfig } from './setup.js';
 
 export const CALLS = 50;
 const WARMUP = 3;
@@ -40,7 +41,7 @@ async function timeRoute(url, paths, token = ADMIN_TOKEN) {
  * (the request view cycles through them) and a request with a long history (its audit trail).
  */
 function routes(facts, cursor) {
-  const rareTopic = topics().rare[0];
+  const rareTopic = topics().rare;
   const list = '/api/v1/requests';
   const ids = facts.sampleIds;
   const fixed = (path) => () => path;
@@ -125,9 +126,7 @@ export async function measurePostgres(pg, { url, facts }) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { historyArgs } = await import('./build.js');
   const { requests } = historyArgs();
   const paths = cachedPaths(requests);
-  const { readFileSync } = await import('node:fs');
   await measureSqlite({ path: paths.db, facts: JSON.parse(readFileSync(paths.facts, 'utf8')) });
 }

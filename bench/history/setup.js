@@ -21,12 +21,12 @@ export const TOKEN_CONSUMER = CONSUMERS[0];
 export const URL_ENV = 'EXPERTQ_HISTORY_DATABASE_URL';
 
 /**
- * The topic pool, split: the last ten topics are rare (a request picks one of them 1 in 5,000 times),
- * so `?topic=` with a rare topic has few matches in a large history.
+ * The topic pool, split: the last topic is rare (a request picks it 1 in 5,000 times), so `?topic=`
+ * with it has few matches in a large history.
  */
 export function topics() {
   const pool = topicPool();
-  return { common: pool.slice(0, -10), rare: pool.slice(-10) };
+  return { common: pool.slice(0, -1), rare: pool[pool.length - 1] };
 }
 
 /** A word no generated question contains, except the 1 in 5,000 that carry it (`?q=` with a rare word). */
@@ -38,7 +38,7 @@ export const RARE_WORD = 'quokka';
  */
 export function historyExperts() {
   const { common, rare } = topics();
-  const experts = generateExperts(EXPERT_COUNT, [...common, ...rare], 21);
+  const experts = generateExperts(EXPERT_COUNT, [...common, rare], 21);
   return experts.map((e, i) => (i % 3 === 2 ? e : { ...e, escalation_to: experts[i - (i % 3) + 2].id }));
 }
 

@@ -6,6 +6,8 @@ import { prng, submitBody } from '../fixtures.js';
 import { CONSUMERS, PER_DAY, RARE_WORD, topics } from './setup.js';
 
 export const STEP_MS = 10 * 60_000;
+/** Bumped whenever the traffic changes: a cached history built by another version is built again. */
+export const TRAFFIC_VERSION = 2;
 const DAY_STEPS = 86_400_000 / STEP_MS;
 
 /**
@@ -46,16 +48,15 @@ export class Traffic {
     this.errors = [];
     /** What measure needs: a reservoir of request ids, one request with a long history. */
     this.facts = { sampleIds: [], richId: null };
-    const traffic = this;
     /** A transport that only notes each ask; nothing leaves the process. */
     this.transport = {
       name: 'console',
       threaded: false,
-      async send(m) {
-        if (m.purpose === 'ask' && m.requestId) traffic.inbox.push(m);
+      send: async (m) => {
+        if (m.purpose === 'ask' && m.requestId) this.inbox.push(m);
       },
-      async start() {},
-      async stop() {},
+      start: async () => {},
+      stop: async () => {},
     };
   }
 
@@ -111,7 +112,7 @@ export class Traffic {
       await service.submitRequest({ ...this.pick(this.recentKeyed), consumer_id: this.pick(CONSUMERS) });
       return;
     }
-    const topic = this.rand() < RARE_SHARE ? this.pick(this.topics.rare) : this.pick(this.topics.common);
+    const topic = this.rand() < RARE_SHARE ? this.topics.rare : this.pick(this.topics.common);
     const body = submitBody(topic, n);
     const word = this.rand() < RARE_SHARE ? RARE_WORD : this.pick(WORDS);
     body.question = `${body.question} We need the ${word} that applies to customer ${n % 9973} before the next billing run; who owns it?`;
