@@ -3,7 +3,7 @@
 // row after 3 warm-up calls; prints one table of median and p99. See build.js for the history.
 //
 //   node bench/history/measure.js [--requests 100000]     (SQLite, on the cached history)
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -128,5 +128,6 @@ export async function measurePostgres(pg, { url, facts }) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { requests } = historyArgs();
   const paths = cachedPaths(requests);
+  if (!existsSync(paths.facts)) throw new Error(`No history of ${requests} submissions in ${paths.db}: run node bench/history/build.js --requests ${requests} first.`);
   await measureSqlite({ path: paths.db, facts: JSON.parse(readFileSync(paths.facts, 'utf8')) });
 }
