@@ -7,7 +7,7 @@ import { CONSUMERS, PER_DAY, RARE_WORD, topics } from './setup.js';
 
 export const STEP_MS = 10 * 60_000;
 /** Bumped whenever the traffic changes: a cached history built by another version is built again. */
-export const TRAFFIC_VERSION = 2;
+export const TRAFFIC_VERSION = 3;
 const DAY_STEPS = 86_400_000 / STEP_MS;
 
 /**
@@ -28,6 +28,8 @@ const REPEAT_SHARE = 0.05;
 const KEYED_SHARE = 0.3;
 const RARE_SHARE = 0.0002;
 const EDIT_SHARE = 0.15;
+/** How many request ids measure gets, drawn evenly from the whole history (reservoir sampling). */
+const SAMPLES = 200;
 const WORDS = ['limit', 'rule', 'owner', 'deadline', 'threshold', 'exception', 'process', 'approval', 'budget', 'contact', 'template', 'region'];
 
 export class Traffic {
@@ -46,7 +48,7 @@ export class Traffic {
     this.recentKeyed = [];
     this.figures = { new: 0, repeats: 0, failed_at_submit: 0, answers: 0, skips: 0, accepts: 0, edits: 0, rejects: 0, sendbacks: 0, cancels: 0, refused: 0, errors: 0 };
     this.errors = [];
-    /** What measure needs: a reservoir of request ids, one request with a long history. */
+    /** What measure needs: request ids sampled from the whole history, one request with a long history. */
     this.facts = { sampleIds: [], richId: null };
     /** A transport that only notes each ask; nothing leaves the process. */
     this.transport = {
@@ -121,16 +123,20 @@ export class Traffic {
       this.recentKeyed.push(body);
       if (this.recentKeyed.length > 200) this.recentKeyed.shift();
     }
+    // Every random draw happens before the first await, so the history does not depend on the order
+    // in which concurrent operations finish.
+    const kind = this.plan();
+    const cancelAfter = this.minutes(20, 120);
+    const slot = n <= SAMPLES ? n - 1 : Math.floor(this.rand() * n);
     const result = await service.submitRequest(body);
     if (result.status === 'failed') this.figures.failed_at_submit++;
     this.figures.new++;
-    this.sample(result.request_id);
-    const kind = this.plan();
     const id = result.request_id;
+    if (slot < SAMPLES) this.facts.sampleIds[slot] = id;
     this.plans.set(id, { kind, asks: 0, returned: false });
     this.later(3 * DAY_STEPS, () => this.plans.delete(id));
     if (kind === 'cancel') {
-      this.later(this.minutes(20, 120), async () => {
+      this.later(cancelAfter, async () => {
         this.figures.cancels++;
         await service.cancelRequest(id, 'api');
       });
@@ -144,16 +150,6 @@ export class Traffic {
       r -= share;
     }
     return 'accept';
-  }
-
-  /** Reservoir sampling: 200 request ids drawn evenly from the whole history. */
-  sample(id) {
-    const ids = this.facts.sampleIds;
-    if (ids.length < 200) ids.push(id);
-    else {
-      const j = Math.floor(this.rand() * this.figures.new);
-      if (j < 200) ids[j] = id;
-    }
   }
 
   /** Reacts to the asks sent in the last step: an answer (or a skip) 10-100 minutes later, or silence. */
@@ -172,10 +168,10 @@ export class Traffic {
 
   async reply(expertId, requestId, plan, skip) {
     const text = skip ? 'skip' : `For ${requestId.slice(-6)} the answer is ${Math.floor(this.rand() * 1000)}; see the handbook, section ${plan.asks}.`;
+    const wait = plan.kind === 'late' ? this.minutes(24 * 60, 72 * 60) : this.minutes(10, 240);
     this.figures[skip ? 'skips' : 'answers']++;
     const result = await this.service.receiveReply({ expert_id: expertId, text, request_id: requestId });
     if (result.outcome !== 'proposed') return;
-    const wait = plan.kind === 'late' ? this.minutes(24 * 60, 72 * 60) : this.minutes(10, 240);
     this.later(wait, () => this.review(result.proposal_id, requestId, plan, text));
   }
 
