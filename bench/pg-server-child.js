@@ -1,7 +1,8 @@
 // One server under test in a process of its own, so two expertq instances really are two processes (and
 // `--cpu-prof` profiles one server alone). argv[2]: JSON
 //   { kind: 'baseline', url, poolSize }  a bare Fastify + zod + one INSERT through a pg Pool
-//   { kind: 'expertq', configFile, env }  the real server (startServer), console output and logs discarded
+//   { kind: 'expertq', configFile, env, clockOffsetMs? }  the real server (startServer), console output and
+//                                          logs discarded; its clock runs clockOffsetMs behind the wall clock
 // Sends { url } over IPC once listening (or { error }); on the message 'stop' it closes and exits 0,
 // which is when Node writes a --cpu-prof profile.
 import { Writable } from 'node:stream';
@@ -29,8 +30,9 @@ async function startBaseline({ url, poolSize }) {
   };
 }
 
-async function startExpertq({ configFile, env }) {
+async function startExpertq({ configFile, env, clockOffsetMs }) {
   const server = await startServer({
+    ...(clockOffsetMs ? { clock: { now: () => Date.now() - clockOffsetMs } } : {}),
     configPath: configFile,
     port: 0,
     env: { ...process.env, ...env },
