@@ -1,5 +1,6 @@
 import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
+import { ExpertStateMemo } from '../expert-state-memo.js';
 import { all, type Db, one, write } from './sql.js';
 
 /**
@@ -51,13 +52,8 @@ const SQL = {
  * instances at once cannot both take an expert's last free slot.
  */
 export class PgAsks implements AskRepository {
-  /**
-   * Inside a transaction: the live states read so far, each expert's locked until commit, so only
-   * this transaction can add to their asks. An ask it writes drops its expert's entry (an update, whose
-   * expert is not known here, drops them all), and the next read sees the change.
-   */
-  private readonly states = new Map<string, ExpertLiveState>();
-  private statesDay: number | null = null;
+  /** Inside a transaction: the live states read so far (each expert locked until commit). */
+  readonly memo = new ExpertStateMemo();
 
   constructor(
     private readonly db: Db,
@@ -65,7 +61,7 @@ export class PgAsks implements AskRepository {
   ) {}
 
   async insert(ask: AskRecord): Promise<void> {
-    this.states.delete(ask.expert_id);
+    this.memo.forget(ask.expert_id);
     await write(this.db, SQL.insert, [
       ask.id, ask.request_id, ask.expert_id, ask.state, ask.via, ask.created_at, ask.sent_at, ask.escalate_at, ask.closed_at, ask.send_after,
       ask.instructions ?? null,
@@ -75,7 +71,7 @@ export class PgAsks implements AskRepository {
   async update(id: string, patch: AskPatch): Promise<void> {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return;
-    this.states.clear();
+    this.memo.forget();
     const sets = entries.map(([k], i) => `${k} = $${i + 1}`).join(', ');
     await write(this.db, `UPDATE asks SET ${sets} WHERE id = $${entries.length + 1}`, [...entries.map(([, v]) => v), id]);
   }
@@ -102,19 +98,15 @@ export class PgAsks implements AskRepository {
     if (ids !== null) {
       const unique = [...new Set(ids)];
       if (!this.locking) return this.readStates(unique, dayStart);
-      if (this.statesDay !== dayStart) this.states.clear();
-      this.statesDay = dayStart;
-      const missing = unique.filter((id) => !this.states.has(id));
-      if (missing.length > 0) {
+      return this.memo.get(unique, dayStart, async (missing) => {
         // Routing decides on these counts and then writes asks: each expert's lock is held until commit,
         // so another instance routing to the same expert reads the counts after this one's asks. Taken
         // in sorted order, so two transactions locking overlapping experts never wait on each other in a cycle.
         // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
         await write(this.db, `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0))`);
         await write(this.db, SQL.lockExperts, [[...missing].sort()]);
-        for (const [id, state] of await this.readStates(missing, dayStart)) this.states.set(id, state);
-      }
-      return new Map(unique.map((id) => [id, { ...this.states.get(id)! }]));
+        return this.readStates(missing, dayStart);
+      });
     }
     // A pass over every expert (the scheduler placing waiting work) decides for all of them: it waits
     // for routing in progress anywhere and holds it off until commit.
@@ -135,7 +127,7 @@ export class PgAsks implements AskRepository {
   }
 
   async setMuted(expertId: string, muted: boolean, at: number): Promise<void> {
-    this.states.delete(expertId);
+    this.memo.forget(expertId);
     await write(this.db, SQL.setMuted, [expertId, muted ? 1 : 0, at]);
   }
 

@@ -4,6 +4,7 @@ import type { Store, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
+import type { PgAsks } from './asks.js';
 import { createPgRepositories } from './repositories.js';
 import { pgTypes } from './sql.js';
 import { poolDb, TxConnection } from './connection.js';
@@ -122,8 +123,9 @@ export class PgStore extends StoreReads implements Store {
 
   private txOn(connection: TxConnection): Tx {
     let depth = 0;
+    const repositories = createPgRepositories(connection, true);
     const tx: Tx = {
-      ...createPgRepositories(connection, true),
+      ...repositories,
       savepoint: async (work) => {
         const name = `nested_${++depth}`;
         connection.send(`SAVEPOINT ${name}`);
@@ -136,6 +138,8 @@ export class PgStore extends StoreReads implements Store {
         } catch (error) {
           await connection.settle().catch(() => {});
           connection.forgetFailure();
+          // States read inside may count asks the rollback undoes.
+          (repositories.asks as PgAsks).memo.forget();
           await connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
           connection.send(`RELEASE SAVEPOINT ${name}`);
           throw error;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { ExpertStateMemo } from '../expert-state-memo.js';
 import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { type Row, statementCache } from './rows.js';
@@ -59,18 +60,27 @@ export class SqliteAsks implements AskRepository {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly prepareCached: (sql: string) => Database.Statement;
 
-  constructor(db: Database.Database) {
+  /**
+   * `memo`: on the writing connection, the states read inside the current transaction (the store
+   * starts each transaction with it forgotten); none for reads outside transactions.
+   */
+  constructor(
+    db: Database.Database,
+    readonly memo: ExpertStateMemo | null = null,
+  ) {
     this.stmts = prepare(db);
     this.prepareCached = statementCache(db);
   }
 
   async insert(ask: AskRecord): Promise<void> {
+    this.memo?.forget(ask.expert_id);
     this.stmts.insert.run({ ...ask, instructions: ask.instructions ?? null });
   }
 
   async update(id: string, patch: AskPatch): Promise<void> {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return;
+    this.memo?.forget();
     this.prepareCached(`UPDATE asks SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id);
   }
 
@@ -95,11 +105,15 @@ export class SqliteAsks implements AskRepository {
   async expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>> {
     const states = new Map<string, ExpertLiveState>();
     if (ids !== null) {
-      for (const id of new Set(ids)) {
-        const r = this.stmts.oneState.get({ id, dayStart }) as { open: number; queued: number; today: number; muted: number | null };
-        states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
-      }
-      return states;
+      const read = async (missing: readonly string[]) => {
+        for (const id of missing) {
+          const r = this.stmts.oneState.get({ id, dayStart }) as { open: number; queued: number; today: number; muted: number | null };
+          states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
+        }
+        return states;
+      };
+      const unique = [...new Set(ids)];
+      return this.memo ? this.memo.get(unique, dayStart, read) : read(unique);
     }
     const get = (id: string) => {
       let s = states.get(id);
@@ -117,6 +131,7 @@ export class SqliteAsks implements AskRepository {
   }
 
   async setMuted(expertId: string, muted: boolean, at: number): Promise<void> {
+    this.memo?.forget(expertId);
     this.stmts.setMuted.run(expertId, muted ? 1 : 0, at);
   }
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { ExpertStateMemo } from '../expert-state-memo.js';
 import type { Repositories } from '../store.js';
 import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
@@ -17,12 +18,13 @@ import { SqliteServiceState } from './service-state.js';
 /**
  * The SQLite repositories over one connection, each preparing its statements once. better-sqlite3
  * runs every statement synchronously, so each method has done its work when it returns; whether that
- * work is inside a transaction is the caller's (the store's) business, not theirs.
+ * work is inside a transaction is the caller's (the store's) business, not theirs. The writer's
+ * repositories get the store's `memo` of experts' states, which it forgets as each transaction starts.
  */
-export function createRepositories(db: Database.Database): Repositories {
+export function createRepositories(db: Database.Database, memo: ExpertStateMemo | null = null): Repositories {
   return {
     requests: new SqliteRequests(db),
-    asks: new SqliteAsks(db),
+    asks: new SqliteAsks(db, memo),
     proposals: new SqliteProposals(db),
     outbox: new Outbox(new SqliteMessages(db), new SqliteDeliveries(db)),
     consumers: new SqliteConsumers(db),

@@ -6,6 +6,7 @@ import type { Repositories, Store, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader } from './open-database.js';
+import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
 import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
@@ -61,6 +62,8 @@ export function openSqliteStore(path: string, options: { exclusive?: boolean } =
 export class SqliteStore extends StoreReads implements Store {
   readonly changes: ChangeFeed = inProcessChangeFeed();
   private readonly tx: Tx;
+  /** Experts' states read by the transaction running now (`ExpertStateMemo`); forgotten as each starts. */
+  private readonly memo: ExpertStateMemo;
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | null = null;
 
@@ -77,8 +80,10 @@ export class SqliteStore extends StoreReads implements Store {
     private readonly reader: Database.Database,
     private readonly lock: { release(): void } | null = null,
   ) {
-    const writes: Repositories = createRepositories(db);
-    super(reader === db ? writes : createRepositories(reader));
+    const memo = new ExpertStateMemo();
+    const writes: Repositories = createRepositories(db, memo);
+    super(createRepositories(reader));
+    this.memo = memo;
     let depth = 0;
     const tx: Tx = {
       ...writes,
@@ -94,6 +99,8 @@ export class SqliteStore extends StoreReads implements Store {
         } catch (error) {
           // Unless SQLite already rolled the whole transaction back (a full disk): the batch sees to that.
           if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+          // States read inside may count asks the rollback undid.
+          memo.forget();
           // The caller tells a storage failure or a conflict from a bad row as on any engine.
           throw toStoreError(error);
         } finally {
@@ -162,6 +169,7 @@ export class SqliteStore extends StoreReads implements Store {
     const outcomes: Outcome[] = [];
     for (const [i, item] of batch.entries()) {
       db.exec('SAVEPOINT tx');
+      this.memo.forget();
       try {
         const value = await item.work(this.tx);
         db.exec('RELEASE tx');
@@ -200,6 +208,7 @@ export class SqliteStore extends StoreReads implements Store {
   private async runAlone(item: Queued): Promise<void> {
     const db = this.db;
     let value: unknown;
+    this.memo.forget();
     try {
       value = await item.work(this.tx);
       db.exec('COMMIT');
