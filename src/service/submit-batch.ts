@@ -1,5 +1,6 @@
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { firstCandidates } from '../core/route-request.js';
+import { StorageUnavailable } from '../store/errors.js';
 import type { Tx } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
 import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
@@ -64,8 +65,9 @@ export class SubmitBatcher {
       const results = await this.run(batch.map((w) => w.input));
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
+      // The database failed, not a submit: each would fail alike, and trying each costs it more.
+      if (batch.length === 1 || error instanceof StorageUnavailable) {
+        for (const w of batch) w.reject(error);
         return;
       }
       await Promise.all(batch.map((w) => this.run([w.input]).then(([result]) => w.resolve(result!), w.reject)));
