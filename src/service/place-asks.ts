@@ -3,7 +3,7 @@ import { iso } from '../clock.js';
 import { isQuietAt, quietHoursEnd } from '../core/local-time.js';
 import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
-import type { AskRecord, AskVia, ExpertLiveState, RequestRecord } from '../domain/records.js';
+import type { AskRecord, AskVia, RequestRecord } from '../domain/records.js';
 import type { AskPatch, Tx } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 
@@ -12,16 +12,7 @@ import { audit, liveStates, queueMessage, type Engine } from './engine.js';
  * hours, expert not muted and not at a cap. Otherwise the ask stays `queued` and is sent later.
  * The ask is written once, in the state it ends up in. Must run inside a transaction.
  */
-export async function planAsk(
-  engine: Engine,
-  tx: Tx,
-  request: RequestRecord,
-  expertId: string,
-  via: AskVia,
-  now: number,
-  instructions: string | null = null,
-  known?: ExpertLiveState,
-): Promise<AskRecord> {
+export async function planAsk(engine: Engine, tx: Tx, request: RequestRecord, expertId: string, via: AskVia, now: number, instructions: string | null = null): Promise<AskRecord> {
   const ask: AskRecord = {
     id: newId('ask'),
     request_id: request.id,
@@ -35,7 +26,7 @@ export async function planAsk(
     send_after: null,
     instructions,
   };
-  await trySendAsk(engine, tx, request, ask, now, true, known);
+  await trySendAsk(engine, tx, request, ask, now, true);
   return ask;
 }
 
@@ -50,38 +41,18 @@ export type SendOutcome = 'sent' | 'quiet_hours' | 'capped' | 'muted' | 'unknown
  * tries it again; `quiet_hours_wait` is audited once per window, not on every retry. An ask held back
  * by a cap waits for its expert to free up (the scheduler is told by whatever frees them).
  */
-export async function trySendAsk(
-  engine: Engine,
-  tx: Tx,
-  request: RequestRecord,
-  ask: AskRecord,
-  now: number,
-  isNew = false,
-  known?: ExpertLiveState,
-): Promise<SendOutcome> {
+export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false): Promise<SendOutcome> {
   // A new ask (from `planAsk`) is inserted once at the end, in its final state; an existing one is updated.
   const save = async (patch: AskPatch) => {
     Object.assign(ask, patch);
     if (!isNew) await tx.asks.update(ask.id, patch);
   };
-  const outcome = await decideSend(engine, tx, request, ask, now, save, known);
+  const outcome = await decideSend(engine, tx, request, ask, now, save);
   if (isNew) await tx.asks.insert(ask);
   return outcome;
 }
 
-/**
- * `known`: the expert's live state as this transaction already read it (routing reads every
- * candidate's, with the expert locked until commit), so it is not read again.
- */
-async function decideSend(
-  engine: Engine,
-  tx: Tx,
-  request: RequestRecord,
-  ask: AskRecord,
-  now: number,
-  save: (patch: AskPatch) => Promise<void>,
-  known: ExpertLiveState | undefined,
-): Promise<SendOutcome> {
+async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, save: (patch: AskPatch) => Promise<void>): Promise<SendOutcome> {
   // Not sent for a reason other than quiet hours: no longer due at a time, so off the `send_after` index.
   const notNow = async (outcome: SendOutcome) => {
     if (ask.send_after !== null) await save({ send_after: null });
@@ -92,7 +63,7 @@ async function decideSend(
   const expert = engine.experts.get(ask.expert_id);
   if (!expert) return await notNow('unknown_expert');
   const policy = request.routing_policy;
-  const state = known ?? (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
+  const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
   if (state?.muted) return await notNow('muted');
   if (state && isCapped(state, policy)) return await notNow('capped');
   const timeZone = engine.config.org.timezone;

@@ -4,7 +4,7 @@ import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } fr
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { queueDraft } from './llm-jobs.js';
-import type { ExpertLiveState, FailureCode, Reason, RequestRecord } from '../domain/records.js';
+import type { FailureCode, Reason, RequestRecord } from '../domain/records.js';
 import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
 import type { Tx } from '../store/store.js';
@@ -125,7 +125,7 @@ async function dedupAgainst(engine: Engine, tx: Tx, existing: RequestRecord, con
 
 /** Routes a new request and plans its asks. Returns what happened to the request. */
 async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {
-  const { decision, states } = await decideRoute(engine, tx, request, now);
+  const decision = await decideRoute(engine, tx, request, now);
 
   if (decision.outcome === 'failed') {
     await failRequest(engine, tx, request, 'no_expert_found', noExpertMessage(engine, request), now);
@@ -148,15 +148,13 @@ async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: 
     );
     return 'held';
   }
-  await askAsRouted(engine, tx, request, decision, now, {}, states);
+  await askAsRouted(engine, tx, request, decision, now);
   return 'asked';
 }
 
 /**
  * Records a routing decision and plans its asks: the chosen experts now, capped targets once they
- * free up. Used for new requests and for held ones placed later (`extra` says which). `states`: the
- * live states the decision was made on, in this transaction (each expert is asked once here, so one
- * ask does not change the state another is sent on).
+ * free up. Used for new requests and for held ones placed later (`extra` says which).
  */
 export async function askAsRouted(
   engine: Engine,
@@ -165,7 +163,6 @@ export async function askAsRouted(
   decision: Extract<RouteDecision, { outcome: 'ask' }>,
   now: number,
   extra: Record<string, unknown> = {},
-  states?: ReadonlyMap<string, ExpertLiveState>,
 ): Promise<void> {
   await audit(engine, tx, {
     request_id: request.id,
@@ -174,7 +171,7 @@ export async function askAsRouted(
     actor: 'system',
     data: { step: decision.step, experts: decision.ask, waiting_for: decision.waitFor, ...extra },
   });
-  for (const id of new Set([...decision.ask, ...decision.waitFor])) await planAsk(engine, tx, request, id, decision.step, now, null, states?.get(id));
+  for (const id of [...decision.ask, ...decision.waitFor]) await planAsk(engine, tx, request, id, decision.step, now);
 }
 
 /** Why nobody can be asked: nobody takes the topic (and which topics are close), or everyone who does muted. */
@@ -185,21 +182,16 @@ function noExpertMessage(engine: Engine, request: RequestRecord): string {
   return `No expert takes the topic "${request.topic}" (exactly or by a similar topic), and it has no fallback expert.${suggestTopics(engine, request.topic)}`;
 }
 
-/**
- * Routing decision for a request: targets or exact matches first, the whole cascade only if needed.
- * Also returns the live states it was made on.
- */
-async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<{ decision: RouteDecision; states: Map<string, ExpertLiveState> }> {
+/** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
+async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);
   if (first.length > 0) {
-    const states = await liveStates(engine, tx, first.map((c) => c.expertId), now);
-    const decision = chooseExperts(first, states, request.routing_policy, order);
-    if (decision.outcome === 'ask' || first[0]!.step === 'target') return { decision, states };
+    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order);
+    if (decision.outcome === 'ask' || first[0]!.step === 'target') return decision;
   }
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
-  const states = await liveStates(engine, tx, candidates.map((c) => c.expertId), now);
-  return { decision: chooseExperts(candidates, states, request.routing_policy, order), states };
+  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order);
 }
 
 /**
