@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import type { AskRecord, AskVia, RequestRecord } from '../domain/records.js';
 import type { AskPatch, Tx } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
+import { updateRequest } from './new-request.js';
 
 /**
  * Plans an ask of one expert on a request and sends it at once when the rules allow: not in quiet
@@ -81,8 +82,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
     }
     if (request.held) {
       // The expert has room: the request is placed and waits only for the window to end.
-      request.held = false;
-      await tx.requests.update(request.id, { held: false, updated_at: now });
+      await updateRequest(tx, request, { held: false, updated_at: now });
     }
     return 'quiet_hours';
   }
@@ -111,9 +111,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
     data: { ask_id: ask.id, expert_id: expert.id, expert_name: expert.name, via: ask.via },
   });
   if (request.status === 'queued') {
-    request.status = 'asked';
-    request.held = false;
-    await tx.requests.update(request.id, { status: 'asked', held: false, updated_at: now });
+    await updateRequest(tx, request, { status: 'asked', held: false, updated_at: now });
   }
   return 'sent';
 }

@@ -9,6 +9,7 @@ import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
 import type { Tx } from '../store/store.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
+import { newRequest, updateRequest, writeNewRequest } from './new-request.js';
 import { planAsk } from './place-asks.js';
 import { suggestTopics } from './topics.js';
 import { proposalBody, type ProposalBody } from './views.js';
@@ -64,7 +65,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     if (deduped) return deduped;
   }
 
-  const request: RequestRecord = {
+  const request: RequestRecord = newRequest({
     id: newId('req'),
     consumer_id: input.consumer_id,
     kind: input.kind ?? 'answer',
@@ -84,8 +85,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     give_up_at: now + policy.give_up_after,
     created_at: now,
     updated_at: now,
-  };
-  await tx.requests.insert(request);
+  });
   await audit(engine, tx, {
     request_id: request.id,
     at: now,
@@ -94,8 +94,9 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
   const outcome = await routeAndAsk(engine, tx, request, now);
+  if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
+  await writeNewRequest(tx, request);
   if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
-  if (request.drafting) await queueDraft(engine, tx, request, now);
   return { request_id: request.id, status: 'queued' };
 }
 
@@ -128,12 +129,13 @@ async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: 
   const decision = await decideRoute(engine, tx, request, now);
 
   if (decision.outcome === 'failed') {
+    // Failing tells the request's subscribers (the submitter among them): it must be stored first.
+    await writeNewRequest(tx, request);
     await failRequest(engine, tx, request, 'no_expert_found', noExpertMessage(engine, request), now);
     return 'failed';
   }
   if (decision.outcome === 'held') {
-    request.held = true;
-    await tx.requests.update(request.id, { held: true, updated_at: now });
+    await updateRequest(tx, request, { held: true, updated_at: now });
     await audit(engine, tx, {
       request_id: request.id,
       at: now,
@@ -205,13 +207,9 @@ export async function failRequest(engine: Engine, tx: Tx, request: RequestRecord
     if (ask.state === 'open') freed.push(ask.expert_id);
     if (ask.state === 'open' || ask.state === 'queued') await closeAsk(engine, tx, ask, 'released', { why: 'failed', code }, now);
   }
-  request.status = 'failed';
-  request.reason = { code, message };
-  request.held = false;
   // A request that fails while its question is drafted stops waiting for the draft.
   const drafting = request.drafting ? { drafting: false } : {};
-  request.drafting = false;
-  await tx.requests.update(request.id, { status: 'failed', reason: request.reason, held: false, ...drafting, updated_at: now });
+  await updateRequest(tx, request, { status: 'failed', reason: { code, message }, held: false, ...drafting, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
   await emitEvent(tx, request, 'request_failed', { reason: { code, message } }, now);
   return freed;

@@ -61,7 +61,7 @@ export class PgAsks implements AskRepository {
   ) {}
 
   async insert(ask: AskRecord): Promise<void> {
-    this.memo.forget(ask.expert_id);
+    this.memo.added(ask);
     await write(this.db, SQL.insert, [
       ask.id, ask.request_id, ask.expert_id, ask.state, ask.via, ask.created_at, ask.sent_at, ask.escalate_at, ask.closed_at, ask.send_after,
       ask.instructions ?? null,

@@ -1,25 +1,8 @@
 import type pg from 'pg';
 import type { Db } from './sql.js';
+import { InsertBuffer } from './insert-buffer.js';
+import { statement } from './statement.js';
 import { toStoreError } from './storage-errors.js';
-
-/**
- * Statements get a name (and so are parsed and planned once per connection) unless they return whole
- * rows (`*`): a migration that adds a column would make such a prepared statement fail with "cached
- * plan must not change result type" in an instance started before it. The names are per process.
- */
-const names = new Map<string, string>();
-/** Beyond this many distinct texts, new ones run unnamed, so the server keeps a bounded set per connection. */
-const MAX_NAMES = 500;
-const WHOLE_ROWS = /(?:SELECT|RETURNING|,)\s+(?:\w+\.)?\*/i;
-
-export function statement(text: string, values: unknown[] | undefined): pg.QueryConfig {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMES && !WHOLE_ROWS.test(text)) {
-    name = `expertq_${names.size + 1}`;
-    names.set(text, name);
-  }
-  return name === undefined ? { text, values } : { name, text, values };
-}
 
 /** The pool, for reads outside transactions (each autocommitted): errors arrive translated. */
 export function poolDb(pool: pg.Pool): Db {
@@ -42,10 +25,12 @@ export class TxConnection implements Db {
   private pending: Array<Promise<unknown>> = [];
   private failure: unknown = undefined;
   private corked = false;
+  private readonly inserts = new InsertBuffer();
 
   constructor(private readonly client: pg.PoolClient) {}
 
   query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
+    this.flushInserts();
     this.batch();
     return this.client.query(statement(text, values)).catch((error: unknown) => {
       // After a failed write the server refuses everything else in the transaction: the write is the news.
@@ -53,17 +38,15 @@ export class TxConnection implements Db {
     });
   }
 
-  send(text: string, values?: unknown[]): void {
-    this.batch();
-    this.pending.push(
-      this.client.query(statement(text, values)).catch((error: unknown) => {
-        this.failure ??= error;
-      }),
-    );
+  send(text: string, values: unknown[] = []): void {
+    if (this.inserts.add(text, values)) return;
+    this.flushInserts();
+    this.dispatch(statement(text, values));
   }
 
   /** Waits until every write sent so far is answered; throws the first that failed. */
   async settle(): Promise<void> {
+    this.flushInserts();
     const pending = this.pending;
     this.pending = [];
     await Promise.all(pending);
@@ -73,6 +56,20 @@ export class TxConnection implements Db {
   /** After ROLLBACK TO SAVEPOINT: the writes that failed are undone, and the transaction goes on. */
   forgetFailure(): void {
     this.failure = undefined;
+  }
+
+  /** Sends the inserts held back, merged into as few statements as they allow. */
+  private flushInserts(): void {
+    for (const merged of this.inserts.take()) this.dispatch(merged);
+  }
+
+  private dispatch(config: pg.QueryConfig): void {
+    this.batch();
+    this.pending.push(
+      this.client.query(config).catch((error: unknown) => {
+        this.failure ??= error;
+      }),
+    );
   }
 
   /** Holds the socket's writes until the end of this event-loop turn, so they leave together. */

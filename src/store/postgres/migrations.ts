@@ -232,4 +232,12 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX requests_topic ON requests (topic, id);
   CREATE INDEX requests_consumer_open ON requests (consumer_id, id) WHERE status IN ('queued', 'asked', 'escalated', 'proposed');
   `,
+  // 4: references to a request are checked at commit, as SQLite checks them: a transaction may write
+  // a request's rows before the request (a submit writes its request last, in its final state).
+  `
+  ALTER TABLE request_subscribers ALTER CONSTRAINT request_subscribers_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
+  ALTER TABLE asks ALTER CONSTRAINT asks_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
+  ALTER TABLE proposals ALTER CONSTRAINT proposals_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
+  ALTER TABLE llm_jobs ALTER CONSTRAINT llm_jobs_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
+  `,
 ];

@@ -73,7 +73,7 @@ export class SqliteAsks implements AskRepository {
   }
 
   async insert(ask: AskRecord): Promise<void> {
-    this.memo?.forget(ask.expert_id);
+    this.memo?.added(ask);
     this.stmts.insert.run({ ...ask, instructions: ask.instructions ?? null });
   }
 

@@ -158,6 +158,9 @@ export class SqliteStore extends StoreReads implements Store {
     const db = this.db;
     try {
       db.exec('BEGIN IMMEDIATE');
+      // References are checked at commit, as on every engine: a transaction may write a row before the
+      // row it refers to (a submit writes its request last, in its final state).
+      db.pragma('defer_foreign_keys = ON');
     } catch (caught) {
       const error = this.failed(caught);
       for (const item of batch) item.reject(error);
