@@ -22,18 +22,50 @@ export interface Interval {
 }
 
 const MINUTES_PER_DAY = 1440;
-
-/** The local calendar date of an instant, as a midnight in UTC (pure calendar arithmetic from then on). */
-export function localDate(ms: number, zone: string): DateTime {
-  const local = DateTime.fromMillis(ms, { zone });
-  return DateTime.utc(local.year, local.month, local.day);
-}
+const DAY_MS = 86_400_000;
 
 /**
- * The instant a wall-clock time (`minutes` after midnight, up to 1440) is shown on a local date.
- * `which` picks the occurrence when the clock shows it twice.
+ * The local calendar date of an instant, as a day number (days since 1970-01-01), so that the days
+ * around it are plain integers and only wall times go through the zone. Remembers the last day per zone.
  */
-export function wallInstant(date: DateTime, minutes: number, zone: string, which: 'first' | 'last'): number {
+export function localDate(ms: number, zone: string): number {
+  const last = lastDay.get(zone);
+  if (last && ms >= last.from && ms < last.to) return last.day;
+  const local = DateTime.fromMillis(ms, { zone });
+  const day = Math.round(DateTime.utc(local.year, local.month, local.day).toMillis() / DAY_MS);
+  lastDay.set(zone, { day, from: wallInstant(day, 0, zone, 'first'), to: wallInstant(day + 1, 0, zone, 'first') });
+  return day;
+}
+
+const lastDay = new Map<string, { day: number; from: number; to: number }>();
+
+/** ISO weekday of a day number: 1 = Monday … 7 = Sunday (1970-01-01 was a Thursday). */
+export function weekdayOf(day: number): number {
+  return ((((day + 3) % 7) + 7) % 7) + 1;
+}
+
+// Resolving a wall time costs Luxon tens of microseconds; routing asks for the same few days again and
+// again, so answers are remembered (bounded: the map starts afresh when full).
+const resolved = new Map<string, number>();
+const MAX_REMEMBERED = 20_000;
+
+/**
+ * The instant a wall-clock time (`minutes` after midnight, up to 1440) is shown on a local date (a day
+ * number). `which` picks the occurrence when the clock shows it twice.
+ */
+export function wallInstant(day: number, minutes: number, zone: string, which: 'first' | 'last'): number {
+  const key = `${zone} ${day} ${minutes} ${which}`;
+  let ms = resolved.get(key);
+  if (ms === undefined) {
+    ms = resolveWallTime(day, minutes, zone, which);
+    if (resolved.size >= MAX_REMEMBERED) resolved.clear();
+    resolved.set(key, ms);
+  }
+  return ms;
+}
+
+function resolveWallTime(day: number, minutes: number, zone: string, which: 'first' | 'last'): number {
+  const date = DateTime.fromMillis(day * DAY_MS, { zone: 'utc' });
   for (let skipped = 0; skipped <= MINUTES_PER_DAY; skipped++) {
     const wall = date.plus({ minutes: minutes + skipped });
     const dt = DateTime.fromObject({ year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute }, { zone });
@@ -43,34 +75,32 @@ export function wallInstant(date: DateTime, minutes: number, zone: string, which
     const instants = dt.getPossibleOffsets().map((o) => o.toMillis());
     return which === 'first' ? Math.min(...instants) : Math.max(...instants);
   }
-  throw new Error(`no instant shows ${date.toISODate()} +${minutes}min in ${zone}`); // no real zone skips a whole day twice
+  throw new Error(`no instant shows ${date.toISODate()} +${minutes}min in ${zone}`); // no real zone skips a whole day
 }
 
-/** The window starting on a local date, as instants; null when a clock change leaves nothing of it. */
-export function windowOn(date: DateTime, window: DailyWindow, zone: string): Interval | null {
-  const from = wallInstant(date, window.start, zone, 'first');
-  const endDate = window.end <= window.start ? date.plus({ days: 1 }) : date;
-  const to = wallInstant(endDate, window.end, zone, 'last');
+/** The window starting on a local date (a day number), as instants; null when a clock change leaves nothing of it. */
+export function windowOn(day: number, window: DailyWindow, zone: string): Interval | null {
+  const from = wallInstant(day, window.start, zone, 'first');
+  const to = wallInstant(window.end <= window.start ? day + 1 : day, window.end, zone, 'last');
   return to > from ? { from, to } : null;
 }
 
 /**
  * Every occurrence of the windows that starts on a local date from `daysBefore` days before the date
- * of `ms` to `daysAfter` days after it, in order of start. `onDay` says which windows a date has.
+ * of `ms` to `daysAfter` days after it, in order of start. `onDay` says which windows a weekday has.
  */
 export function windowsAround(
   ms: number,
   zone: string,
   daysBefore: number,
   daysAfter: number,
-  onDay: (date: DateTime) => readonly DailyWindow[],
+  onDay: (weekday: number) => readonly DailyWindow[],
 ): Interval[] {
   const today = localDate(ms, zone);
   const intervals: Interval[] = [];
-  for (let d = -daysBefore; d <= daysAfter; d++) {
-    const date = today.plus({ days: d });
-    for (const window of onDay(date)) {
-      const interval = windowOn(date, window, zone);
+  for (let day = today - daysBefore; day <= today + daysAfter; day++) {
+    for (const window of onDay(weekdayOf(day))) {
+      const interval = windowOn(day, window, zone);
       if (interval) intervals.push(interval);
     }
   }

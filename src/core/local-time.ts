@@ -122,7 +122,7 @@ export function quietHoursEnd(ms: number, timeZone: string, window: readonly [st
   const end = minutesOf(window[1]);
   const today = localDate(ms, timeZone);
   for (let days = 0; days <= 2; days++) {
-    const at = wallInstant(today.plus({ days }), end, timeZone, 'last');
+    const at = wallInstant(today + days, end, timeZone, 'last');
     if (at > ms) return at;
   }
   return ms + 60_000; // unreachable for real zones; never loop
