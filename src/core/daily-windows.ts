@@ -66,6 +66,7 @@ export function wallInstant(day: number, minutes: number, zone: string, which: '
 
 function resolveWallTime(day: number, minutes: number, zone: string, which: 'first' | 'last'): number {
   const date = DateTime.fromMillis(day * DAY_MS, { zone: 'utc' });
+  if (!date.setZone(zone).isValid) throw new Error(`unknown time zone "${zone}"`);
   for (let skipped = 0; skipped <= MINUTES_PER_DAY; skipped++) {
     const wall = date.plus({ minutes: minutes + skipped });
     const dt = DateTime.fromObject({ year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute }, { zone });
@@ -75,7 +76,7 @@ function resolveWallTime(day: number, minutes: number, zone: string, which: 'fir
     const instants = dt.getPossibleOffsets().map((o) => o.toMillis());
     return which === 'first' ? Math.min(...instants) : Math.max(...instants);
   }
-  throw new Error(`no instant shows ${date.toISODate()} +${minutes}min in ${zone}`); // no real zone skips a whole day
+  throw new Error(`no instant shows ${date.toISODate()} +${minutes}min in ${zone}`); // no zone has skipped more than a day
 }
 
 /** The window starting on a local date (a day number), as instants; null when a clock change leaves nothing of it. */

@@ -96,6 +96,10 @@ describe('availability', () => {
     expect(answer(now, rules('Europe/Berlin', 'Mon-Fri 09:00-17:30', { quiet: NIGHT }, extra))).toBe(expected);
   });
 
+  it('refuses a time zone it does not know instead of guessing', () => {
+    expect(() => availability(at('2026-11-23T03:00:00Z'), rules('Europe/Berlln', 'Mon-Fri 09:00-17:00'))).toThrow('unknown time zone "Europe/Berlln"');
+  });
+
   it('is always available with no rules at all', () => {
     expect(availability(at('2026-11-23T03:00:00Z'), rules('UTC', null))).toEqual({ available: true });
   });
