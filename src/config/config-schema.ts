@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { durationProblem, parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
+import { timeZoneSchema } from './time-zone.js';
 
 const DAY_MS = 86_400_000;
 
@@ -53,21 +54,12 @@ export type Policy = z.infer<typeof policySchema>;
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
 
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const configSchema = z
   .object({
     org: z
       .object({
         name: z.string().trim().min(1, 'must not be empty'),
-        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').default('UTC'),
+        timezone: timeZoneSchema.default('UTC'),
       })
       .strict(),
     llm: z

@@ -1,3 +1,7 @@
+import { endOfWindowAt, localDate, minutesOf, wallInstant, windowsAround } from './daily-windows.js';
+
+export { minutesOf };
+
 /**
  * Calendar arithmetic in an IANA time zone with `Intl` only (no tables): the local wall clock at an
  * instant, and the instant a local day starts. DST-safe: offsets are read at the instant in question.
@@ -111,31 +115,26 @@ export function startOfNextLocalDay(ms: number, timeZone: string): number {
 /**
  * When the quiet-hours window around `ms` ends: the first local `end` time strictly after `ms` (today's
  * or tomorrow's), resolved in the zone on that date, so a DST change overnight moves it correctly. An
- * end inside a spring-forward gap ends the window at the first instant after the gap.
+ * end inside a spring-forward gap ends the window at the first instant after the gap; an end the clock
+ * shows twice (fall back) is its second showing, as `isQuietAt` reads it.
  */
 export function quietHoursEnd(ms: number, timeZone: string, window: readonly [string, string]): number {
   const end = minutesOf(window[1]);
-  const t = localTime(ms, timeZone);
+  const today = localDate(ms, timeZone);
   for (let days = 0; days <= 2; days++) {
-    const d = addDays(t.year, t.month, t.day, days);
-    const at = instantOf(d.year, d.month, d.day, Math.floor(end / 60), end % 60, timeZone);
+    const at = wallInstant(today + days, end, timeZone, 'last');
     if (at > ms) return at;
   }
   return ms + 60_000; // unreachable for real zones; never loop
 }
 
-/** Minutes since local midnight for an `HH:MM` string. */
-export function minutesOf(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number);
-  return h! * 60 + m!;
-}
-
-/** Whether an instant falls inside a quiet-hours window `[start, end)` of local times; may wrap midnight. */
+/**
+ * Whether an instant falls inside a quiet-hours window `[start, end)` of local times; may wrap midnight.
+ * Read as one stretch of time per night, so in the hour the clock repeats it stays quiet until the end's
+ * last showing.
+ */
 export function isQuietAt(ms: number, timeZone: string, window: readonly [string, string] | null): boolean {
   if (!window) return false;
-  const t = localTime(ms, timeZone);
-  const now = t.hour * 60 + t.minute;
-  const start = minutesOf(window[0]);
-  const end = minutesOf(window[1]);
-  return start < end ? now >= start && now < end : now >= start || now < end;
+  const nightly = [{ start: minutesOf(window[0]), end: minutesOf(window[1]) }];
+  return endOfWindowAt(ms, windowsAround(ms, timeZone, 1, 0, () => nightly)) !== null;
 }

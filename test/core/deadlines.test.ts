@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quietHoursEnd, startOfNextLocalDay } from '../../src/core/local-time.js';
+import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../../src/core/local-time.js';
 import { compareWaiting } from '../../src/core/waiting-order.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -38,6 +38,15 @@ describe('quietHoursEnd', () => {
     expect(isoOf(quietHoursEnd(at('2026-11-01T03:00:00Z'), 'America/New_York', night))).toBe('2026-11-01T12:00:00.000Z');
     // 02:30 does not exist in Berlin on 2026-03-29: the window ends when the clock jumps to 03:00.
     expect(isoOf(quietHoursEnd(at('2026-03-28T23:30:00Z'), 'Europe/Berlin', ['00:00', '02:30']))).toBe('2026-03-29T01:00:00.000Z');
+  });
+
+  it('keeps a window that ends in the repeated hour of a fall-back night quiet until the end shows the second time', () => {
+    // Berlin, 2026-10-25: the clock shows 02:00-03:00 twice (00:00Z-01:00Z summer time, 01:00Z-02:00Z winter time).
+    const late: [string, string] = ['22:00', '02:30'];
+    expect(isQuietAt(at('2026-10-25T00:45:00Z'), 'Europe/Berlin', late)).toBe(true); // 02:45, first showing
+    expect(isQuietAt(at('2026-10-25T01:00:00Z'), 'Europe/Berlin', late)).toBe(true); // 02:00, second showing
+    expect(isoOf(quietHoursEnd(at('2026-10-25T01:00:00Z'), 'Europe/Berlin', late))).toBe('2026-10-25T01:30:00.000Z');
+    expect(isQuietAt(at('2026-10-25T01:30:00Z'), 'Europe/Berlin', late)).toBe(false);
   });
 });
 
