@@ -89,7 +89,12 @@ export class WorkerReader implements SlowReads {
   }
 
   private start(): Worker {
-    const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), { workerData: { path: this.path, busyTimeoutMs: BUSY_TIMEOUT_MS } });
+    const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), {
+      workerData: { path: this.path, busyTimeoutMs: BUSY_TIMEOUT_MS },
+      // The thread needs none of the process's Node options, and some stop it from starting
+      // (`--input-type`, given to a script on standard input).
+      execArgv: [],
+    });
     worker.unref();
     worker.on('message', (answer: Answer) => this.answer(worker, answer));
     // A thread that died (out of memory, a crashed driver) fails what it had been asked; the next read starts another.
