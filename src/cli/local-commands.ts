@@ -5,7 +5,7 @@ import { loadConfig, readEnv, readSecrets, type Config } from '../config/load-co
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
-import { addCounts, emptyCounts, isEmpty, type PruneCounts } from '../store/retention.js';
+import { addCounts, emptyCounts, isEmpty, pruneOnce, type PruneCounts } from '../store/retention.js';
 import { backupDatabase, integrityOf, MaintenanceError, openForMaintenance, restoreDatabase, syncFile } from '../store/sqlite/maintenance.js';
 import { cutoffsAt } from '../service/pruner.js';
 import { CliError } from './cli-error.js';
@@ -107,7 +107,7 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
           return;
         }
         const total = emptyCounts();
-        const batch = () => store.transaction((tx) => tx.retention.pruneBatch(cutoffs, 500));
+        const batch = () => pruneOnce(store, cutoffs, 500);
         for (let counts = await batch(); !isEmpty(counts); counts = await batch()) addCounts(total, counts);
         printCounts(say, total, 'removed');
       } finally {

@@ -3,22 +3,29 @@ import { LLM_STAGES, REQUEST_STATUSES } from '../domain/records.js';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
+/** How old the requests-by-status figures may grow before a scrape has them counted again. */
+export const STATUS_COUNTS_MAX_AGE_MS = 30_000;
+
 /**
  * Prometheus metrics for one service (a registry of its own, not prom-client's global one, so several
  * services in one process, as in tests, do not collide). Gauges are read from the database at scrape
- * time with a few indexed counts; counters mirror the service's in-memory counts.
+ * time with a few indexed counts, except requests by status (see `latestOf`); counters mirror the
+ * service's in-memory counts.
  */
 export function createMetrics(service: ExpertqService): ServiceMetrics {
   const registry = new Registry();
   // A scrape collects every gauge at once: the gauges built on the same reads share one read, not one each.
   const counts = sharedWhileInFlight(() => service.store.metrics.counts());
+  const requestsByStatus = latestOf(() => service.store.metrics.requestsByStatus(), STATUS_COUNTS_MAX_AGE_MS, service.clock, (error) =>
+    service.log.warn({ err: error }, 'metrics: counting requests by status failed; the last counts stay'),
+  );
   const experts = sharedWhileInFlight(() => liveStates(service, service.store, service.experts.experts.map((e) => e.id), service.clock.now()));
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => Promise<void>) =>
     new Gauge({ name, help, labelNames, registers: [registry], async collect() { this.reset(); await collect(this); } });
 
   gauge('expertq_requests', 'Requests by status.', ['status'], async (g) => {
     // Every status, 0 included: a ratio such as failed / all needs both series to exist.
-    const byStatus = (await counts()).requestsByStatus;
+    const byStatus = await requestsByStatus();
     for (const status of REQUEST_STATUSES) g.set({ status }, byStatus[status] ?? 0);
   });
   gauge('expertq_expert_open_asks', 'Unanswered asks per expert.', ['expert'], async (g) => {
@@ -119,6 +126,33 @@ function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
     (inFlight ??= read().finally(() => {
       inFlight = null;
     }));
+}
+
+/**
+ * The latest figures of `read` at once, counted again in the background when older than `maxAgeMs`
+ * (one count at a time): a scrape never waits for a count that grows with history, and the figures
+ * lag by at most `maxAgeMs` plus one scrape interval. Only the first call waits, for the first count.
+ * A failed count keeps the last figures (and is retried by the next call).
+ */
+function latestOf<T>(read: () => Promise<T>, maxAgeMs: number, clock: { now(): number }, onError: (error: unknown) => void): () => Promise<T> {
+  let latest: { value: T; at: number } | null = null;
+  let inFlight: Promise<T> | null = null;
+  const refresh = () =>
+    (inFlight ??= (async () => {
+      const at = clock.now();
+      try {
+        const value = await read();
+        latest = { value, at };
+        return value;
+      } finally {
+        inFlight = null;
+      }
+    })());
+  return async () => {
+    if (latest === null) return refresh();
+    if (clock.now() - latest.at >= maxAgeMs) refresh().catch(onError);
+    return latest.value;
+  };
 }
 
 export interface ServiceMetrics {

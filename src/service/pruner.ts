@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { addCounts, emptyCounts, isEmpty, type PruneCounts, type RetentionCutoffs } from '../store/retention.js';
+import { addCounts, emptyCounts, isEmpty, pruneOnce, type PruneCounts, type RetentionCutoffs } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
 export interface RetentionSettings {
@@ -59,7 +59,7 @@ export class Pruner {
     const total = emptyCounts();
     const cutoffs = cutoffsAt(this.settings, this.clock.now());
     while (!this.stopped) {
-      const batch = await this.store.transaction((tx) => tx.retention.pruneBatch(cutoffs, this.batchSize));
+      const batch = await pruneOnce(this.store, cutoffs, this.batchSize);
       if (isEmpty(batch)) break;
       addCounts(total, batch);
       await new Promise((resolve) => setImmediate(resolve));

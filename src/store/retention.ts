@@ -1,3 +1,5 @@
+import type { Store } from './store.js';
+
 /**
  * Retention (`storage.retention`, `storage.retention_requests`): what may go, counted and deleted in
  * small batches. Each batch is one short transaction, so a large backlog never holds the write lock
@@ -38,4 +40,15 @@ export function isEmpty(counts: PruneCounts): boolean {
 /** Adds one batch's counts into a running total. */
 export function addCounts(total: PruneCounts, batch: PruneCounts): void {
   for (const key of Object.keys(total) as Array<keyof PruneCounts>) total[key] += batch[key];
+}
+
+/**
+ * One batch of retention: the requests to remove are picked outside the transaction (on SQLite, off
+ * the event loop's thread: at a million requests the pick is the batch's slow part), then the batch's
+ * one short transaction checks them again and removes them with the old outbox rows. What went; all
+ * zero means nothing is left to prune.
+ */
+export async function pruneOnce(store: Pick<Store, 'retention' | 'transaction'>, cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts> {
+  const picked = cutoffs.requestsBefore === null ? [] : await store.retention.pickRequests(cutoffs.requestsBefore, limit);
+  return store.transaction((tx) => tx.retention.pruneBatch(cutoffs, limit, picked));
 }

@@ -91,8 +91,8 @@ export interface Reads {
   readonly instances: InstanceReads;
 }
 
+/** The counts of rows waiting for something: each read on an index of the waiting rows only. */
 export interface MetricCounts {
-  requestsByStatus: Record<string, number>;
   pendingMessages: number;
   oldestPendingMessageAt: number | null;
   pendingDeliveries: number;

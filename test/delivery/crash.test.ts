@@ -311,7 +311,7 @@ describe('webhook delivery across kill -9', () => {
         for (const d of deliveries) byState[d.state] = (byState[d.state] ?? 0) + 1;
         expect(byState).toEqual({ delivered: EXPECTED });
         const rejectedCount = Array.from({ length: ITEMS }, (_, i) => i).filter(rejected).length;
-        const { requestsByStatus } = await store.metrics.counts();
+        const requestsByStatus = await store.metrics.requestsByStatus();
         expect(requestsByStatus.accepted).toBe(ITEMS - rejectedCount);
         expect(requestsByStatus.rejected).toBe(rejectedCount);
         // Every acknowledged request, reply and decision is there.

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+import { until } from '../support/until.js';
 
 const TOKEN = 'metrics-token';
 let t: TestApp;
@@ -41,18 +42,37 @@ describe('GET /metrics', () => {
 
   it('a scrape reads the counts once for every gauge, and the next scrape reads them afresh', async () => {
     t = await buildTestApp({ token: TOKEN });
-    // The real store's counts, counted: at a million requests each read costs tens of milliseconds.
+    // The real store's counts, counted.
     const real = t.store.metrics;
     let reads = 0;
-    Object.assign(t.store, { metrics: { counts: () => (reads++, real.counts()) } satisfies typeof real });
+    Object.assign(t.store, { metrics: { counts: () => (reads++, real.counts()), requestsByStatus: () => real.requestsByStatus() } satisfies typeof real });
     await t.call('POST', '/api/v1/requests', submitBody());
-    expect((await scrape()).text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
+    expect((await scrape()).text).toMatch(/^expertq_pending_proposals 0$/m);
     expect(reads).toBe(1);
     await t.call('POST', '/api/v1/requests', submitBody({ question: 'Another?' }));
-    const { text } = await scrape();
-    expect(text).toMatch(/^expertq_requests\{status="asked"\} 2$/m);
-    expect(text).toMatch(/^expertq_pending_proposals 0$/m);
+    expect((await scrape()).text).toMatch(/^expertq_outbox_backlog\{outbox="messages"\} 0$/m);
     expect(reads).toBe(2);
+  });
+
+  it('requests by status are counted again at most every 30 s: a scrape answers with the latest counts at once', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    // At a million requests this count takes about 50 ms; a scrape must not wait for it each time.
+    const real = t.store.metrics;
+    let counted = 0;
+    Object.assign(t.store, { metrics: { counts: () => real.counts(), requestsByStatus: () => real.requestsByStatus().finally(() => counted++) } satisfies typeof real });
+    await t.call('POST', '/api/v1/requests', submitBody());
+    // The first scrape waits for the first count.
+    expect((await scrape()).text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
+    await t.call('POST', '/api/v1/requests', submitBody({ question: 'Another?' }));
+    t.clock.advance(29_000);
+    expect((await scrape()).text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
+    expect(counted).toBe(1);
+    // Past 30 s the scrape still answers at once with the counts it has, and has them counted again.
+    t.clock.advance(1_000);
+    expect((await scrape()).text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
+    await until(() => counted === 2, 5_000, 'the counts were counted again');
+    expect((await scrape()).text).toMatch(/^expertq_requests\{status="asked"\} 2$/m);
+    expect(counted).toBe(2);
   });
 
   it('has the usual process and Node.js series: memory, CPU, event-loop lag', async () => {

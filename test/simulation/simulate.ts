@@ -180,7 +180,7 @@ export async function simulate(options: { seed: number; requests: number; engine
       if (e.open_asks !== open) violations.push(`expert ${e.id}: open_asks ${e.open_asks} but ${open} open asks`);
       if (e.asks_today !== today) violations.push(`expert ${e.id}: asks_today ${e.asks_today} but ${today} asks sent today`);
     }
-    for (const status of Object.keys((await store.metrics.counts()).requestsByStatus)) {
+    for (const status of Object.keys(await store.metrics.requestsByStatus())) {
       if (!KNOWN_STATUSES.has(status)) violations.push(`requests with an unknown status ${status}`);
     }
     // A request is checked at every check while tracked, so also once finished.

@@ -34,7 +34,7 @@ async function writeRequests(store: Store): Promise<void> {
 describe.each(ENGINES)('$name store: counts stay exact', (engine) => {
   const e = useEngine(engine);
 
-  it('metrics.counts matches what was written: requests by status, pending and dead outbox rows, pending proposals', async () => {
+  it('the metrics counts match what was written: requests by status, pending and dead outbox rows, pending proposals', async () => {
     await writeRequests(e.store);
     await e.store.transaction(async (tx) => {
       await tx.consumers.upsert(consumer('hook'));
@@ -78,13 +78,12 @@ describe.each(ENGINES)('$name store: counts stay exact', (engine) => {
       }),
     ).rejects.toBe(failure);
 
-    const counts = await e.store.metrics.counts();
-    expect(Object.fromEntries(Object.entries(counts.requestsByStatus).filter(([, n]) => n > 0))).toEqual({
+    const byStatus = await e.store.metrics.requestsByStatus();
+    expect(Object.fromEntries(Object.entries(byStatus).filter(([, n]) => n > 0))).toEqual({
       asked: 1, escalated: 1, failed: 1, proposed: 1, accepted: 1, rejected: 1,
     });
     // Pending: msg_1 (rescheduled), msg_2 and msg_3 (claimed, untouched); dlv_3 (to retry), dlv_4 (claimed), dlv_7 (replayed).
-    expect({ ...counts, requestsByStatus: undefined }).toEqual({
-      requestsByStatus: undefined,
+    expect(await e.store.metrics.counts()).toEqual({
       pendingMessages: 3,
       oldestPendingMessageAt: T0 - 10 * MINUTE,
       pendingDeliveries: 3,

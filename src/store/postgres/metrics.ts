@@ -14,11 +14,14 @@ const COUNTS = `SELECT
 export class PgMetrics implements MetricReads {
   constructor(private readonly db: Db) {}
 
-  async counts(): Promise<MetricCounts> {
+  async requestsByStatus(): Promise<Record<string, number>> {
     const byStatus = await all(this.db, 'SELECT status, COUNT(*) AS n FROM requests GROUP BY status');
+    return Object.fromEntries(byStatus.map((r) => [r.status as string, r.n as number]));
+  }
+
+  async counts(): Promise<MetricCounts> {
     const c = (await one(this.db, COUNTS))!;
     return {
-      requestsByStatus: Object.fromEntries(byStatus.map((r) => [r.status as string, r.n as number])),
       pendingMessages: c.pending_messages as number,
       oldestPendingMessageAt: c.oldest_message as number | null,
       pendingDeliveries: c.pending_deliveries as number,

@@ -39,8 +39,14 @@ export class PgRetention implements RetentionRepository {
     return countPrunable(this.db, cutoffs);
   }
 
-  async pruneBatch(cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts> {
-    return pruneBatch(this.db, this.locking, cutoffs, limit);
+  async pickRequests(before: number, limit: number): Promise<string[]> {
+    // Oldest first, in the order of `requests_finished` (updated_at, finished only), whose condition the
+    // selection repeats: the batch is the first rows of that range, not a pass over every finished request.
+    return (await all(this.db, `SELECT id ${OLD_REQUESTS('$1')} ORDER BY updated_at LIMIT $2`, [before, limit])).map((r) => r.id as string);
+  }
+
+  async pruneBatch(cutoffs: RetentionCutoffs, limit: number, picked: string[]): Promise<PruneCounts> {
+    return pruneBatch(this.db, this.locking, cutoffs, limit, picked);
   }
 }
 
@@ -77,9 +83,9 @@ async function countPrunable(db: Db, cutoffs: RetentionCutoffs): Promise<PruneCo
  * Removes at most `limit` rows of each kind (and at most `limit` requests with what belongs to them),
  * in the caller's transaction. Returns what went; all zero means nothing is left to prune.
  */
-async function pruneBatch(db: Db, locking: boolean, cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts> {
+async function pruneBatch(db: Db, locking: boolean, cutoffs: RetentionCutoffs, limit: number, picked: string[]): Promise<PruneCounts> {
   const counts = emptyCounts();
-  if (cutoffs.requestsBefore !== null) await pruneRequests(db, locking, cutoffs.requestsBefore, limit, counts);
+  if (cutoffs.requestsBefore !== null && picked.length > 0) await pruneRequests(db, locking, cutoffs.requestsBefore, picked, counts);
   if (cutoffs.outboxBefore !== null) {
     // Deliveries before events: an event goes once no delivery needs its body.
     for (const [kind, rows] of Object.entries(OUTBOX_ROWS)) {
@@ -90,13 +96,11 @@ async function pruneBatch(db: Db, locking: boolean, cutoffs: RetentionCutoffs, l
   return counts;
 }
 
-async function pruneRequests(db: Db, locking: boolean, before: number, limit: number, counts: PruneCounts): Promise<void> {
-  // Locked, and those another transaction holds skipped: a request that gains pending work meanwhile
-  // (its writer locks it first) is not removed from under it.
+async function pruneRequests(db: Db, locking: boolean, before: number, picked: string[], counts: PruneCounts): Promise<void> {
+  // Checked again, locked, and those another transaction holds skipped: a request that gained pending
+  // work since it was picked, or gains it meanwhile (its writer locks it first), is not removed.
   const lock = locking ? ' FOR UPDATE SKIP LOCKED' : '';
-  // Oldest first, in the order of `requests_finished` (updated_at, finished only), whose condition the
-  // selection repeats: the batch is the first rows of that range, not a pass over every finished request.
-  const ids = (await all(db, `SELECT id ${OLD_REQUESTS('$1')} ORDER BY updated_at LIMIT $2${lock}`, [before, limit])).map((r) => r.id as string);
+  const ids = (await all(db, `SELECT id ${OLD_REQUESTS('$1')} AND id = ANY($2::text[])${lock}`, [before, picked])).map((r) => r.id as string);
   if (ids.length === 0) return;
   const inList = `= ANY($1::text[])`;
   const del = (sql: string) => run(db, sql, [ids]);

@@ -14,16 +14,25 @@ import { SqliteProposals } from './proposals.js';
 import { SqliteRequests } from './requests.js';
 import { SqliteRetention } from './retention.js';
 import { SqliteServiceState } from './service-state.js';
+import type { SlowReads } from './worker-reader.js';
+
+export interface RepositoryOptions {
+  /** The writer's: experts' states read in the running transaction. */
+  memo?: ExpertStateMemo | null;
+  /** The reads that grow with history, off this thread when the engine can; without it, on `db`. */
+  slow?: SlowReads | null;
+}
 
 /**
  * The SQLite repositories over one connection, each preparing its statements once. better-sqlite3
  * runs every statement synchronously, so each method has done its work when it returns; whether that
  * work is inside a transaction is the caller's (the store's) business, not theirs. The writer's
- * repositories get the store's `memo` of experts' states, which it forgets as each transaction starts.
+ * repositories get the store's `memo` of experts' states, which it forgets as each transaction starts;
+ * the readers' get `slow`, where a text search, the metrics counts and a retention batch's pick run.
  */
-export function createRepositories(db: Database.Database, memo: ExpertStateMemo | null = null): Repositories {
+export function createRepositories(db: Database.Database, { memo = null, slow = null }: RepositoryOptions = {}): Repositories {
   return {
-    requests: new SqliteRequests(db),
+    requests: new SqliteRequests(db, slow),
     asks: new SqliteAsks(db, memo),
     proposals: new SqliteProposals(db),
     outbox: new Outbox(new SqliteMessages(db), new SqliteDeliveries(db)),
@@ -31,8 +40,8 @@ export function createRepositories(db: Database.Database, memo: ExpertStateMemo 
     chat: new SqliteChat(db),
     llmJobs: new SqliteLlmJobs(db),
     serviceState: new SqliteServiceState(db),
-    retention: new SqliteRetention(db),
-    metrics: new SqliteMetrics(db),
+    retention: new SqliteRetention(db, slow),
+    metrics: new SqliteMetrics(db, slow),
     instances: new SqliteInstances(db),
   };
 }

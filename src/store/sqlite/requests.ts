@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
+import type { SlowReads } from './worker-reader.js';
 import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
 
 /**
@@ -44,7 +45,11 @@ export class SqliteRequests implements RequestRepository {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly prepareCached: (sql: string) => Database.Statement;
 
-  constructor(db: Database.Database) {
+  /** `slow`: where a text search runs (it reads every question kept); null: on `db`, as in a transaction. */
+  constructor(
+    db: Database.Database,
+    private readonly slow: SlowReads | null = null,
+  ) {
     this.stmts = prepare(db);
     this.prepareCached = statementCache(db);
   }
@@ -102,7 +107,8 @@ export class SqliteRequests implements RequestRepository {
       ['id < ?', q.before],
     ]);
     const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`;
-    return (this.prepareCached(sql).all(...values, q.limit) as Row[]).map(toRequest);
+    const rows = q.text !== undefined && this.slow ? await this.slow.all(sql, [...values, q.limit]) : (this.prepareCached(sql).all(...values, q.limit) as Row[]);
+    return rows.map(toRequest);
   }
 
   async findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined> {

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { emptyCounts, type PruneCounts, type RetentionCutoffs } from '../retention.js';
 import type { RetentionRepository } from '../store.js';
 import { statementCache } from './rows.js';
+import { mainThreadReads, type SlowReads } from './worker-reader.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -18,15 +19,18 @@ const OUTBOX_ROWS = {
   llm_jobs: `FROM llm_jobs WHERE state <> 'pending' AND finished_at < @before`,
 } as const;
 
+/** A finished request past the cutoff with no work pending: it may go, with all that is its. */
+const OLD_REQUEST = `status IN ${FINAL} AND updated_at < @before
+  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = requests.id AND d.state = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.request_id = requests.id AND m.state = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM llm_jobs j WHERE j.request_id = requests.id AND j.state = 'pending')`;
+
 /**
  * Pinned to `requests_finished` (updated_at, finished only), whose condition it repeats: on its own
  * SQLite picks `requests_status` and reads every finished request of three years to find those past
  * the cutoff (259 ms a batch at a million requests, against 0.1 ms).
  */
-const OLD_REQUESTS = `FROM requests INDEXED BY requests_finished WHERE status IN ${FINAL} AND updated_at < @before
-  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = requests.id AND d.state = 'pending')
-  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.request_id = requests.id AND m.state = 'pending')
-  AND NOT EXISTS (SELECT 1 FROM llm_jobs j WHERE j.request_id = requests.id AND j.state = 'pending')`;
+const OLD_REQUESTS = `FROM requests INDEXED BY requests_finished WHERE ${OLD_REQUEST}`;
 
 /** Events a run would remove: including those whose every delivery goes in the same run. */
 const EVENTS_AFTER_DELIVERIES = `FROM events WHERE created_at < @before
@@ -36,17 +40,26 @@ const EVENTS_AFTER_DELIVERIES = `FROM events WHERE created_at < @before
 /** Retention in SQLite: what may go, counted, and removed in batches (each in its caller's transaction). */
 export class SqliteRetention implements RetentionRepository {
   private readonly prepare: Prepare;
+  private readonly slow: SlowReads;
 
-  constructor(db: Database.Database) {
+  /** `slow`: where a batch is picked (on the reading thread when there is one); null: on `db`. */
+  constructor(db: Database.Database, slow: SlowReads | null = null) {
     this.prepare = statementCache(db);
+    this.slow = slow ?? mainThreadReads(db);
+  }
+
+  async pickRequests(before: number, limit: number): Promise<string[]> {
+    // Oldest first, in the index's own order: the batch is the first rows of the range, not a sort of it.
+    const rows = await this.slow.all(`SELECT id ${OLD_REQUESTS} ORDER BY updated_at LIMIT @limit`, { before, limit });
+    return rows.map((r) => r.id as string);
   }
 
   async countPrunable(cutoffs: RetentionCutoffs): Promise<PruneCounts> {
     return countPrunable(this.prepare, cutoffs);
   }
 
-  async pruneBatch(cutoffs: RetentionCutoffs, limit: number): Promise<PruneCounts> {
-    return pruneBatch(this.prepare, cutoffs, limit);
+  async pruneBatch(cutoffs: RetentionCutoffs, limit: number, picked: string[]): Promise<PruneCounts> {
+    return pruneBatch(this.prepare, cutoffs, limit, picked);
   }
 }
 
@@ -78,12 +91,12 @@ function countPrunable(prepare: Prepare, cutoffs: RetentionCutoffs): PruneCounts
 }
 
 /**
- * Removes at most `limit` rows of each kind (and at most `limit` requests with what belongs to them),
- * in the caller's transaction. Returns what went; all zero means nothing is left to prune.
+ * Removes at most `limit` rows of each kind (and the `picked` requests that still may go, with what
+ * belongs to them), in the caller's transaction. Returns what went; all zero means nothing is left.
  */
-function pruneBatch(prepare: Prepare, cutoffs: RetentionCutoffs, limit: number): PruneCounts {
+function pruneBatch(prepare: Prepare, cutoffs: RetentionCutoffs, limit: number, picked: string[]): PruneCounts {
   const counts = emptyCounts();
-  if (cutoffs.requestsBefore !== null) pruneRequests(prepare, cutoffs.requestsBefore, limit, counts);
+  if (cutoffs.requestsBefore !== null && picked.length > 0) pruneRequests(prepare, cutoffs.requestsBefore, picked, counts);
   if (cutoffs.outboxBefore !== null) {
     // Deliveries before events: an event goes once no delivery needs its body.
     for (const [kind, rows] of Object.entries(OUTBOX_ROWS)) {
@@ -95,9 +108,12 @@ function pruneBatch(prepare: Prepare, cutoffs: RetentionCutoffs, limit: number):
   return counts;
 }
 
-function pruneRequests(prepare: Prepare, before: number, limit: number, counts: PruneCounts): void {
-  // Oldest first, in the index's own order: the batch is the first rows of the range, not a sort of it.
-  const ids = (prepare(`SELECT id ${OLD_REQUESTS} ORDER BY updated_at LIMIT @limit`).all({ before, limit }) as Array<{ id: string }>).map((r) => r.id);
+function pruneRequests(prepare: Prepare, before: number, picked: string[], counts: PruneCounts): void {
+  // Picked from the last commit, outside this transaction: those that gained pending work since (a
+  // delivery retried, in this very commit perhaps) stay. Each is checked by its key (the primary key's
+  // index, pinned: on its own SQLite looks each up under every finished status of `requests_status`).
+  const recheck = `SELECT id FROM requests INDEXED BY sqlite_autoindex_requests_1 WHERE id IN (SELECT value FROM json_each(@picked)) AND ${OLD_REQUEST}`;
+  const ids = (prepare(recheck).all({ picked: JSON.stringify(picked), before }) as Array<{ id: string }>).map((r) => r.id);
   if (ids.length === 0) return;
   const list = JSON.stringify(ids);
   const inList = `IN (SELECT value FROM json_each(@list))`;

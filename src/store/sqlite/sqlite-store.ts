@@ -8,6 +8,7 @@ import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader } from './open-database.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
+import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
 import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
 
@@ -32,16 +33,16 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * Opens the SQLite store on a file (created and migrated as needed): one writer and one reader
- * connection. `exclusive` (a serving process) first takes the database's lock, held until `close`: a
+ * connection, and a second reader in a worker thread for the reads that grow with history. `exclusive` (a serving process) first takes the database's lock, held until `close`: a
  * second server on the same file is refused, naming the holder.
  */
 export function openSqliteStore(path: string, options: { exclusive?: boolean } = {}): SqliteStore {
   const lock = options.exclusive ? lockDatabase(path) : null;
   try {
     const writer = openDatabase(path);
-    // An in-memory database exists on one connection only; its reads then share the writer's.
-    const reader = path === ':memory:' ? writer : openReader(path);
-    return new SqliteStore(writer, reader, lock);
+    // An in-memory database exists on one connection only; its reads then share the writer's, on this thread.
+    if (path === ':memory:') return new SqliteStore(writer, writer, lock);
+    return new SqliteStore(writer, openReader(path), lock, new WorkerReader(path));
   } catch (error) {
     lock?.release();
     throw error;
@@ -74,15 +75,20 @@ export class SqliteStore extends StoreReads implements Store {
    */
   lastWriteFailure: { at: number; message: string } | null = null;
 
-  /** `db` is the writing connection (the engine's own tests read SQLite's counters through it). */
+  /**
+   * `db` is the writing connection (the engine's own tests read SQLite's counters through it). `slow`
+   * runs the reads outside transactions that grow with history (by default on `reader`, this thread);
+   * reads inside a transaction always use `db`.
+   */
   constructor(
     readonly db: Database.Database,
     private readonly reader: Database.Database,
     private readonly lock: { release(): void } | null = null,
+    private readonly slow: SlowReads = mainThreadReads(reader),
   ) {
     const memo = new ExpertStateMemo();
-    const writes: Repositories = createRepositories(db, memo);
-    super(createRepositories(reader));
+    const writes: Repositories = createRepositories(db, { memo });
+    super(createRepositories(reader, { slow }));
     this.memo = memo;
     let depth = 0;
     const tx: Tx = {
@@ -133,6 +139,7 @@ export class SqliteStore extends StoreReads implements Store {
 
   async close(): Promise<void> {
     await this.draining;
+    await this.slow.close();
     if (this.reader !== this.db && this.reader.open) this.reader.close();
     if (this.db.open) this.db.close();
     this.lock?.release();
