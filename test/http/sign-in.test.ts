@@ -22,10 +22,11 @@ afterEach(async () => {
 });
 
 /** The app with sign-in through the test provider, and the admin token for setting up proposals. */
-async function signInApp(): Promise<TestApp> {
+async function signInApp(extra: Record<string, unknown> = {}): Promise<TestApp> {
   return buildTestApp({
     token: ADMIN,
     config: {
+      ...extra,
       server: { public_url: PUBLIC_URL },
       auth: {
         session_secret_env: 'EXPERTQ_SESSION_SECRET',
@@ -90,6 +91,16 @@ describe('reviewer sign-in with OpenID Connect', () => {
     const reject = await t.app.inject({ method: 'POST', url: `/api/v1/proposals/${proposalId}/reject`, headers: { cookie: session, origin: PUBLIC_URL }, payload: { reason: 'Out of date.' } });
     expect(reject.statusCode, reject.body).toBe(200);
     expect(reject.json().decision).toMatchObject({ decided_by: 'rita@acme.test', reason: 'Out of date.' });
+  });
+
+  it('a signed-in reviewer who answered the proposal as an expert cannot decide it (their verified name is compared)', async () => {
+    t = await signInApp({ experts: [{ id: 'rita@acme.test', name: 'Rita Reyes', topics: ['billing'] }], topics: {} });
+    await t.call('POST', '/api/v1/requests', submitBody());
+    const proposalId = (await t.call('POST', '/api/v1/replies', { expert_id: 'rita@acme.test', text: 'Thirty days.' })).body.proposal_id;
+    const session = await signIn('rita');
+    const accept = await t.app.inject({ method: 'POST', url: `/api/v1/proposals/${proposalId}/accept`, headers: { cookie: session, origin: PUBLIC_URL }, payload: { decided_by: 'Someone Else' } });
+    expect(accept.statusCode).toBe(409);
+    expect(accept.json().error.message).toMatch(/Rita Reyes answered this proposal and cannot decide it/);
   });
 
   it('a person outside the reviewer groups is signed in but may not decide or read the queue (403 saying why)', async () => {
