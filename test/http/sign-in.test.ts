@@ -22,12 +22,12 @@ afterEach(async () => {
 });
 
 /** The app with sign-in through the test provider, and the admin token for setting up proposals. */
-async function signInApp(extra: Record<string, unknown> = {}): Promise<TestApp> {
+async function signInApp(extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL): Promise<TestApp> {
   return buildTestApp({
     token: ADMIN,
     config: {
       ...extra,
-      server: { public_url: PUBLIC_URL },
+      server: { public_url: publicUrl },
       auth: {
         session_secret_env: 'EXPERTQ_SESSION_SECRET',
         oidc: { issuer: provider.issuer, client_id: OIDC_CLIENT_ID, client_secret_env: 'OIDC_CLIENT_SECRET', scopes: ['openid', 'email', 'groups'], reviewers: ['expertq-reviewers'], admins: ['expertq-admins'] },
@@ -168,6 +168,15 @@ describe('reviewer sign-in with OpenID Connect', () => {
     const bearer = await t.app.inject({ method: 'POST', url: `/api/v1/proposals/${proposalId}/accept`, headers: { authorization: `Bearer ${ADMIN}`, cookie: session }, payload: { decided_by: 'Ada Admin' } });
     expect(bearer.statusCode, bearer.body).toBe(200);
     expect(bearer.json().decision.decided_by).toBe('Ada Admin');
+  });
+
+  it('sign-in asks for a code with PKCE, state and nonce; cookies are HttpOnly and SameSite=Lax, and Secure when the public URL is https', async () => {
+    t = await signInApp({}, 'https://expertq.example');
+    const login = await t.app.inject({ method: 'GET', url: '/auth/login' });
+    expect(login.headers['set-cookie']).toMatch(/^expertq_login=[^;]+; Path=\/auth; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+    const asked = new URL(login.headers.location as string).searchParams;
+    expect(asked.get('redirect_uri')).toBe('https://expertq.example/auth/callback');
+    expect(Object.fromEntries(asked)).toMatchObject({ response_type: 'code', client_id: OIDC_CLIENT_ID, code_challenge_method: 'S256', code_challenge: expect.any(String), state: expect.any(String), nonce: expect.any(String) });
   });
 
   it('signing out clears the session cookie', async () => {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as client from 'openid-client';
 import { z } from 'zod';
@@ -78,16 +79,19 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
         idTokenExpected: true,
       });
     } catch (error) {
-      req.log.warn({ err: error }, 'sign-in refused');
-      throw new AppError('unauthorized', `The sign-in was refused: ${refusal(error)}. Start again at /auth/login.`);
+      throw refused(req.log, error);
     }
     const claims: Record<string, unknown> = { ...tokens.claims() };
     const { name_claim: nameClaim, roles_claim: rolesClaim } = signIn.settings;
     // Providers differ in what the ID token carries; the rest comes from the userinfo endpoint.
     if ((claims[nameClaim] === undefined || claims[rolesClaim] === undefined) && signIn.provider.serverMetadata().userinfo_endpoint) {
-      const info = await client.fetchUserInfo(signIn.provider, tokens.access_token, tokens.claims()!.sub);
-      claims[nameClaim] ??= info[nameClaim];
-      claims[rolesClaim] ??= info[rolesClaim];
+      try {
+        const info = await client.fetchUserInfo(signIn.provider, tokens.access_token, tokens.claims()!.sub);
+        claims[nameClaim] ??= info[nameClaim];
+        claims[rolesClaim] ??= info[rolesClaim];
+      } catch (error) {
+        throw refused(req.log, error);
+      }
     }
     const name = nameFromClaim(claims[nameClaim]);
     if (name === null) throw forbidden(`The identity provider sent no usable "${nameClaim}" claim for this person, so a decision could not be recorded under their name; check auth.oidc.name_claim and the scopes.`);
@@ -104,6 +108,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     return reply.header('set-cookie', clearedSessionCookie(signIn)).code(204).send(null);
   });
 };
+
+/** A refused sign-in: logged with its reason (never a token or a claim), answered 401. */
+function refused(log: FastifyBaseLogger, error: unknown): AppError {
+  const reason = refusal(error);
+  log.warn({ reason }, 'sign-in refused');
+  return new AppError('unauthorized', `The sign-in was refused: ${reason}. Start again at /auth/login.`);
+}
 
 /** Why openid-client refused a callback, in words: the provider's error, or the check that failed. */
 function refusal(error: unknown): string {
