@@ -164,6 +164,9 @@ describe('reviewer sign-in with OpenID Connect', () => {
       expect(res.statusCode, String(origin)).toBe(403);
       expect(res.json().error).toMatchObject({ code: 'forbidden', message: expect.stringContaining(`must come from ${PUBLIC_URL}`) });
     }
+    // What a page on another site can send without JavaScript: a form post.
+    const form = await t.app.inject({ method: 'POST', url: `/api/v1/proposals/${proposalId}/accept`, payload: 'note=yes', headers: { cookie: session, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.statusCode).toBe(403);
     expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body.status).toBe('pending');
     const bearer = await t.app.inject({ method: 'POST', url: `/api/v1/proposals/${proposalId}/accept`, headers: { authorization: `Bearer ${ADMIN}`, cookie: session }, payload: { decided_by: 'Ada Admin' } });
     expect(bearer.statusCode, bearer.body).toBe(200);
