@@ -7,7 +7,9 @@ import {
   jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { bearerAuth, type Credential } from './http/auth.js';
+import { bearerAuth, type Credential, type SessionAuth } from './http/auth.js';
+import { authRoutes } from './http/sign-in/auth-routes.js';
+import type { SignIn } from './http/sign-in/prepare-sign-in.js';
 import { healthRoutes } from './http/routes/health.js';
 import { meRoutes } from './http/routes/me.js';
 import { mcpRoutes } from './mcp/http-route.js';
@@ -42,6 +44,8 @@ export interface AppOptions {
   mcp?: { allowedHosts?: readonly string[]; progressEveryMs?: number };
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
   chat?: ChatEvents | null;
+  /** Sign-in through an OpenID provider (`auth.oidc`), prepared at start-up; null or absent: tokens only. */
+  signIn?: SignIn | null;
 }
 
 /** Where the approval UI's built files are: `web/` at the package root, from `src/` or `dist/`. */
@@ -98,12 +102,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const routeOptions: RouteOptions = { service: options.service };
+  const signIn = options.signIn ?? null;
+  // The API takes a sign-in cookie; MCP and metrics take bearer tokens only, but with sign-in
+  // configured they are never open, even without any token.
+  const cookieAuth: SessionAuth | null = signIn && { signIn, clock: options.service.clock, acceptCookie: true };
+  const tokenAuth: SessionAuth | null = cookieAuth && { ...cookieAuth, acceptCookie: false };
+  await app.register(authRoutes, { signIn, clock: options.service.clock });
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(chatRoutes, { chat: options.chat ?? null });
       await api.register(async (secured) => {
-        secured.addHook('onRequest', bearerAuth(options.credentials));
+        secured.addHook('onRequest', bearerAuth(options.credentials, cookieAuth));
         await secured.register(meRoutes);
         await secured.register(requestRoutes, routeOptions);
         await secured.register(proposalRoutes, routeOptions);
@@ -117,11 +127,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api/v1' },
   );
 
-  await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, ...options.mcp });
+  await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, signInAuth: tokenAuth, ...options.mcp });
   await app.register(healthRoutes, { service: options.service, tickMs: options.health?.tickMs ?? 1000, schedulerRunning: options.health?.schedulerRunning ?? (() => false) });
   const { registry } = metrics;
   await app.register(async (scope) => {
-    if (!options.publicMetrics) scope.addHook('onRequest', bearerAuth(options.credentials));
+    if (!options.publicMetrics) scope.addHook('onRequest', bearerAuth(options.credentials, tokenAuth));
     scope.get('/metrics', { schema: { hide: true } }, async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   });
 

@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { ConfigError, portOverride, readEnv, type Config, type Secrets } from './config/load-config.js';
 import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
+import { prepareSignIn, type SignIn } from './http/sign-in/prepare-sign-in.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
 
@@ -73,10 +74,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
   const { config, secrets, service } = expertq;
   let credentials: Credential[];
+  let signIn: SignIn | null;
   let port: number;
   let portFrom: string;
   try {
     credentials = apiCredentials(config, secrets);
+    signIn = await prepareSignIn(config, secrets);
     const envPort = portOverride(readEnv(config.file, options.env).PORT, 'PORT');
     port = options.port ?? envPort ?? config.server.port;
     portFrom = options.port !== undefined ? '--port' : envPort !== undefined ? 'PORT' : `server.port in ${config.file}`;
@@ -84,7 +87,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await expertq.close();
     throw error;
   }
-  if (credentials.length === 0) {
+  if (credentials.length === 0 && signIn === null) {
     log.warn(
       { env: config.server.api_token_env },
       `authentication is DISABLED: ${config.server.api_token_env} is not set, so every API call is accepted`,
@@ -98,6 +101,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger: log,
     bodyLimit: config.server.body_limit,
     chat,
+    signIn,
     publicMetrics: config.server.public_metrics,
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
     mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },

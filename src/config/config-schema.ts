@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { durationProblem, parseDuration } from './durations.js';
+import { authSchema } from './auth-schema.js';
+import { durationSchema } from './duration-schema.js';
+import { parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
 import { timeZoneSchema } from './time-zone.js';
 
@@ -22,15 +24,7 @@ const retentionSchema = z.string().max(100).transform((text, ctx) => {
   return ms;
 });
 
-/** A duration in the short YAML form or ISO-8601, parsed to milliseconds. */
-export const durationSchema = z.string().max(100).transform((text, ctx) => {
-  const problem = durationProblem(text);
-  if (problem !== null) {
-    ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  }
-  return parseDuration(text)!;
-});
+export { durationSchema };
 
 const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a local time HH:MM (00:00 to 23:59)');
 
@@ -97,6 +91,8 @@ export const configSchema = z
         allow_private_webhooks: z.boolean().default(false),
         allowed_hosts: z.array(z.string().min(1)).default([]),
         public_metrics: z.boolean().default(false),
+        // Where browsers reach the server (behind a proxy: the proxy's URL); sign-in needs it.
+        public_url: z.url({ protocol: /^https?$/ }).refine((u) => { const url = new URL(u); return url.pathname === '/' && !url.search && !url.hash; }, 'must be an origin such as https://expertq.example.com, with no path').optional(),
         tokens: z
           .array(
             z
@@ -141,6 +137,7 @@ export const configSchema = z
       .object({ remind_after: durationSchema.default(3_600_000) })
       .strict()
       .prefault({}),
+    auth: authSchema,
     experts: expertListSchema.default([]),
     topics: z
       .record(z.string(), z.object({ fallback: z.string().min(1).nullable().default(null) }).strict())
@@ -161,6 +158,14 @@ export const configSchema = z
         path: ['storage', 'url_env'],
         message: 'cannot be set with storage.path: choose SQLite (path) or PostgreSQL (url_env)',
       });
+    }
+    if (config.auth.oidc) {
+      if (!config.auth.session_secret_env) {
+        ctx.addIssue({ code: 'custom', path: ['auth', 'session_secret_env'], message: 'is required with auth.oidc: name the variable holding the key that encrypts sign-in cookies' });
+      }
+      if (!config.server.public_url) {
+        ctx.addIssue({ code: 'custom', path: ['server', 'public_url'], message: 'is required with auth.oidc: the URL browsers use to reach expertq (redirects and the Origin check need it)' });
+      }
     }
     const ids = new Set(config.experts.map((e) => e.id));
     for (const [topic, entry] of Object.entries(config.topics)) {

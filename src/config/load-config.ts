@@ -128,6 +128,9 @@ export interface Secrets {
   chatAppToken: string | undefined;
   /** The PostgreSQL URL `storage.url_env` names (undefined when that variable is unset). */
   databaseUrl: string | undefined;
+  /** `auth.oidc.client_secret_env` and `auth.session_secret_env`. */
+  oidcClientSecret: string | undefined;
+  sessionSecret: string | undefined;
 }
 
 export function readSecrets(config: Config, env: Record<string, string | undefined>): Secrets {
@@ -141,5 +144,7 @@ export function readSecrets(config: Config, env: Record<string, string | undefin
     chatSigningSecret: get(config.chat?.signing_secret_env),
     chatAppToken: get(config.chat?.app_token_env),
     databaseUrl: get(config.storage.url_env),
+    oidcClientSecret: get(config.auth.oidc?.client_secret_env),
+    sessionSecret: get(config.auth.session_secret_env),
   };
 }

@@ -165,7 +165,8 @@ export const muteBody = z.object({ muted_by: z.string().trim().min(1).max(200).o
 
 export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
 
-export const decidedBy = z.string().trim().min(1).max(200);
+export const decidedBy = z.string().trim().min(1).max(200).optional()
+  .describe('Who decides. Required with the main admin token or without authentication; a named token or a signed-in person always decides as themselves, whatever this says.');
 export const acceptBody = z
   .object({
     decided_by: decidedBy,

@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { bearerAuth, type Caller, type Credential } from '../http/auth.js';
+import { bearerAuth, type Caller, type Credential, type SessionAuth } from '../http/auth.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { createMcpServer } from './create-mcp-server.js';
 import { serviceBackend } from './service-backend.js';
@@ -12,6 +12,8 @@ import { serviceBackend } from './service-backend.js';
 export interface McpRouteOptions {
   service: ExpertqService;
   credentials: readonly Credential[];
+  /** With sign-in configured MCP is never open, though it takes bearer tokens only. */
+  signInAuth?: SessionAuth | null;
   /** Host headers accepted besides 127.0.0.1, localhost and [::1] on the server's port (`server.allowed_hosts`). */
   allowedHosts?: readonly string[];
   progressEveryMs?: number;
@@ -59,7 +61,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     clearInterval(sweep);
     await Promise.all([...sessions.keys()].map(close));
   });
-  app.addHook('onRequest', bearerAuth(options.credentials));
+  app.addHook('onRequest', bearerAuth(options.credentials, options.signInAuth ?? null));
 
   const hostsFor = (req: FastifyRequest) => {
     const port = req.socket.localPort;

@@ -1,5 +1,8 @@
-/** Roles of scoped tokens (`server.tokens`); the main token is `admin`. */
-export type Role = 'consumer' | 'reviewer' | 'admin';
+/**
+ * Roles of scoped tokens (`server.tokens`); the main token is `admin`. `none` is a person signed in
+ * through the identity provider who is in no reviewer or admin group: they may only ask who they are.
+ */
+export type Role = 'none' | 'consumer' | 'reviewer' | 'admin';
 
 /**
  * What a caller can ask expertq to do, whatever the surface (HTTP, MCP): each surface says which
@@ -29,6 +32,7 @@ export type Operation =
  * subscribed to).
  */
 const ROLE_OPERATIONS: Record<Exclude<Role, 'admin'>, ReadonlySet<Operation>> = {
+  none: new Set<Operation>(['whoami']),
   consumer: new Set<Operation>(['whoami', 'submit_request', 'list_requests', 'read_request', 'cancel_request', 'register_consumer', 'read_kinds', 'read_topics', 'use_mcp']),
   reviewer: new Set<Operation>(['whoami', 'list_requests', 'read_request', 'read_queue', 'decide', 'read_experts', 'read_audit', 'read_kinds', 'read_topics', 'use_mcp']),
 };

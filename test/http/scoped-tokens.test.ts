@@ -99,9 +99,13 @@ describe('scoped tokens (server.tokens)', () => {
   it('the single admin token decides with the body decided_by, as the seed says; GET /me names each token', async () => {
     t = await buildTestApp({ token: ADMIN, credentials });
     const { proposalId } = await pendingProposal();
+    // The main token has no name, so the body must say who decides.
+    const nameless = await t.callAs(ADMIN, 'POST', `/api/v1/proposals/${proposalId}/reject`, { reason: 'outdated' });
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.error).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/^decided_by is required/), details: [{ path: 'decided_by', message: 'is required' }] });
     const res = await t.callAs(ADMIN, 'POST', `/api/v1/proposals/${proposalId}/reject`, { decided_by: 'ops', reason: 'outdated' });
     expect(res.body.decision.decided_by).toBe('ops');
-    expect((await t.callAs(ADMIN, 'GET', '/api/v1/me')).body).toEqual({ name: null, role: 'admin', routes: '*' });
+    expect((await t.callAs(ADMIN, 'GET', '/api/v1/me')).body).toEqual({ name: null, role: 'admin', via: 'token', routes: '*' });
     expect((await t.callAs(REVIEWER, 'GET', '/api/v1/me')).body).toMatchObject({ name: 'Riley Reviewer', role: 'reviewer', routes: expect.arrayContaining(['POST /proposals/:id/accept']) });
     expect((await t.callAs(CONSUMER, 'GET', '/api/v1/me')).body).toMatchObject({ name: 'billing-bot', role: 'consumer' });
     expect((await t.callAs('nope', 'GET', '/api/v1/me')).status).toBe(401);

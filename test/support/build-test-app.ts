@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { stringify } from 'yaml';
 import { buildApp } from '../../src/app.js';
 import type { Credential } from '../../src/http/auth.js';
+import { prepareSignIn } from '../../src/http/sign-in/prepare-sign-in.js';
 import { loadConfig, readSecrets } from '../../src/config/load-config.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -78,9 +79,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { log, logs } = captureLogger();
   const store = openSqliteStore(config.storagePath);
   // The same wiring as `createService` (LLM, scheduler, transport start, leftover work kicked), without timers.
+  const secrets = readSecrets(config, options.env ?? {});
+  // As `startServer` does: an `auth.oidc` section discovers its provider (a real one in tests).
+  const signIn = await prepareSignIn(config, secrets);
   const { service } = await wireService({
     config,
-    secrets: readSecrets(config, options.env ?? {}),
+    secrets,
     store,
     log,
     clock,
@@ -92,7 +96,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     throw error;
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
-  const app = await buildApp({ service, credentials, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
+  const app = await buildApp({ service, credentials, signIn, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
   let stopped = false;
   async function stop(): Promise<void> {
     if (stopped) return;

@@ -2,16 +2,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { proposalBody } from '../../service/views.js';
 import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../schemas.js';
+import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth.js';
 import type { RouteOptions } from './requests.js';
 
 /**
- * A named token decides as itself: `decided_by` is the token's name, and the body's `decided_by` is
- * kept only as a note of who typed it (`typed_by` in the audit), so a reviewer cannot decide in
- * someone else's name. The main admin token has no name: the body says who decided.
+ * Who a decision is recorded under. A signed-in person decides as the name their identity provider
+ * vouched for, and any name in the body is ignored. A named token decides as itself, and the body's
+ * `decided_by` is kept only as a note of who typed it (`typed_by` in the audit), so a reviewer cannot
+ * decide in someone else's name. The main admin token has no name: the body must say who decided.
  */
-export function decisionBy<T extends { decided_by: string }>(caller: Caller, body: T): T & { typed_by?: string } {
-  return caller.name === null ? body : { ...body, decided_by: caller.name, typed_by: body.decided_by };
+export function decisionBy<T extends { decided_by?: string | undefined }>(caller: Caller, body: T): T & { decided_by: string; typed_by?: string } {
+  if (caller.name !== null && caller.via === 'session') return { ...body, decided_by: caller.name };
+  if (caller.name !== null) return { ...body, decided_by: caller.name, ...(body.decided_by !== undefined ? { typed_by: body.decided_by } : {}) };
+  if (body.decided_by === undefined) throw badRequest('decided_by is required: say who decides (a named token or a signed-in reviewer is recorded by name instead).', [{ path: 'decided_by', message: 'is required' }]);
+  return { ...body, decided_by: body.decided_by };
 }
 
 export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
