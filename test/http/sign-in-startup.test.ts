@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { buildTestApp, testConfigYaml } from '../support/build-test-app.js';
 import { Capture, captureLogger } from '../support/capture.js';
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
+import { cookieAttributes, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 
 const SECRET = 'a-session-key-of-more-than-32-bytes-for-tests';
 let provider: TestProvider;
@@ -112,7 +112,7 @@ describe('a server with sign-in', () => {
       const login = await fetch(`${server.url}/auth/login`, { redirect: 'manual' });
       expect(login.status).toBe(302);
       expect(new URL(login.headers.get('location')!).origin).toBe(provider.issuer);
-      expect(login.headers.get('set-cookie')).toMatch(/^expertq_login=[^;]+; Path=\/auth; Max-Age=600; HttpOnly; SameSite=Lax$/);
+      expect(cookieAttributes(login.headers.get('set-cookie'))).toEqual({ name: 'expertq_login', attributes: ['HttpOnly', 'Max-Age=600', 'Path=/auth', 'SameSite=Lax'] });
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

@@ -109,3 +109,10 @@ export async function throughProvider(authorizationUrl: string, redirectUrl: str
   }
   throw new Error('the provider redirected more than 10 times');
 }
+
+/** A `Set-Cookie` header as its name, value (when asked) and sorted attributes, whatever their order. */
+export function cookieAttributes(header: string | string[] | null | undefined): { name: string; value?: string; attributes: string[] } {
+  const [pair, ...attributes] = String(Array.isArray(header) ? header[0] : header).split(/;\s*/);
+  const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+  return { name, ...(value === '' ? { value } : {}), attributes: attributes.sort() };
+}

@@ -1,4 +1,5 @@
 import { hkdfSync } from 'node:crypto';
+import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
 
 /** The cookie holding a signed-in person's session, and the one holding a sign-in in progress. */
@@ -43,13 +44,9 @@ export async function unseal(token: string, key: Uint8Array, now: number): Promi
   }
 }
 
-/** One cookie's value from a `Cookie` header (the first when several share the name). */
+/** One cookie's value from a `Cookie` header. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return parseCookie(header ?? '')[name];
 }
 
 export interface CookieOptions {
@@ -61,5 +58,5 @@ export interface CookieOptions {
 
 /** A `Set-Cookie` value: always HttpOnly and SameSite=Lax (the provider's redirect back is a top-level GET). */
 export function cookieHeader(name: string, value: string, options: CookieOptions): string {
-  return [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${options.maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(options.secure ? ['Secure'] : [])].join('; ');
+  return serializeCookie(name, value, { path: options.path, maxAge: options.maxAge, httpOnly: true, sameSite: 'lax', secure: options.secure });
 }
