@@ -26,9 +26,11 @@ const SQL = {
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= $2) AS today,
       (SELECT muted FROM expert_state WHERE expert_id = e.id) AS muted
     FROM unnest($1::text[]) AS e(id)`,
-  // Each expert's lock, in the order given (sorted by the caller), in one round trip.
-  lockExperts: `SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
-    FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted`,
+  // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
+  // one statement (a projection's columns are computed left to right).
+  lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
+    (SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
+      FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted) AS experts`,
   // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
   allLive: `SELECT expert_id, COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued FROM asks
       WHERE state IN ('open', 'queued') GROUP BY expert_id`,
@@ -103,7 +105,6 @@ export class PgAsks implements AskRepository {
         // so another instance routing to the same expert reads the counts after this one's asks. Taken
         // in sorted order, so two transactions locking overlapping experts never wait on each other in a cycle.
         // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
-        await write(this.db, `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0))`);
         await write(this.db, SQL.lockExperts, [[...missing].sort()]);
         return this.readStates(missing, dayStart);
       });
