@@ -17,7 +17,7 @@ function pooledRandom(): number {
 
 const next = monotonicFactory(pooledRandom);
 
-export type IdPrefix = 'req' | 'prop' | 'ask' | 'evt' | 'dlv' | 'msg' | 'llm';
+export type IdPrefix = 'req' | 'prop' | 'ask' | 'evt' | 'dlv' | 'msg' | 'llm' | 'ans';
 
 /** Opaque, prefixed ids that sort by creation (ULIDs): `req_01J…`. */
 export function newId(prefix: IdPrefix): string {

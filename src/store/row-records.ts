@@ -1,3 +1,4 @@
+import type { AnswerRecord } from '../domain/answers.js';
 import type { AuditEntry, ConsumerRecord, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 
 /**
@@ -93,3 +94,39 @@ export function toLlmJob(r: Row): LlmJobRecord {
     finished_at: r.finished_at as number | null,
   };
 }
+
+export function toAnswer(r: Row): AnswerRecord {
+  return {
+    id: r.id as string,
+    topic: r.topic as string,
+    kind: r.kind as string,
+    question: r.question as string,
+    answer: r.answer as string,
+    structured: parseJson(r.structured),
+    expert_id: r.expert_id as string,
+    expert_name: r.expert_name as string,
+    consumer_id: r.consumer_id as string | null,
+    request_id: r.request_id as string | null,
+    proposal_id: r.proposal_id as string | null,
+    accepted_at: r.accepted_at as number,
+    accepted_by: r.accepted_by as string,
+    verified_at: r.verified_at as number,
+    status: r.status as AnswerRecord['status'],
+    reuse_count: r.reuse_count as number,
+    retired: r.retired_at === null ? null : { reason: r.retired_reason as string, by: r.retired_by as string, at: r.retired_at as number },
+    created_at: r.created_at as number,
+  };
+}
+
+/** An entry's columns in insert order (both engines). */
+export function answerColumns(a: AnswerRecord): unknown[] {
+  return [
+    a.id, a.topic, a.kind, a.question, a.answer, json(a.structured), a.expert_id, a.expert_name, a.consumer_id, a.request_id,
+    a.proposal_id, a.accepted_at, a.accepted_by, a.verified_at, a.status, a.reuse_count,
+    a.retired?.reason ?? null, a.retired?.by ?? null, a.retired?.at ?? null, a.created_at,
+  ];
+}
+
+export const ANSWER_COLUMNS =
+  'id, topic, kind, question, answer, structured, expert_id, expert_name, consumer_id, request_id, proposal_id, accepted_at, ' +
+  'accepted_by, verified_at, status, reuse_count, retired_reason, retired_by, retired_at, created_at';

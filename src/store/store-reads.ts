@@ -16,6 +16,7 @@ export abstract class StoreReads implements Reads {
   readonly retention: Reads['retention'];
   readonly metrics: Reads['metrics'];
   readonly instances: Reads['instances'];
+  readonly answers: Reads['answers'];
 
   constructor(reads: Reads) {
     this.requests = reads.requests;
@@ -29,5 +30,6 @@ export abstract class StoreReads implements Reads {
     this.retention = reads.retention;
     this.metrics = reads.metrics;
     this.instances = reads.instances;
+    this.answers = reads.answers;
   }
 }

@@ -3,7 +3,9 @@ import type { AskRecord, DeliveryState, RequestRecord, RequestStatus } from '../
 import type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository,
 } from './repositories.js';
+import type { AnswerReads, AnswerRepository } from './answer-repository.js';
 
+export type { AnswerQuery, AnswerPage, AnswerReads, AnswerRepository, FoundAnswer } from './answer-repository.js';
 export type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace,
 } from './repositories.js';
@@ -74,6 +76,7 @@ export interface Repositories {
   readonly retention: RetentionRepository;
   readonly metrics: MetricReads;
   readonly instances: InstanceRepository;
+  readonly answers: AnswerRepository;
 }
 
 /** What may be read outside a transaction. A `Tx` is also a `Reads`. */
@@ -89,6 +92,7 @@ export interface Reads {
   readonly retention: RetentionReads;
   readonly metrics: MetricReads;
   readonly instances: InstanceReads;
+  readonly answers: AnswerReads;
 }
 
 /** The counts of rows waiting for something: each read on an index of the waiting rows only. */

@@ -1,3 +1,4 @@
+import type { AnswerRecord } from '../../src/domain/answers.js';
 import type {
   AskRecord, AuditEntry, ConsumerRecord, DeliveryRecord, EventRecord, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from '../../src/domain/records.js';
@@ -150,4 +151,28 @@ export function llmJob(id: string, requestId: string, over: Partial<LlmJobRecord
 
 export function audit(requestId: string, at: number, over: Partial<AuditEntry> = {}): AuditEntry {
   return { request_id: requestId, at, type: 'received', actor: 'consumer:ledger', data: {}, ...over };
+}
+
+export function answerEntry(id: string, over: Partial<AnswerRecord> = {}): AnswerRecord {
+  return {
+    id,
+    topic: 'billing',
+    kind: 'answer',
+    question: `Question of ${id}?`,
+    answer: `Answer of ${id}.`,
+    structured: { text: `Answer of ${id}.` },
+    expert_id: 'dana',
+    expert_name: 'Dana Smith',
+    consumer_id: 'ledger',
+    request_id: `req_${id}`,
+    proposal_id: `prop_${id}`,
+    accepted_at: T0,
+    accepted_by: 'rita',
+    verified_at: T0,
+    status: 'active',
+    reuse_count: 0,
+    retired: null,
+    created_at: T0,
+    ...over,
+  };
 }

@@ -240,4 +240,36 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE proposals ALTER CONSTRAINT proposals_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
   ALTER TABLE llm_jobs ALTER CONSTRAINT llm_jobs_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
   `,
+  // 5: the answer library. \`search\` is built by expertq from the words of \`core/search-words.ts\`
+  // (a tsvector literal, not parsed by a text search configuration), so PostgreSQL and SQLite search the
+  // same words whatever the database's locale.
+  `
+  CREATE TABLE answers (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    topic TEXT COLLATE "C" NOT NULL,
+    kind TEXT COLLATE "C" NOT NULL,
+    question TEXT COLLATE "C" NOT NULL,
+    answer TEXT COLLATE "C" NOT NULL,
+    structured TEXT COLLATE "C",
+    expert_id TEXT COLLATE "C" NOT NULL,
+    expert_name TEXT COLLATE "C" NOT NULL,
+    consumer_id TEXT COLLATE "C",
+    request_id TEXT COLLATE "C",
+    proposal_id TEXT COLLATE "C",
+    accepted_at BIGINT NOT NULL,
+    accepted_by TEXT COLLATE "C" NOT NULL,
+    verified_at BIGINT NOT NULL,
+    status TEXT COLLATE "C" NOT NULL,
+    reuse_count INTEGER NOT NULL DEFAULT 0,
+    retired_reason TEXT COLLATE "C",
+    retired_by TEXT COLLATE "C",
+    retired_at BIGINT,
+    created_at BIGINT NOT NULL,
+    search TSVECTOR NOT NULL
+  );
+  CREATE INDEX answers_topic ON answers (topic, id);
+  CREATE INDEX answers_consumer ON answers (consumer_id, id) WHERE consumer_id IS NOT NULL;
+  CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
+  CREATE INDEX answers_search ON answers USING GIN (search);
+  `,
 ];

@@ -5,6 +5,7 @@ import { Outbox } from '../outbox.js';
 import { PgDeliveries } from './deliveries.js';
 import { PgMessages } from './messages.js';
 import { PgRetention } from './retention.js';
+import { PgAnswers } from './answers.js';
 import { PgAsks } from './asks.js';
 import { PgChat } from './chat.js';
 import { PgConsumers } from './consumers.js';
@@ -32,5 +33,6 @@ export function createPgRepositories(db: Db, locking: boolean): Repositories {
     retention: new PgRetention(db, locking),
     metrics: new PgMetrics(db),
     instances: new PgInstances(db),
+    answers: new PgAnswers(db),
   };
 }

@@ -263,4 +263,35 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX requests_topic ON requests (topic, id);
   CREATE INDEX requests_consumer_open ON requests (consumer_id, id) WHERE status IN ('queued', 'asked', 'escalated', 'proposed');
   `,
+  // 13: the answer library. Its full-text index holds only the words of \`core/search-words.ts\`, space
+  // separated, so the \`ascii\` tokenizer (which splits on ASCII punctuation and spaces only) keeps them as
+  // they are: SQLite and PostgreSQL search the same words. The index row shares the entry's rowid.
+  `
+  CREATE TABLE answers (
+    id TEXT PRIMARY KEY,
+    topic TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    structured TEXT,
+    expert_id TEXT NOT NULL,
+    expert_name TEXT NOT NULL,
+    consumer_id TEXT,
+    request_id TEXT,
+    proposal_id TEXT,
+    accepted_at INTEGER NOT NULL,
+    accepted_by TEXT NOT NULL,
+    verified_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    reuse_count INTEGER NOT NULL DEFAULT 0,
+    retired_reason TEXT,
+    retired_by TEXT,
+    retired_at INTEGER,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX answers_topic ON answers (topic, id);
+  CREATE INDEX answers_consumer ON answers (consumer_id, id) WHERE consumer_id IS NOT NULL;
+  CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
+  CREATE VIRTUAL TABLE answers_fts USING fts5 (question, answer, tokenize = 'ascii');
+  `,
 ];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ExpertStateMemo } from '../expert-state-memo.js';
 import type { Repositories } from '../store.js';
+import { SqliteAnswers } from './answers.js';
 import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
@@ -43,5 +44,6 @@ export function createRepositories(db: Database.Database, { memo = null, slow = 
     retention: new SqliteRetention(db, slow),
     metrics: new SqliteMetrics(db, slow),
     instances: new SqliteInstances(db),
+    answers: new SqliteAnswers(db),
   };
 }

@@ -1,0 +1,42 @@
+/** Entries of the answer library: plain data shared by every layer. */
+
+/** What a store keeps; `stale` is worked out when an entry is read (see `AnswerStatus`). */
+export type StoredAnswerStatus = 'active' | 'retired';
+/** As callers see it: an active entry whose `verified_at` is older than `library.verify_after` reads `stale`. */
+export type AnswerStatus = 'active' | 'stale' | 'retired';
+export const ANSWER_STATUSES: readonly AnswerStatus[] = ['active', 'stale', 'retired'];
+
+export interface Retirement {
+  reason: string;
+  by: string;
+  at: number;
+}
+
+/** An accepted (or curated) answer, kept to be found and reused. */
+export interface AnswerRecord {
+  id: string;
+  /** Normalized like a request's topic. */
+  topic: string;
+  kind: string;
+  /** The question as it was asked. */
+  question: string;
+  /** The answer as it was delivered, reviewer's edits included. */
+  answer: string;
+  structured: unknown;
+  expert_id: string;
+  expert_name: string;
+  /** Who submitted the request it answered; null for a curated entry. Decides who sees it with `share: same_consumer`. */
+  consumer_id: string | null;
+  /** Null for a curated entry. */
+  request_id: string | null;
+  /** Null for a curated entry. */
+  proposal_id: string | null;
+  accepted_at: number;
+  accepted_by: string;
+  verified_at: number;
+  status: StoredAnswerStatus;
+  reuse_count: number;
+  /** Who retired it, when and why; null while it is active. */
+  retired: Retirement | null;
+  created_at: number;
+}

@@ -1,0 +1,45 @@
+import type { AnswerRecord, AnswerStatus, Retirement } from '../domain/answers.js';
+
+/** A library search: every filter optional; with `q`, ranked by relevance, else newest first. */
+export interface AnswerQuery {
+  /** Text to search for: its words (`core/search-words.ts`), any of them matching, best matches first. */
+  q?: string | undefined;
+  topic?: string | undefined;
+  status?: AnswerStatus | undefined;
+  /** Only entries written for this consumer's requests. */
+  consumerId?: string | undefined;
+  /** Active entries verified before this instant read `stale`. */
+  staleBefore: number;
+  limit: number;
+  /** From the previous page's `next_cursor`. */
+  cursor?: string | undefined;
+}
+
+/** An entry found by a search; `score` (higher is better) only when the search had words. */
+export type FoundAnswer = AnswerRecord & { score?: number };
+
+export interface AnswerPage {
+  items: FoundAnswer[];
+  next_cursor: string | null;
+}
+
+/** The answer library: entries, their full-text index (kept in step by every write) and retirement. */
+export interface AnswerReads {
+  get(id: string): Promise<AnswerRecord | undefined>;
+  search(query: AnswerQuery): Promise<AnswerPage>;
+}
+
+export interface AnswerRepository extends AnswerReads {
+  insert(answer: AnswerRecord): Promise<void>;
+  /** Retires an active entry; false (and no change) when it was already retired or does not exist. */
+  retire(id: string, retirement: Retirement): Promise<boolean>;
+}
+
+/**
+ * Pages of a ranked search go by position (relevance has no key to continue from); unranked pages go
+ * by id, so an entry added meanwhile does not shift the next page.
+ */
+export function rankedOffset(cursor: string | undefined): number {
+  const n = cursor === undefined ? 0 : Number(cursor);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}

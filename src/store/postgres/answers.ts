@@ -1,0 +1,97 @@
+import type { AnswerRecord, Retirement } from '../../domain/answers.js';
+import { queryWords, searchWords } from '../../core/search-words.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, rankedOffset } from '../answer-repository.js';
+import { ANSWER_COLUMNS, answerColumns, toAnswer } from '../row-records.js';
+import { all, type Db, one, run, whereClause, write } from './sql.js';
+
+/** PostgreSQL's limits on a tsvector: positions up to 16383, at most 256 of them per word. */
+const MAX_POSITION = 16_383;
+const MAX_POSITIONS_PER_WORD = 256;
+
+/**
+ * An entry's words as a tsvector literal: question words weighted A, answer words B, each with its
+ * positions. Built here rather than by `to_tsvector`, whose parser depends on the database's locale.
+ */
+export function searchVector(question: string, answer: string): string {
+  const positions = new Map<string, string[]>();
+  let at = 0;
+  for (const [text, weight] of [[question, 'A'], [answer, 'B']] as const) {
+    for (const word of searchWords(text)) {
+      at = Math.min(at + 1, MAX_POSITION);
+      const list = positions.get(word) ?? [];
+      if (list.length < MAX_POSITIONS_PER_WORD) list.push(`${at}${weight}`);
+      positions.set(word, list);
+    }
+  }
+  return [...positions].map(([word, list]) => `'${word}':${list.join(',')}`).join(' ');
+}
+
+const COUNT = ANSWER_COLUMNS.split(',').length;
+
+/** The answer library in PostgreSQL: each entry carries its own `search` vector (GIN indexed), written with it. */
+export class PgAnswers implements AnswerRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(a: AnswerRecord): Promise<void> {
+    const marks = Array.from({ length: COUNT }, (_, i) => `$${i + 1}`).join(', ');
+    await write(
+      this.db,
+      `INSERT INTO answers (${ANSWER_COLUMNS}, search) VALUES (${marks}, $${COUNT + 1}::tsvector)`,
+      [...answerColumns(a), searchVector(a.question, a.answer)],
+    );
+  }
+
+  async get(id: string): Promise<AnswerRecord | undefined> {
+    const row = await one(this.db, `SELECT ${ANSWER_COLUMNS} FROM answers WHERE id = $1`, [id]);
+    return row && toAnswer(row);
+  }
+
+  async retire(id: string, r: Retirement): Promise<boolean> {
+    const changed = await run(
+      this.db,
+      `UPDATE answers SET status = 'retired', retired_reason = $1, retired_by = $2, retired_at = $3 WHERE id = $4 AND status = 'active'`,
+      [r.reason, r.by, r.at, id],
+    );
+    return changed === 1;
+  }
+
+  async search(query: AnswerQuery): Promise<AnswerPage> {
+    const words = query.q === undefined ? null : queryWords(query.q);
+    if (words !== null && words.length === 0) return { items: [], next_cursor: null };
+    const columns = ANSWER_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
+    const filters: Array<[string, unknown]> = [['a.topic = $?', query.topic], ['a.consumer_id = $?', query.consumerId], ...statusFilter(query)];
+    if (words === null) {
+      const { where, values } = whereClause([...filters, ['a.id < $?', query.cursor]]);
+      const rows = await all(this.db, `SELECT ${columns} FROM answers a ${where} ORDER BY a.id DESC LIMIT $${values.length + 1}`, [...values, query.limit + 1]);
+      const items = rows.slice(0, query.limit).map(toAnswer);
+      return { items, next_cursor: rows.length > query.limit ? items.at(-1)!.id : null };
+    }
+    const offset = rankedOffset(query.cursor);
+    const tsquery = words.map((w) => `'${w}'`).join(' | ');
+    // $1 is the query; the filters follow it.
+    const { where, values } = whereClause([['a.search @@ $?::tsquery', tsquery], ...filters]);
+    const n = values.length;
+    const rows = await all(
+      this.db,
+      `SELECT ${columns}, ts_rank(a.search, $1::tsquery, 1) AS score FROM answers a ${where}
+        ORDER BY score DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...values, query.limit + 1, offset],
+    );
+    const items = rows.slice(0, query.limit).map((r) => ({ ...toAnswer(r), score: r.score as number }));
+    return { items, next_cursor: rows.length > query.limit ? String(offset + query.limit) : null };
+  }
+}
+
+/** `stale` is an active entry verified before `staleBefore`; `active` one verified since. */
+function statusFilter(query: AnswerQuery): Array<[string, unknown]> {
+  switch (query.status) {
+    case 'active':
+      return [["a.status = 'active' AND a.verified_at >= $?", query.staleBefore]];
+    case 'stale':
+      return [["a.status = 'active' AND a.verified_at < $?", query.staleBefore]];
+    case 'retired':
+      return [['a.status = $?', 'retired']];
+    default:
+      return [];
+  }
+}

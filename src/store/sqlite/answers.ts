@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import type { AnswerRecord, Retirement } from '../../domain/answers.js';
+import { queryWords, searchWords } from '../../core/search-words.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, rankedOffset } from '../answer-repository.js';
+import { ANSWER_COLUMNS, answerColumns, type Row, statementCache, toAnswer, whereClause } from './rows.js';
+
+/** A question word counts twice an answer word in the ranking (bm25 column weights). */
+const RANK = '-bm25(answers_fts, 2.0, 1.0)';
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insert: p(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${ANSWER_COLUMNS.split(',').map(() => '?').join(', ')})`),
+    index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
+    get: p('SELECT * FROM answers WHERE id = ?'),
+    retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active'`),
+  };
+}
+
+/** The answer library in SQLite: each entry and its FTS5 row are written by the same statement pair, in the caller's transaction. */
+export class SqliteAnswers implements AnswerRepository {
+  private readonly stmts: ReturnType<typeof prepare>;
+  private readonly cached: (sql: string) => Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.stmts = prepare(db);
+    this.cached = statementCache(db);
+  }
+
+  async insert(a: AnswerRecord): Promise<void> {
+    const { lastInsertRowid } = this.stmts.insert.run(...answerColumns(a));
+    this.stmts.index.run(lastInsertRowid, searchWords(a.question).join(' '), searchWords(a.answer).join(' '));
+  }
+
+  async get(id: string): Promise<AnswerRecord | undefined> {
+    const row = this.stmts.get.get(id) as Row | undefined;
+    return row && toAnswer(row);
+  }
+
+  async retire(id: string, r: Retirement): Promise<boolean> {
+    return this.stmts.retire.run(r.reason, r.by, r.at, id).changes === 1;
+  }
+
+  async search(query: AnswerQuery): Promise<AnswerPage> {
+    const words = query.q === undefined ? null : queryWords(query.q);
+    if (words !== null && words.length === 0) return { items: [], next_cursor: null };
+    const filters: Array<[string, unknown]> = [
+      ['a.topic = ?', query.topic],
+      ['a.consumer_id = ?', query.consumerId],
+      ...statusFilter(query),
+    ];
+    if (words === null) {
+      const { where, values } = whereClause([...filters, ['a.id < ?', query.cursor]]);
+      const rows = this.cached(`SELECT a.* FROM answers a ${where} ORDER BY a.id DESC LIMIT ?`).all(...values, query.limit + 1) as Row[];
+      const items = rows.slice(0, query.limit).map(toAnswer);
+      return { items, next_cursor: rows.length > query.limit ? items.at(-1)!.id : null };
+    }
+    const offset = rankedOffset(query.cursor);
+    const { where, values } = whereClause([['answers_fts MATCH ?', words.map((w) => `"${w}"`).join(' OR ')], ...filters]);
+    const rows = this.cached(
+      `SELECT a.*, ${RANK} AS score FROM answers_fts JOIN answers a ON a.rowid = answers_fts.rowid ${where}
+        ORDER BY score DESC, a.id DESC LIMIT ? OFFSET ?`,
+    ).all(...values, query.limit + 1, offset) as Row[];
+    const items = rows.slice(0, query.limit).map((r) => ({ ...toAnswer(r), score: r.score as number }));
+    return { items, next_cursor: rows.length > query.limit ? String(offset + query.limit) : null };
+  }
+}
+
+/** `stale` is an active entry verified before `staleBefore`; `active` one verified since. */
+function statusFilter(query: AnswerQuery): Array<[string, unknown]> {
+  switch (query.status) {
+    case 'active':
+      return [["a.status = 'active' AND a.verified_at >= ?", query.staleBefore]];
+    case 'stale':
+      return [["a.status = 'active' AND a.verified_at < ?", query.staleBefore]];
+    case 'retired':
+      return [['a.status = ?', 'retired']];
+    default:
+      return [];
+  }
+}
