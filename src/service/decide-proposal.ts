@@ -9,6 +9,7 @@ import type { Reads, Tx } from '../store/store.js';
 import { audit, emitEvent, queueMessage, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
+import { recordAnswer } from './record-answer.js';
 
 export interface DecisionInput {
   decided_by: string;
@@ -66,6 +67,7 @@ export async function decideProposal(
     },
   });
   if (status === 'accepted') {
+    await recordAnswer(tx, request, decided, now);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
     const expert = engine.experts.get(proposal.provenance.expert_id);
     await queueMessage(
