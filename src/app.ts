@@ -18,6 +18,7 @@ import { badRequest } from './errors.js';
 import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { MAX_ID_LENGTH } from './http/schemas.js';
+import { answerRoutes } from './http/routes/answers.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(replyRoutes, routeOptions);
         await secured.register(consumerRoutes, routeOptions);
         await secured.register(instanceRoutes, routeOptions);
+        await secured.register(answerRoutes, routeOptions);
         await secured.register(queueRoutes, { ...routeOptions, ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}) });
       });
     },

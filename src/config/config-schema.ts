@@ -46,6 +46,23 @@ export const policySchema = z
 
 export type Policy = z.infer<typeof policySchema>;
 
+/**
+ * The answer library: when an entry needs checking again (`verify_after`) and which consumers see
+ * which entries (`share`). `reuse`, `min_score` and `llm_min_score` govern offering entries at submit.
+ */
+export const librarySchema = z
+  .object({
+    verify_after: durationSchema.refine((ms) => ms >= 3_600_000, 'must be at least 1h').prefault('90d'),
+    share: z.enum(['all', 'same_consumer']).default('all'),
+    reuse: z.enum(['offer', 'off']).default('offer'),
+    min_score: z.number().min(0).max(1).default(0.6),
+    llm_min_score: z.number().min(0).max(1).default(0.3),
+  })
+  .strict()
+  .prefault({});
+
+export type LibrarySettings = z.infer<typeof librarySchema>;
+
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
 
 export const configSchema = z
@@ -138,6 +155,7 @@ export const configSchema = z
       .strict()
       .prefault({}),
     auth: authSchema,
+    library: librarySchema,
     experts: expertListSchema.default([]),
     topics: z
       .record(z.string(), z.object({ fallback: z.string().min(1).nullable().default(null) }).strict())

@@ -102,7 +102,7 @@ export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
-  | 'llm_call' | 'llm_fallback';
+  | 'llm_call' | 'llm_fallback' | 'answer_retired';
 
 export interface AuditEntry {
   request_id: string;

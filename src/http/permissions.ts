@@ -23,6 +23,9 @@ const ROUTE_OPERATIONS: Readonly<Record<string, Operation>> = {
   'GET /audit': 'read_audit',
   'GET /kinds': 'read_kinds',
   'GET /topics': 'read_topics',
+  'GET /answers': 'read_answers',
+  'GET /answers/:id': 'read_answers',
+  'POST /answers/:id/retire': 'retire_answer',
   // MCP: the endpoint itself; each tool checks the operation it performs.
   'POST /mcp': 'use_mcp',
   'GET /mcp': 'use_mcp',

@@ -19,7 +19,7 @@ export interface Engine {
   readonly store: Store;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly config: Pick<Config, 'org' | 'defaults' | 'topics'> & { file: string | null };
+  readonly config: Pick<Config, 'org' | 'defaults' | 'topics' | 'library'> & { file: string | null };
   /** Swapped whole by `PUT /experts`. */
   experts: ExpertRegistry;
   /** Name recorded in provenance (`console`, `chat`). */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertEntry } from '../config/expert-schema.js';
+import { librarySchema } from '../config/config-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
 import type { ConsumerHandlers, DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
 import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
@@ -38,7 +39,7 @@ import { newClaimantId } from '../store/lease-keeper.js';
 import { auditTrail, listRequests, requestView, type RequestView } from './views.js';
 
 export interface ExpertqServiceOptions extends WorkerOptions {
-  config: Pick<Config, 'org' | 'defaults' | 'topics' | 'experts'> & { file?: string | null };
+  config: Pick<Config, 'org' | 'defaults' | 'topics' | 'experts'> & { library?: Config['library']; file?: string | null };
   store: Store;
   log: Logger;
   clock?: Clock;
@@ -97,7 +98,13 @@ export class ExpertqService implements Engine {
     this.changes = options.changes ?? options.store.changes;
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
-    this.config = { org: options.config.org, defaults: options.config.defaults, topics: options.config.topics, file: options.config.file ?? null };
+    this.config = {
+      org: options.config.org,
+      defaults: options.config.defaults,
+      topics: options.config.topics,
+      library: options.config.library ?? librarySchema.parse({}),
+      file: options.config.file ?? null,
+    };
     this.experts = new ExpertRegistry(options.config.experts);
     this.transportName = options.transport.name;
     this.threadedTransport = options.transport.threaded;

@@ -22,6 +22,8 @@ export type Operation =
   | 'read_experts'
   | 'read_audit'
   | 'use_mcp'
+  | 'read_answers'
+  | 'retire_answer'
   /** Everything else: the registry, mutes, replies on an expert's behalf, consumers' list, deliveries. */
   | 'administer';
 
@@ -33,8 +35,8 @@ export type Operation =
  */
 const ROLE_OPERATIONS: Record<Exclude<Role, 'admin'>, ReadonlySet<Operation>> = {
   none: new Set<Operation>(['whoami']),
-  consumer: new Set<Operation>(['whoami', 'submit_request', 'list_requests', 'read_request', 'cancel_request', 'register_consumer', 'read_kinds', 'read_topics', 'use_mcp']),
-  reviewer: new Set<Operation>(['whoami', 'list_requests', 'read_request', 'read_queue', 'decide', 'read_experts', 'read_audit', 'read_kinds', 'read_topics', 'use_mcp']),
+  consumer: new Set<Operation>(['whoami', 'submit_request', 'list_requests', 'read_request', 'cancel_request', 'register_consumer', 'read_kinds', 'read_topics', 'use_mcp', 'read_answers']),
+  reviewer: new Set<Operation>(['whoami', 'list_requests', 'read_request', 'read_queue', 'decide', 'read_experts', 'read_audit', 'read_kinds', 'read_topics', 'use_mcp', 'read_answers', 'retire_answer']),
 };
 
 export function mayPerform(role: Role, operation: Operation): boolean {
@@ -56,5 +58,7 @@ export const OPERATION_WORDS: Readonly<Record<Operation, string>> = {
   read_experts: 'read the experts',
   read_audit: 'read the audit',
   use_mcp: 'use MCP',
+  read_answers: 'read the answer library',
+  retire_answer: 'retire library entries',
   administer: 'administer expertq',
 };

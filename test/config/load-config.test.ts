@@ -41,6 +41,13 @@ describe('configuration', () => {
     expect(parseConfig('org: {name: Acme}\n', FILE).storage.pool_size).toBe(10);
   });
 
+  it('library: entries stale after 90 days and shared with every consumer unless it says otherwise', () => {
+    expect(parseConfig('org: {name: Acme}\n', FILE).library).toEqual({ verify_after: 90 * 86_400_000, share: 'all', reuse: 'offer', min_score: 0.6, llm_min_score: 0.3 });
+    expect(parseConfig('org: {name: Acme}\nlibrary: {verify_after: 30d, share: same_consumer}\n', FILE).library).toMatchObject({ verify_after: 30 * 86_400_000, share: 'same_consumer' });
+    expect(error('org: {name: Acme}\nlibrary: {share: everyone}\n')).toContain('library.share');
+    expect(error('org: {name: Acme}\nlibrary: {min_score: 2}\n')).toContain('library.min_score');
+  });
+
   it('refuses storage.path and storage.url_env together', () => {
     expect(error('org: {name: Acme}\nstorage: {path: x.db, url_env: DATABASE_URL}\n')).toContain(
       'storage.url_env: cannot be set with storage.path: choose SQLite (path) or PostgreSQL (url_env)',

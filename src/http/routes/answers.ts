@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { addAnswers, getAnswer, listAnswers, retireAnswer, type AnswerViewer } from '../../service/answers.js';
+import { answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../answer-schemas.js';
+import type { Caller } from '../auth.js';
+import { errorBody, idParams } from '../schemas.js';
+import { decisionBy } from './proposals.js';
+import type { RouteOptions } from './requests.js';
+
+/** A consumer token reads the library as that consumer; every other role sees it all. */
+const viewerOf = (caller: Caller): AnswerViewer => ({ consumer: caller.role === 'consumer' ? caller.name : null });
+
+/** The answer library: search, read, add curated entries (admin), retire. */
+export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
+  app.get('/answers', {
+    schema: {
+      summary: 'Search the answer library (paginated): ranked by relevance with q, newest first without',
+      description: 'A consumer token sees active entries only; with library.share: same_consumer, only those answering its own requests.',
+      tags: ['answers'],
+      querystring: listAnswersQuery,
+      response: { 200: z.object({ items: z.array(answerView), next_cursor: z.string().nullable() }) },
+    },
+    handler: async (req) => listAnswers(service, viewerOf(req.caller), req.query),
+  });
+
+  app.get('/answers/:id', {
+    schema: { summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView, 404: errorBody } },
+    handler: async (req) => getAnswer(service, viewerOf(req.caller), req.params.id),
+  });
+
+  app.post('/answers', {
+    schema: {
+      summary: 'Add a curated entry (an answer known before expertq: a FAQ)',
+      tags: ['answers'],
+      body: curatedAnswer,
+      response: { 201: answerView, 400: errorBody },
+    },
+    handler: async (req, reply) => {
+      const [entry] = await addAnswers(service, [req.body], req.caller.name ?? 'admin', () => 'body');
+      return reply.code(201).send(entry!);
+    },
+  });
+
+  app.post('/answers/import', {
+    schema: {
+      summary: 'Add many curated entries at once: all of them, or none if any is wrong',
+      description: 'Each wrong entry is named in the error details by its position (entries.0 is the first).',
+      tags: ['answers'],
+      body: importAnswersBody,
+      response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }), 400: errorBody },
+    },
+    handler: async (req, reply) => {
+      const items = await addAnswers(service, req.body.entries, req.caller.name ?? 'admin', (i) => `entries.${i}`);
+      return reply.code(201).send({ imported: items.length, items });
+    },
+  });
+
+  app.post('/answers/:id/retire', {
+    schema: {
+      summary: 'Retire a library entry so it is never offered again (no-op when already retired)',
+      tags: ['answers'],
+      params: idParams,
+      body: retireBody,
+      response: { 200: answerView, 400: errorBody, 404: errorBody },
+    },
+    handler: async (req) => {
+      const { decided_by, reason } = decisionBy(req.caller, req.body);
+      return retireAnswer(service, req.params.id, { by: decided_by, reason });
+    },
+  });
+};
