@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { addAnswerCommands } from './commands/answers.js';
 import { addAskCommand } from './commands/ask.js';
 import { addConsumerCommands } from './commands/consumers.js';
 import { addExpertCommands } from './commands/experts.js';
@@ -41,5 +42,6 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   addRequestCommands(context);
   addExpertCommands(context);
   addConsumerCommands(context);
+  addAnswerCommands(context);
   return program;
 }

@@ -13,6 +13,8 @@ export class ClientError extends Error {
     readonly exitCode = 1,
     /** The API error code of the server's answer, when it gave one; `unreachable` when none came. */
     readonly code?: string,
+    /** The server's list of what was wrong (`{path, message}`), when it gave one. */
+    readonly details: ReadonlyArray<{ path: string; message: string }> = [],
   ) {
     super(message);
   }
@@ -103,7 +105,7 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
           : token
             ? ` The token sent (from ${vars.EXPERTQ_TOKEN ? 'EXPERTQ_TOKEN' : `${tokenEnv}, server.api_token_env`}) is not one this server knows; check it matches the server's.`
             : ` No token was sent: set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.`;
-      throw new ClientError(`${response.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code);
+      throw new ClientError(`${response.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code, Array.isArray(err?.details) ? err.details : []);
     }
     return data as T;
   }

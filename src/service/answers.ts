@@ -133,8 +133,8 @@ export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[]
   inputs.forEach((input, i) => {
     const expert = engine.experts.get(input.expert_id);
     const verifiedAt = input.verified_at === undefined ? now : Date.parse(input.verified_at);
-    if (!expert) problems.push({ path: `${at(i)}.expert_id`, message: `no expert "${input.expert_id}" in the registry` });
-    if (verifiedAt > now) problems.push({ path: `${at(i)}.verified_at`, message: 'is in the future' });
+    if (!expert) problems.push({ path: `${at(i)}expert_id`, message: `no expert "${input.expert_id}" in the registry` });
+    if (verifiedAt > now) problems.push({ path: `${at(i)}verified_at`, message: 'is in the future' });
     if (!expert || verifiedAt > now) return;
     entries.push({
       id: newId('ans'),

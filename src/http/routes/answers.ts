@@ -36,7 +36,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       response: { 201: answerView, 400: errorBody },
     },
     handler: async (req, reply) => {
-      const [entry] = await addAnswers(service, [req.body], req.caller.name ?? 'admin', () => 'body');
+      const [entry] = await addAnswers(service, [req.body], req.caller.name ?? 'admin', () => '');
       return reply.code(201).send(entry!);
     },
   });
@@ -50,7 +50,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }), 400: errorBody },
     },
     handler: async (req, reply) => {
-      const items = await addAnswers(service, req.body.entries, req.caller.name ?? 'admin', (i) => `entries.${i}`);
+      const items = await addAnswers(service, req.body.entries, req.caller.name ?? 'admin', (i) => `entries.${i}.`);
       return reply.code(201).send({ imported: items.length, items });
     },
   });

@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS, jsonOf, useServedWorkspace } from '../support/cli.js';
+
+/** The answer library from the command line: import a FAQ, search it, read an entry, retire it. Real server, real CLI. */
+
+const served = useServedWorkspace();
+const { cli } = served;
+
+const line = (entry: Record<string, unknown>) => JSON.stringify({ topic: 'billing', expert_id: 'dana', ...entry });
+
+function jsonl(name: string, lines: string[]): string {
+  const file = join(served.ws.dir, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('expertq answers', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('an import with a bad line says which lines are wrong and imports nothing', async () => {
+    const file = jsonl('bad.jsonl', [
+      line({ question: 'How long is the refund window?', answer: 'Thirty days.' }),
+      '{not json',
+      '',
+      line({ question: 'Who approves credit notes?', answer: 'Finance.', expert_id: 'nobody' }),
+      line({ answer: 'No question.' }),
+    ]);
+    const parse = await cli('answers', 'import', file);
+    expect(parse.code).toBe(1);
+    expect(parse.stderr).toMatch(/Nothing imported from .*bad\.jsonl: one line is wrong\.\n\s+line 2: not JSON/);
+
+    const fixed = jsonl('bad2.jsonl', [
+      line({ question: 'How long is the refund window?', answer: 'Thirty days.' }),
+      '',
+      line({ question: 'Who approves credit notes?', answer: 'Finance.', expert_id: 'nobody' }),
+      line({ answer: 'No question.' }),
+    ]);
+    const server = await cli('answers', 'import', fixed);
+    expect(server.code).toBe(1);
+    expect(server.stderr).toMatch(/Nothing imported/);
+    expect(server.stderr).toMatch(/line 4: question: /);
+    // Each line's shape is checked first, then who the experts are.
+    const shaped = await cli('answers', 'import', jsonl('bad3.jsonl', [line({ question: 'Q?', answer: 'A.' }), '', line({ question: 'Q?', answer: 'A.', expert_id: 'nobody' })]));
+    expect(shaped.code).toBe(1);
+    expect(shaped.stderr).toMatch(/one line is wrong\.\n\s+line 3: expert_id: no expert "nobody" in the registry/);
+    expect((await cli('answers')).stdout).toMatch(/^No answers$/m);
+  });
+
+  it('imports a FAQ, finds it by search best match first, shows one entry and retires it once', async () => {
+    const file = jsonl('faq.jsonl', [
+      line({ question: 'How long is the refund window?', answer: 'Thirty days from the invoice date.', verified_at: '2026-11-01T00:00:00.000Z' }),
+      line({ question: 'Which currency do invoices use?', answer: 'Euros.' }),
+      line({ topic: 'payments', kind: 'policy', question: 'Can a refund be split across cards?', answer: 'No, one card per refund.' }),
+    ]);
+    const imported = await cli('answers', 'import', file);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/Imported 3 entries/);
+
+    const search = await cli('answers', 'refund', 'window');
+    expect(search.code, search.stderr).toBe(0);
+    const rows = search.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/ANSWER\s+STATUS\s+TOPIC\s+EXPERT\s+SCORE\s+QUESTION/);
+    expect(rows[1]).toMatch(/ans_\S+\s+active\s+billing\s+Dana Smith\s+[\d.]+\s+How long is the refund window\?/);
+    expect(rows[2]).toMatch(/Can a refund be split/);
+    expect(rows).toHaveLength(3);
+    expect((await cli('answers', 'refund', '--topic', 'payments')).stdout).not.toMatch(/refund window/);
+    expect((await cli('answers', 'zebra')).stdout).toMatch(/No answers match "zebra"/);
+
+    const id = rows[1]!.split(/\s+/)[0]!;
+    const shown = await cli('answer', id);
+    expect(shown.stdout).toMatch(new RegExp(`^${id}\\s+active`));
+    expect(shown.stdout).toMatch(/Answer from Dana Smith: Thirty days from the invoice date\./);
+    expect(shown.stdout).toMatch(/\(curated\)/);
+
+    const retired = await cli('retire', id, '--reason', 'Now 45 days', '--decided-by', 'rita');
+    expect(retired.code, retired.stderr).toBe(0);
+    expect(retired.stdout).toMatch(new RegExp(`${id} retired \\(by rita\\)`));
+    const again = await cli('retire', id, '--reason', 'again');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already retired by rita: Now 45 days; nothing changed/);
+    expect(jsonOf<{ status: string }>(await cli('--json', 'answer', id)).status).toBe('retired');
+    expect((await cli('answers', '--status', 'retired')).stdout).toContain(id);
+    expect((await cli('answers', '--status', 'bogus')).code).toBe(2);
+  });
+});
