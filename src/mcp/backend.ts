@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { expertView, queueItem, topicView } from '../http/schemas.js';
+import type { AnswerListQuery, AnswerView } from '../service/answers.js';
 import type { SubmitResult } from '../service/submit-request.js';
 import type { ProposalBody, RequestView } from '../service/views.js';
 
@@ -45,4 +46,5 @@ export interface McpBackend {
   queue(): Promise<QueueEntry[]>;
   decide(id: string, decision: 'accept' | 'reject', body: { decided_by: string; note?: string | undefined; reason?: string | undefined; answer?: string | undefined; structured?: unknown }): Promise<ProposalBody>;
   returnProposal(id: string, body: { decided_by: string; instructions: string }): Promise<ProposalBody>;
+  searchAnswers(query: AnswerListQuery): Promise<{ items: AnswerView[]; next_cursor: string | null }>;
 }

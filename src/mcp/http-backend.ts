@@ -1,4 +1,5 @@
 import { ClientError, type Client } from '../client/client.js';
+import type { AnswerView } from '../service/answers.js';
 import type { SubmitResult } from '../service/submit-request.js';
 import type { ProposalBody, RequestView } from '../service/views.js';
 import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry, type TopicItem } from './backend.js';
@@ -29,5 +30,9 @@ export function httpBackend(client: Client): McpBackend {
     queue: () => call(() => client.get<QueueEntry[]>('/queue')),
     decide: (proposalId, decision, body) => call(() => client.post<ProposalBody>(`/proposals/${id(proposalId)}/${decision}`, body)),
     returnProposal: (proposalId, body) => call(() => client.post<ProposalBody>(`/proposals/${id(proposalId)}/return`, body)),
+    searchAnswers: (query) => {
+      const params = new URLSearchParams({ limit: String(query.limit), ...(query.q ? { q: query.q } : {}), ...(query.topic ? { topic: query.topic } : {}) });
+      return call(() => client.get<{ items: AnswerView[]; next_cursor: string | null }>(`/answers?${params}`));
+    },
   };
 }

@@ -6,6 +6,7 @@ import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { mayPerform, OPERATION_WORDS, type Operation } from '../service/operations.js';
 import { proposalBody } from '../service/views.js';
+import { listAnswers } from '../service/answers.js';
 import { McpToolError, type McpBackend } from './backend.js';
 
 /**
@@ -66,6 +67,10 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
     async returnProposal(id, body) {
       allow('decide');
       return proposalBody(await service.returnProposal(id, decisionBy(caller, body)));
+    },
+    async searchAnswers(query) {
+      allow('read_answers');
+      return listAnswers(service, { consumer: caller.role === 'consumer' ? caller.name : null }, query);
     },
   });
 }

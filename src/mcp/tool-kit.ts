@@ -15,6 +15,7 @@ const TOOL_OPERATIONS: Readonly<Record<string, Operation>> = {
   accept_proposal: 'decide',
   reject_proposal: 'decide',
   return_proposal: 'decide',
+  search_answers: 'read_answers',
 };
 
 /** `server.registerTool` for one caller: a tool is registered (listed) only when the role may perform its operation. */

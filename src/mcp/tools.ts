@@ -9,6 +9,7 @@ import type { RequestView } from '../service/views.js';
 import type { Role } from '../service/operations.js';
 import type { McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
+import { registerLibraryTools } from './library-tools.js';
 import { registerReviewTools } from './review-tools.js';
 import { run, toolRegistrar } from './tool-kit.js';
 
@@ -197,6 +198,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
   );
 
   registerReviewTools(registerTool, backend, decidedBy);
+  registerLibraryTools(registerTool, backend);
 }
 
 

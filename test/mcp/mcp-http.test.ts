@@ -74,7 +74,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['accept_proposal', 'ask_expert', 'cancel_request', 'get_request', 'list_experts', 'list_pending', 'list_topics', 'reject_proposal', 'return_proposal', 'wait_for_answer'],
+      ['accept_proposal', 'ask_expert', 'cancel_request', 'get_request', 'list_experts', 'list_pending', 'list_topics', 'reject_proposal', 'return_proposal', 'search_answers', 'wait_for_answer'],
     );
     for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
     expect(tools.find((t) => t.name === 'get_request')!.annotations).toMatchObject({ readOnlyHint: true });
@@ -177,13 +177,27 @@ describe('MCP over Streamable HTTP at /mcp', () => {
 
   it('lists only the tools a token may use: a consumer asks and reads, a reviewer reads and decides', async () => {
     const agent = await connect(CONSUMER);
-    expect((await agent.listTools()).tools.map((t) => t.name).sort()).toEqual(['ask_expert', 'cancel_request', 'get_request', 'list_topics', 'wait_for_answer']);
+    expect((await agent.listTools()).tools.map((t) => t.name).sort()).toEqual(['ask_expert', 'cancel_request', 'get_request', 'list_topics', 'search_answers', 'wait_for_answer']);
     await agent.close();
     const reviewer = await connect(REVIEWER);
     expect((await reviewer.listTools()).tools.map((t) => t.name).sort()).toEqual(
-      ['accept_proposal', 'get_request', 'list_experts', 'list_pending', 'list_topics', 'reject_proposal', 'return_proposal', 'wait_for_answer'],
+      ['accept_proposal', 'get_request', 'list_experts', 'list_pending', 'list_topics', 'reject_proposal', 'return_proposal', 'search_answers', 'wait_for_answer'],
     );
     await reviewer.close();
+  });
+
+  it('search_answers finds library entries best match first, read-only, and says so when nothing matches', async () => {
+    await api('POST', '/answers', { topic: 'deployments', question: 'How do I roll back a canary release?', answer: 'Run deploy rollback --canary.', expert_id: 'sam' });
+    await api('POST', '/answers', { topic: 'deployments', question: 'Who approves a release freeze?', answer: 'The release manager.', expert_id: 'sam' });
+    const agent = await connect(CONSUMER);
+    expect((await agent.listTools()).tools.find((t) => t.name === 'search_answers')!.annotations).toMatchObject({ readOnlyHint: true });
+    const found = await call(agent, 'search_answers', { query: 'roll back canary', topic: 'Deployments', limit: 5 });
+    expect(found.isError).toBeFalsy();
+    expect(structured(found).items[0]).toMatchObject({ question: 'How do I roll back a canary release?', expert_name: 'Sam Okafor', status: 'active' });
+    expect(textOf(found)).toMatch(/^ans_\S+ \(active, deployments, Sam Okafor, verified \d{4}-\d\d-\d\d\): Q: How do I roll back a canary release\? A: Run deploy rollback --canary\./);
+    const none = await call(agent, 'search_answers', { query: 'zebra crossing' });
+    expect(textOf(none)).toBe('No answers match "zebra crossing".');
+    await agent.close();
   });
 
   it('a consumer-token agent asks, waits and gets the accepted answer without any other route', async () => {

@@ -70,7 +70,7 @@ describe('MCP over stdio (expertq mcp)', { timeout: CLI_TEST_TIMEOUT_MS }, () =>
 
   it('with a consumer token (EXPERTQ_TOKEN) the agent sees only its tools, asks, waits and gets the accepted answer', async () => {
     const { client } = await connect({ EXPERTQ_TOKEN: AGENT_TOKEN });
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['ask_expert', 'cancel_request', 'get_request', 'list_topics', 'wait_for_answer']);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['ask_expert', 'cancel_request', 'get_request', 'list_topics', 'search_answers', 'wait_for_answer']);
     const { request_id } = structured(await call(client, 'ask_expert', { topic: 'kubernetes', question: 'Who owns the ingress?', asked_because: 'a 502', target_experts: ['sam'] }));
     expect((await api('GET', `/requests/${request_id}`)).consumer_id).toBe('stdio-agent');
     const open = await call(client, 'wait_for_answer', { request_id, timeout_s: 1 });
@@ -81,6 +81,10 @@ describe('MCP over stdio (expertq mcp)', { timeout: CLI_TEST_TIMEOUT_MS }, () =>
     const done = await call(client, 'wait_for_answer', { request_id, timeout_s: 10 });
     expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
     expect(structured(done)).toMatchObject({ done: true, status: 'accepted', proposal: { answer: 'Platform team.' } });
+    // The accepted answer is in the library: the next agent finds it before asking anyone.
+    const found = await call(client, 'search_answers', { query: 'who owns ingress' });
+    expect(found.isError, JSON.stringify(found.content)).toBeFalsy();
+    expect(structured(found).items).toMatchObject([{ question: 'Who owns the ingress?', answer: 'Platform team.', expert_name: 'Sam Okafor', status: 'active' }]);
     await client.close();
   });
 });
