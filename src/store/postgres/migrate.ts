@@ -26,7 +26,9 @@ export async function migratePg(pool: pg.Pool, where: string): Promise<void> {
       for (let v = version; v < PG_MIGRATIONS.length; v++) {
         await client.query('BEGIN');
         try {
-          await client.query(PG_MIGRATIONS[v]!);
+          const migration = PG_MIGRATIONS[v]!;
+          if (typeof migration === 'string') await client.query(migration);
+          else await migration(client);
           await client.query(v === 0 && !row ? 'INSERT INTO expertq_schema (version) VALUES ($1)' : 'UPDATE expertq_schema SET version = $1', [v + 1]);
           await client.query('COMMIT');
         } catch (error) {

@@ -1,10 +1,36 @@
+import type pg from 'pg';
+import { requestSearchWords } from '../../core/search-words.js';
+
+/** A schema step: SQL, or work that needs expertq's own code (run in the step's transaction). */
+export type PgMigration = string | ((client: pg.ClientBase) => Promise<void>);
+
+/** Requests indexed per statement while filling search words: a few megabytes of text each. */
+const FILL_BATCH = 5000;
+
+/** Writes the search words of every kept request, a batch at a time in id order. */
+async function fillSearchWords(client: pg.ClientBase): Promise<void> {
+  for (let after = ''; ; ) {
+    const { rows } = await client.query<{ id: string; question: string; asked_question: string | null }>(
+      'SELECT id, question, asked_question FROM requests WHERE id > $1 ORDER BY id LIMIT $2',
+      [after, FILL_BATCH],
+    );
+    if (rows.length === 0) return;
+    await client.query(
+      `UPDATE requests SET search_words = array_to_tsvector(string_to_array(v.words, ' '))
+       FROM unnest($1::text[], $2::text[]) AS v (id, words) WHERE requests.id = v.id`,
+      [rows.map((r) => r.id), rows.map((r) => requestSearchWords(r.question, r.asked_question).join(' '))],
+    );
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
 /**
  * The PostgreSQL schema, one entry per version (index 0 is version 1). It mirrors the SQLite schema
  * table for table: JSON kept as text, flags as 0/1 integers and times as epoch milliseconds (BIGINT),
  * so both engines turn rows into records the same way. Text compares byte by byte (COLLATE "C"), as in
  * SQLite, whatever the database's locale: ids sort and page the same on both. Never edit an entry that has shipped: append.
  */
-export const PG_MIGRATIONS: string[] = [
+export const PG_MIGRATIONS: PgMigration[] = [
   // 1: everything SQLite reached by its version 10.
   `
   CREATE TABLE requests (
@@ -232,4 +258,14 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX requests_topic ON requests (topic, id);
   CREATE INDEX requests_consumer_open ON requests (consumer_id, id) WHERE status IN ('queued', 'asked', 'escalated', 'proposed');
   `,
+  // 4: text search (`GET /requests?q=`) on a full-text index instead of reading every question. Each
+  // request's words as expertq defines them (src/core/search-words.ts), taken verbatim as lexemes: no
+  // parser or dictionary of PostgreSQL's decides what a word is, so it finds what SQLite's index finds.
+  // The store writes them with the request; this fills them for the requests already kept.
+  async (client) => {
+    await client.query(`ALTER TABLE requests ADD COLUMN search_words tsvector NOT NULL DEFAULT ''::tsvector`);
+    await fillSearchWords(client);
+    // Built once the words are in: one sorted build rather than an index update per row.
+    await client.query('CREATE INDEX requests_search ON requests USING gin (search_words)');
+  },
 ];

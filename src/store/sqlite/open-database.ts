@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../config/load-config.js';
+import { requestSearchWords } from '../../core/search-words.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** How long a write waits for another process's write lock, blocking the event loop meanwhile. */
@@ -48,6 +49,10 @@ export function migrate(db: Database.Database): void {
         'Run that version, or restore the backup taken before the upgrade (docs/operations.md).',
     );
   }
+  // A migration that indexes kept requests for text search needs expertq's own definition of a word.
+  db.function('expertq_search_words', { deterministic: true }, (question, asked) =>
+    requestSearchWords(question as string, asked as string | null).join(' '),
+  );
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
