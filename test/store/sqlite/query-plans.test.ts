@@ -92,4 +92,23 @@ describe('SQLite plans of reads over a long history', () => {
     expect(more).toEqual([]);
     expect(selection).not.toMatch(/TEMP B-TREE/);
   });
+
+  it('a text search reads the requests the full-text index finds, alone, after a cursor and with other filters', async () => {
+    await db.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { question: 'Refund window?' }));
+      await tx.requests.insert(request('req_2', { question: 'Invoice?' }));
+    });
+    db.forget();
+    expect((await db.store.requests.list({ text: 'refu', limit: 20 })).map((r) => r.id)).toEqual(['req_1']);
+    await db.store.requests.list({ text: 'refu', limit: 20, before: 'req_5' });
+    await db.store.requests.list({ text: 'refu', status: 'accepted', topic: 'billing', limit: 20 });
+    await db.store.requests.list({ text: 'refu', status: 'asked', consumer_id: 'ledger', limit: 20 });
+    const plans = db.plansOf(/FROM requests_search/);
+    expect(plans).toHaveLength(4);
+    for (const plan of plans) {
+      expect(plan).toContain('SCAN requests_search VIRTUAL TABLE');
+      expect(plan).toContain('SEARCH requests USING INTEGER PRIMARY KEY (rowid=?)');
+      expect(plan).not.toMatch(/SCAN requests\b/);
+    }
+  });
 });
