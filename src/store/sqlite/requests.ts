@@ -110,8 +110,13 @@ export class SqliteRequests implements RequestRepository {
       ['topic = ?', q.topic],
       ['id < ?', q.before],
     ]);
-    const from = match === undefined ? 'requests' : 'requests_search CROSS JOIN requests ON requests.rowid = requests_search.rowid';
-    const sql = `SELECT requests.* FROM ${from} ${where} ORDER BY id DESC LIMIT ?`;
+    // A search sorts the ids of every request found, then reads the page's rows only: sorting whole
+    // rows took twice as long (a word in 11% of a million questions: 286 ms against 130 ms).
+    const sql =
+      match === undefined
+        ? `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`
+        : `SELECT * FROM requests WHERE id IN (SELECT requests.id FROM requests_search CROSS JOIN requests ON requests.rowid = requests_search.rowid
+            ${where} ORDER BY requests.id DESC LIMIT ?) ORDER BY id DESC`;
     return (this.prepareCached(sql).all(...values, q.limit) as Row[]).map(toRequest);
   }
 
