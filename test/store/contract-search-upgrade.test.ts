@@ -10,7 +10,7 @@ import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createTestDatabase, dropTestDatabase } from './engines.js';
-import { T0 } from './records.js';
+import { request, T0 } from './records.js';
 
 /** Requests kept before text search had an index: [id, question, drafted question]. */
 const KEPT: Array<[string, string, string | null]> = [
@@ -72,5 +72,21 @@ describe('upgrading a database whose requests were kept before text search was i
     const store = await openPgStore({ url });
     cleanups.push(() => store.close());
     expect(await searches(store)).toEqual(EXPECTED);
+  });
+
+  it('PostgreSQL, rolling upgrade: a request an older instance inserted (no search words) is found once an instance starts again', async () => {
+    const name = `eq_search_rolling_${process.pid}`;
+    const url = await createTestDatabase(name);
+    cleanups.push(() => dropTestDatabase(name));
+    const first = await openPgStore({ url });
+    await first.transaction((tx) => tx.requests.insert(request('req_1', { question: 'Refund window?' })));
+    // What an instance of the previous version writes: the request without the column it does not know.
+    await first.pool.query(`INSERT INTO requests (${COLUMNS}) VALUES (${COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ')})`, row(['req_2', 'Refund timing?', null]));
+    expect((await first.requests.list({ text: 'refund', limit: 10 })).map((r) => r.id)).toEqual(['req_1']);
+    await first.close();
+
+    const next = await openPgStore({ url });
+    cleanups.push(() => next.close());
+    expect((await next.requests.list({ text: 'refund', limit: 10 })).map((r) => r.id)).toEqual(['req_2', 'req_1']);
   });
 });

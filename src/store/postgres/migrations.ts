@@ -1,28 +1,8 @@
 import type pg from 'pg';
-import { requestSearchWords } from '../../core/search-words.js';
+import { fillSearchWords } from './fill-search-words.js';
 
 /** A schema step: SQL, or work that needs expertq's own code (run in the step's transaction). */
 export type PgMigration = string | ((client: pg.ClientBase) => Promise<void>);
-
-/** Requests indexed per statement while filling search words: a few megabytes of text each. */
-const FILL_BATCH = 5000;
-
-/** Writes the search words of every kept request, a batch at a time in id order. */
-async function fillSearchWords(client: pg.ClientBase): Promise<void> {
-  for (let after = ''; ; ) {
-    const { rows } = await client.query<{ id: string; question: string; asked_question: string | null }>(
-      'SELECT id, question, asked_question FROM requests WHERE id > $1 ORDER BY id LIMIT $2',
-      [after, FILL_BATCH],
-    );
-    if (rows.length === 0) return;
-    await client.query(
-      `UPDATE requests SET search_words = array_to_tsvector(string_to_array(v.words, ' '))
-       FROM unnest($1::text[], $2::text[]) AS v (id, words) WHERE requests.id = v.id`,
-      [rows.map((r) => r.id), rows.map((r) => requestSearchWords(r.question, r.asked_question).join(' '))],
-    );
-    after = rows[rows.length - 1]!.id;
-  }
-}
 
 /**
  * The PostgreSQL schema, one entry per version (index 0 is version 1). It mirrors the SQLite schema
@@ -261,9 +241,13 @@ export const PG_MIGRATIONS: PgMigration[] = [
   // 4: text search (`GET /requests?q=`) on a full-text index instead of reading every question. Each
   // request's words as expertq defines them (src/core/search-words.ts), taken verbatim as lexemes: no
   // parser or dictionary of PostgreSQL's decides what a word is, so it finds what SQLite's index finds.
-  // The store writes them with the request; this fills them for the requests already kept.
+  // The store writes them with the request; NULL means not yet indexed (kept before this migration, or
+  // inserted by an older instance during a rolling upgrade), and every start fills those.
   async (client) => {
-    await client.query(`ALTER TABLE requests ADD COLUMN search_words tsvector NOT NULL DEFAULT ''::tsvector`);
+    await client.query(`
+      ALTER TABLE requests ADD COLUMN search_words tsvector;
+      CREATE INDEX requests_unindexed ON requests (id) WHERE search_words IS NULL;
+    `);
     await fillSearchWords(client);
     // Built once the words are in: one sorted build rather than an index update per row.
     await client.query('CREATE INDEX requests_search ON requests USING gin (search_words)');
