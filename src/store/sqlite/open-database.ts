@@ -1,8 +1,8 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../config/load-config.js';
-import { requestSearchWords } from '../../core/search-words.js';
 import { MIGRATIONS } from './migrations.js';
+import { defineSearchFunctions } from './request-search.js';
 
 /** How long a write waits for another process's write lock, blocking the event loop meanwhile. */
 export const BUSY_TIMEOUT_MS = 250;
@@ -26,6 +26,7 @@ export function openDatabase(path: string): Database.Database {
   // wait briefly; a write that still cannot go answers 503 with Retry-After, and the scheduler and the
   // dispatchers try again on their next turn.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  defineSearchFunctions(db);
   migrate(db);
   return db;
 }
@@ -38,6 +39,7 @@ export function openReader(path: string): Database.Database {
   const db = new Database(path, { fileMustExist: true });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('query_only = ON');
+  defineSearchFunctions(db);
   return db;
 }
 
@@ -49,10 +51,6 @@ export function migrate(db: Database.Database): void {
         'Run that version, or restore the backup taken before the upgrade (docs/operations.md).',
     );
   }
-  // A migration that indexes kept requests for text search needs expertq's own definition of a word.
-  db.function('expertq_search_words', { deterministic: true }, (question, asked) =>
-    requestSearchWords(question as string, asked as string | null).join(' '),
-  );
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
