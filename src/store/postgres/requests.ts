@@ -1,7 +1,8 @@
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
 import { json, type Row, toAudit, toRequest } from '../row-records.js';
-import { SEARCH_WORDS_OF, searchWordsOf, tsQuery } from './request-search.js';
+import { searchWords } from '../../core/search-words.js';
+import { SEARCH_WORDS_OF, searchConditions, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 
 /**
@@ -83,19 +84,22 @@ export class PgRequests implements RequestRepository {
   }
 
   async list(q: RequestQuery): Promise<RequestRecord[]> {
-    const match = q.text === undefined ? undefined : tsQuery(q.text);
-    if (q.text !== undefined && match === undefined) return [];
-    const { where, values } = whereClause([
+    const filters: Array<[string, unknown]> = [
       ['status = $?', q.status],
       // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
       // so the plan reads that consumer's open requests only, not its whole history.
       [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = $? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = $?', q.consumer_id],
       ['topic = $?', q.topic],
-      // The planner's statistics know how common the words are: at a million requests it takes the GIN
-      // index for a rare word (0.4 ms) and walks the newest requests for a common one (0.04 ms).
-      ['search_words @@ $?::tsquery', match],
       ['id < $?', q.before],
-    ]);
+    ];
+    if (q.text !== undefined) {
+      const words = searchWords(q.text);
+      if (words.length === 0) return [];
+      // The planner's statistics know how common a word is: at a million requests it takes the GIN
+      // index for a rare word (0.4 ms) and walks the newest requests for a common one (0.04 ms).
+      filters.push(...(await searchConditions(this.db, filters, words)));
+    }
+    const { where, values } = whereClause(filters);
     const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT $${values.length + 1}`;
     return (await all(this.db, sql, [...values, q.limit])).map(toRequest);
   }
