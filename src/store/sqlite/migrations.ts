@@ -269,8 +269,8 @@ export const MIGRATIONS: readonly string[] = [
   // and expertq never runs VACUUM), no positions (a search is words, not phrases), and the `ascii`
   // tokenizer, which splits only at the spaces and folds nothing more, so FTS5 sees the very words
   // PostgreSQL does. The store writes a request's words with the request; a deleted request
-  // (retention) leaves the index by the trigger. `expertq_search_words` is defined while migrating: it
-  // fills the index for the requests already kept.
+  // (retention) leaves the index by the trigger. `expertq_search_words`, defined on every connection
+  // expertq opens (request-search.ts), fills the index for the requests already kept.
   `
   CREATE VIRTUAL TABLE requests_search USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='ascii');
   INSERT INTO requests_search (rowid, words) SELECT rowid, expertq_search_words(question, asked_question) FROM requests;
