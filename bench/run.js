@@ -1,8 +1,10 @@
 // `npm run bench`: builds, then runs each benchmark section in turn and prints a summary.
 // Sections are async functions returning { name, ok, summary }; add new ones to SECTIONS
+// (`history` measures the 100k SQLite history, cached in bench/.cache/ after its first build).
 // Exit code 1 when any section misses its target.
 // BENCH_SECTIONS=fanout (comma-separated names) runs only those sections.
 import { benchFanout } from './fanout.js';
+import { benchHistory } from './history/run.js';
 import { benchPostgres } from './postgres.js';
 import { benchQueueLatency } from './queue-latency.js';
 import { benchScheduler } from './scheduler.js';
@@ -15,6 +17,7 @@ const SECTIONS = [
   { name: 'scheduler', run: benchScheduler },
   { name: 'queue', run: benchQueueLatency },
   { name: 'postgres', run: benchPostgres },
+  { name: 'history', run: () => benchHistory() },
 ];
 
 const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
