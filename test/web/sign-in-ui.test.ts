@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { card, HAVE_CHROMIUM, propose, TIMEOUT, useBrowserServer } from '../support/browser.js';
+import { card, HAVE_CHROMIUM, propose, screenshotPath, TIMEOUT, useBrowserServer } from '../support/browser.js';
 import { TEST_TOKEN } from '../support/cli.js';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 
@@ -43,9 +43,11 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with OpenID Connect sign-in', { timeo
     // Sign-in first; the token prompt is only the secondary choice.
     expect(await page.getByLabel('API token').count()).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'Use an API token instead' }).count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('sign-in-choice.png') });
     await page.getByRole('link', { name: 'Sign in with Acme SSO' }).click();
 
     await expect.poll(() => page.getByRole('banner').textContent()).toMatch(/Signed in as rita@acme\.test \(reviewer\)/);
+    await page.screenshot({ path: screenshotPath('signed-in-queue.png') });
     expect(new URL(page.url()).origin).toBe(served.server.url);
     await card(page, proposed.question).getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(async () => (await api('GET', `/proposals/${proposed.proposalId}`)).body.status).toBe('accepted');
@@ -69,8 +71,24 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with OpenID Connect sign-in', { timeo
     await expect.poll(() => page.getByRole('heading', { name: 'You cannot review here' }).count()).toBe(1);
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/signed in as olly@acme\.test, but you are in none of the groups that may review/);
     expect(await page.getByRole('article').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('signed-in-no-role.png') });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Sign in with Acme SSO' }).count()).toBe(1);
+  });
+
+  it('a session that ends while the page is open brings back the sign-in screen, saying why', async () => {
+    const proposed = await propose(served.api(), 'Do refunds go back to the original card?');
+    provider!.signInAs('rita');
+    const page = await served.page();
+    await page.goto(served.server.url);
+    await page.getByRole('link', { name: 'Sign in with Acme SSO' }).click();
+    await card(page, proposed.question).waitFor();
+    // Signed out elsewhere (another tab): the cookie is gone, this page does not know yet.
+    expect(await page.evaluate(async () => (await fetch('/auth/logout', { method: 'POST' })).status)).toBe(204);
+    await card(page, proposed.question).getByRole('button', { name: 'Accept', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Your sign-in has ended/);
+    expect(await page.getByRole('link', { name: 'Sign in with Acme SSO' }).count()).toBe(1);
+    expect((await served.api()('GET', `/proposals/${proposed.proposalId}`)).body.status).toBe('pending');
   });
 
   it('an API token still works as the secondary choice', async () => {
