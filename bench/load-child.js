@@ -1,10 +1,10 @@
 // Runs autocannon in a child process so the load generator does not share the server's event loop
 // (a worker thread would not do: autocannon skips its result aggregation outside the main thread).
-// argv[2]: JSON { url, path, connections, seconds, seed, firstBody }. Sends back { result } or { error } over IPC.
+// argv[2]: JSON { url, path, connections, seconds, seed, firstBody, token? }. Sends back { result } or { error } over IPC.
 import autocannon from 'autocannon';
 import { prng, submitBody, topicPool } from './fixtures.js';
 
-const { url, path, connections, seconds, seed, firstBody = 0 } = JSON.parse(process.argv[2]);
+const { url, path, connections, seconds, seed, firstBody = 0, token } = JSON.parse(process.argv[2]);
 const pool = topicPool();
 const rand = prng(seed);
 let sent = firstBody;
@@ -21,7 +21,7 @@ try {
       {
         method: 'POST',
         path,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         setupRequest(request) {
           const topic = pool[Math.floor(rand() * pool.length)];
           return { ...request, body: JSON.stringify(submitBody(topic, sent++)) };

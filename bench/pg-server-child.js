@@ -1,8 +1,10 @@
 // One server under test in a process of its own, so two expertq instances really are two processes (and
 // `--cpu-prof` profiles one server alone). argv[2]: JSON
 //   { kind: 'baseline', url, poolSize }  a bare Fastify + zod + one INSERT through a pg Pool
-//   { kind: 'expertq', configFile, env, clockOffsetMs? }  the real server (startServer), console output and
-//                                          logs discarded; its clock runs clockOffsetMs behind the wall clock
+//   { kind: 'expertq', configFile, env, clockOffsetMs?, forwardLogs? }  the real server (startServer), console
+//                                          output and logs discarded; its clock runs clockOffsetMs behind the wall
+//                                          clock; log lines (info and up) whose message starts with one of
+//                                          forwardLogs are sent to the parent as { log } (they may come before { url })
 // Sends { url } over IPC once listening (or { error }); on the message 'stop' it closes and exits 0,
 // which is when Node writes a --cpu-prof profile.
 import { Writable } from 'node:stream';
@@ -30,14 +32,30 @@ async function startBaseline({ url, poolSize }) {
   };
 }
 
-async function startExpertq({ configFile, env, clockOffsetMs }) {
+/** Info and up when some lines are forwarded (request logging is off, so that stays a few lines), else warn. */
+function benchLogger(forwardLogs) {
+  if (!forwardLogs?.length) return createLogger(discard(), 'warn');
+  const forward = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n')) {
+        if (!line) continue;
+        const entry = JSON.parse(line);
+        if (forwardLogs.some((prefix) => String(entry.msg).startsWith(prefix))) process.send({ log: { ...entry, at: Date.now() } });
+      }
+      callback();
+    },
+  });
+  return createLogger(forward, 'info', 'json');
+}
+
+async function startExpertq({ configFile, env, clockOffsetMs, forwardLogs }) {
   const server = await startServer({
     ...(clockOffsetMs ? { clock: { now: () => Date.now() - clockOffsetMs } } : {}),
     configPath: configFile,
     port: 0,
     env: { ...process.env, ...env },
     out: discard(),
-    logger: createLogger(discard(), 'warn'),
+    logger: benchLogger(forwardLogs),
   });
   return { url: server.url, close: () => server.close() };
 }

@@ -100,15 +100,20 @@ export async function startPostgres() {
 
 /**
  * Starts one server under test in a child process and resolves once it listens. `options` are
- * pg-server-child.js's. With BENCH_CPU_PROF=<dir>, expertq children write a CPU profile there when stopped.
+ * pg-server-child.js's; `onLog(entry)` gets each log line the child forwards (`forwardLogs`), before or
+ * after listening. With BENCH_CPU_PROF=<dir>, expertq children write a CPU profile there when stopped.
  */
-export function startServerChild(name, options) {
+export function startServerChild(name, options, onLog = () => {}) {
   const profileDir = process.env.BENCH_CPU_PROF;
   const execArgv = profileDir && options.kind === 'expertq' ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const child = fork(fileURLToPath(new URL('./pg-server-child.js', import.meta.url)), [JSON.stringify(options)], { execArgv });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return new Promise((resolve, reject) => {
-    child.once('message', (message) => {
+    child.on('message', (message) => {
+      if (message.log) {
+        onLog(message.log);
+        return;
+      }
       if (message.error) {
         reject(new Error(`${name} did not start: ${message.error}`));
         return;

@@ -1,103 +1,53 @@
-// Measures expertq's read routes on a built history: the real server (`startServer`, in a child
-// process like bench/pg-server-child.js) on the history database, each route called 50 times in a
-// row after 3 warm-up calls; prints one table of median and p99. See build.js for the history.
+// Measures a built history on one engine, each figure beside its target (see build.js for the history):
+// the read routes (routes.js), the idle tick (tick.js), submit throughput against an empty database
+// (submit-rate.js), a 1 ms route while slow calls run back to back (under-load.js), the first prune
+// (first-prune.js), `expertq backup` and start-up with a pending index-building migration (startup.js,
+// SQLite). Prints a table per part, then the targets table and a summary line (verdicts.js).
 //
 //   node bench/history/measure.js [--requests 100000]     (SQLite, on the cached history)
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { startServerChild } from '../pg-servers.js';
-import { num, printRows } from '../report.js';
+import { num } from '../report.js';
 import { historyArgs } from './build.js';
-import { ADMIN_TOKEN, CONSUMER_TOKEN, RARE_WORD, TOKEN_CONSUMER, TOKEN_ENV, URL_ENV, cachedPaths, percentiles, topics, writeHistoryConfig } from './setup.js';
-
-export const CALLS = 50;
-const WARMUP = 3;
-
-async function call(url, path, token) {
-  const started = performance.now();
-  const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-  return { ms, text };
-}
-
-/** Calls `paths(i)` WARMUP + CALLS times; resolves with median, p99 and how many items the first answer listed. */
-async function timeRoute(url, paths, token = ADMIN_TOKEN) {
-  const samples = [];
-  let items = '';
-  for (let i = 0; i < WARMUP + CALLS; i++) {
-    const { ms, text } = await call(url, paths(i), token);
-    if (i === 0 && text.startsWith('{"items"')) items = JSON.parse(text).items.length;
-    if (i >= WARMUP) samples.push(ms);
-  }
-  return { ...percentiles(samples), items };
-}
+import { PRUNING_P99_MS, measureFirstPrune } from './first-prune.js';
+import { measureRoutes, printRoutes } from './routes.js';
+import { startHistoryServer } from './server.js';
+import { URL_ENV, cachedPaths, writeHistoryConfig } from './setup.js';
+import { measurePendingMigrationStart } from './startup.js';
+import { measureSubmits, measureSubmitsEmpty } from './submit-rate.js';
+import { measureIdleTick } from './tick.js';
+import { measureUnderLoad } from './under-load.js';
+import { printTargets, printUnderLoad, targetRows } from './verdicts.js';
 
 /**
- * The read routes with what each is called with. `facts` come from the build: sampled request ids
- * (the request view cycles through them) and a request with a long history (its audit trail).
+ * What both engines measure on one running server, in an order that leaves the history as built for
+ * the read routes: routes, then the slow classes (with a backup on SQLite), then submits.
  */
-function routes(facts, cursor) {
-  const rareTopic = topics().rare;
-  const list = '/api/v1/requests';
-  const ids = facts.sampleIds;
-  const fixed = (path) => () => path;
-  return [
-    ['GET /requests (first page)', fixed(list)],
-    ['GET /requests?status=asked', fixed(`${list}?status=asked`)],
-    ['GET /requests?status=accepted', fixed(`${list}?status=accepted`)],
-    [`GET /requests?topic=<rare topic>`, fixed(`${list}?topic=${encodeURIComponent(rareTopic)}`)],
-    [`GET /requests?q=<rare word>`, fixed(`${list}?q=${RARE_WORD}`)],
-    ['GET /requests?cursor=<page 2>', fixed(`${list}?cursor=${encodeURIComponent(cursor)}`)],
-    ['GET /requests?status=asked (consumer token)', fixed(`${list}?status=asked`), CONSUMER_TOKEN],
-    ['GET /requests/{id} (sampled ids)', (i) => `${list}/${ids[i % ids.length]}`],
-    ['GET /audit?request_id= (send-back history)', fixed(`/api/v1/audit?request_id=${facts.richId ?? ids[0]}`)],
-    ['GET /queue', fixed('/api/v1/queue')],
-    ['GET /experts', fixed('/api/v1/experts')],
-    ['GET /metrics', fixed('/metrics')],
-    ['GET /healthz', fixed('/healthz')],
-  ];
-}
-
-/**
- * Starts the server from `configFile` (with `env`), measures every read route and prints the table
- * under `title`. Resolves with the rows (ms figures as numbers).
- */
-export async function measureRoutes({ title, configFile, env, facts }) {
-  const startedAt = performance.now();
-  // The server's clock starts where the history ended, so it sees the history as it was built: the
-  // last day's requests open, today's asks counted (and a cached history measures the same a week later).
-  const clockOffsetMs = Math.max(0, Date.now() - facts.endsAt);
-  const server = await startServerChild('expertq', { kind: 'expertq', configFile, env: { ...TOKEN_ENV, ...env }, clockOffsetMs });
-  const startMs = performance.now() - startedAt;
+async function measureServer({ configFile, env, facts, backup }) {
+  const server = await startHistoryServer({ configFile, env, facts });
   try {
-    const first = JSON.parse((await call(server.url, '/api/v1/requests', ADMIN_TOKEN)).text);
-    const rows = [];
-    for (const [name, paths, token] of routes(facts, first.next_cursor ?? '')) {
-      rows.push({ name, ...(await timeRoute(server.url, paths, token)) });
-    }
-    console.log(`\n${title} (server started in ${num(startMs)} ms; ${CALLS} calls per route after ${WARMUP} warm-up calls; consumer token: ${TOKEN_CONSUMER})`);
-    printRows(
-      [
-        { key: 'name', label: 'route', align: 'left' },
-        { key: 'p50', label: 'p50 ms' },
-        { key: 'p99', label: 'p99 ms' },
-        { key: 'items', label: 'items' },
-      ],
-      rows.map((r) => ({ ...r, p50: num(r.p50, 2), p99: num(r.p99, 2) })),
-    );
-    return { startMs, rows };
+    const routes = await measureRoutes(server, facts);
+    const { rows: underLoad, backupMs } = await measureUnderLoad(server, facts, backup);
+    const submits = await measureSubmits(server);
+    return { startMs: server.startMs, routes, underLoad, ...(backup ? { backupMs } : {}), submits };
   } finally {
     await server.close();
   }
 }
 
+function report(title, about, m) {
+  console.log(`\n${title}: ${about}; server started in ${num(m.startMs)} ms`);
+  printRoutes(title, m.routes);
+  const pruning = m.prune.route;
+  const prune = { name: 'the first prune (newest requests)', ...pruning, target: PRUNING_P99_MS, ok: pruning.n === 0 || pruning.p99 <= PRUNING_P99_MS, note: m.prune.ms === null ? 'not done' : `done after ${num(m.prune.ms / 1000, 1)} s` };
+  printUnderLoad(title, [...m.underLoad, prune]);
+  return printTargets(title, targetRows(m));
+}
+
 /**
- * SQLite: measures on a copy of the cached database (the server's ticks escalate and give up what
- * falls due while it runs, which would change the cache), deleted afterwards.
+ * SQLite: everything on one copy of the cached database (the server's ticks, submits and prune change
+ * it; the cache is never written), deleted afterwards. Resolves with { ok, summary }.
  */
 export async function measureSqlite({ path, facts }) {
   const dir = mkdtempSync(join(tmpdir(), 'expertq-history-measure-'));
@@ -105,21 +55,44 @@ export async function measureSqlite({ path, facts }) {
     const copy = join(dir, 'history.db');
     copyFileSync(path, copy);
     const mb = statSync(copy).size / 1_048_576;
+    const title = `SQLite, ${num(facts.requests)} submissions`;
+    const about = `${num(mb)} MB (${num((mb * 1024 * 1024) / facts.requests)} bytes a submission), measured on a copy of ${path}`;
     const configFile = writeHistoryConfig(dir, { path: copy });
-    return await measureRoutes({ title: `SQLite, ${num(facts.requests)} submissions, ${num(mb)} MB (${num((mb * 1024 * 1024) / facts.requests)} bytes a submission)`, configFile, env: {}, facts });
+    const tick = await measureIdleTick({ storage: { path: copy }, facts });
+    const server = await measureServer({ configFile, env: {}, facts, backup: { configFile, target: join(dir, 'backup.db') } });
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    const submitsEmpty = await measureSubmitsEmpty({ configFile: writeHistoryConfig(empty, { path: join(empty, 'empty.db') }), env: {} });
+    const pruneDir = join(dir, 'prune');
+    mkdirSync(pruneDir);
+    const prune = await measureFirstPrune({ dir: pruneDir, storage: { path: copy }, env: {}, facts });
+    const migrationStart = await measurePendingMigrationStart({ path: copy, configFile, facts });
+    return report(title, about, { ...server, tick, submitsEmpty, prune, migrationStart });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** PostgreSQL: measures on the built database at `url` (it is thrown away with its server). */
+/**
+ * PostgreSQL: on the built database at `url` (thrown away with its server), the prune last; the
+ * empty reference in a database of its own. No backup (`pg_dump` is the operator's) and no replayed
+ * migration. Resolves with { ok, summary }.
+ */
 export async function measurePostgres(pg, { url, facts }) {
   const dir = mkdtempSync(join(tmpdir(), 'expertq-history-measure-'));
   try {
     const [{ size }] = await pg.query(url, 'SELECT pg_database_size(current_database()) AS size');
-    const mb = Number(size) / 1_048_576;
+    const title = `PostgreSQL, ${num(facts.requests)} submissions`;
+    const about = `${num(Number(size) / 1_048_576)} MB`;
     const configFile = writeHistoryConfig(dir, { url_env: URL_ENV });
-    return await measureRoutes({ title: `PostgreSQL, ${num(facts.requests)} submissions, ${num(mb)} MB`, configFile, env: { [URL_ENV]: url }, facts });
+    const env = { [URL_ENV]: url };
+    const tick = await measureIdleTick({ storage: { urlEnv: URL_ENV, url, poolSize: 4 }, facts });
+    const server = await measureServer({ configFile, env, facts, backup: null });
+    const submitsEmpty = await measureSubmitsEmpty({ configFile, env: { [URL_ENV]: await pg.createDatabase(`history_empty_${facts.requests}`) } });
+    const pruneDir = join(dir, 'prune');
+    mkdirSync(pruneDir);
+    const prune = await measureFirstPrune({ dir: pruneDir, storage: { url_env: URL_ENV }, env, facts });
+    return report(title, about, { ...server, tick, submitsEmpty, prune });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -129,5 +102,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { requests } = historyArgs();
   const paths = cachedPaths(requests);
   if (!existsSync(paths.facts)) throw new Error(`No history of ${requests} submissions in ${paths.db}: run node bench/history/build.js --requests ${requests} first.`);
-  await measureSqlite({ path: paths.db, facts: JSON.parse(readFileSync(paths.facts, 'utf8')) });
+  const outcome = await measureSqlite({ path: paths.db, facts: JSON.parse(readFileSync(paths.facts, 'utf8')) });
+  process.exit(outcome.ok ? 0 : 1); // explicitly: see run.js
 }

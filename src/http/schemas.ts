@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { durationSchema, quietHoursSchema } from '../config/config-schema.js';
 import { expertEntrySchema, expertListSchema } from '../config/expert-schema.js';
+import { searchWords } from '../core/search-words.js';
 
 /** One zod schema per wire shape: it validates the route, types the handler and writes the OpenAPI. */
 
@@ -155,7 +156,16 @@ export const listRequestsQuery = z
     status: z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed']).optional(),
     consumer_id: z.string().min(1).optional(),
     topic: z.string().trim().min(1).max(200).optional(),
-    q: z.string().trim().min(1).max(200).optional(),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .refine((q) => searchWords(q).length > 0, 'q must contain a letter or digit: it is searched as words')
+      .optional()
+      .describe(
+        'Text search: requests whose question or drafted question has, for every word of q, a word starting with it (case ignored, accents kept; punctuation separates words).',
+      ),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z.string().min(1).optional(),
   })

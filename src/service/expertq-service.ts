@@ -29,7 +29,7 @@ import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import type { SubmitInput, SubmitResult } from './submit-request.js';
-import { submitAll, SubmitBatcher } from './submit-batch.js';
+import { submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
 import type { TickResult, TimedWork } from './timed-work.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
@@ -91,7 +91,15 @@ export class ExpertqService implements Engine {
   /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
   readonly ticks = new EventEmitter();
   private readonly stopping = new AbortController();
-  private readonly submits = new SubmitBatcher(async (inputs) => this.committed(await this.store.transaction((tx) => submitAll(this, tx, inputs))));
+  private readonly submits = new SubmitBatcher(async (inputs) => {
+    const results = await this.store.transaction((tx) => submitAll(this, tx, inputs));
+    const wake = workMadeBy(results);
+    if (wake.messages) this.onMessagesQueued();
+    if (wake.messages) this.llmWorker?.kick();
+    if (wake.events) this.onEventsQueued();
+    this.changes.publish();
+    return results;
+  });
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;

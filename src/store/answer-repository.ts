@@ -1,3 +1,4 @@
+import { searchWords } from '../core/search-words.js';
 import type { AnswerRecord, AnswerStatus, Retirement } from '../domain/answers.js';
 
 /** A library search: every filter optional; with `q`, ranked by relevance, else newest first. */
@@ -42,4 +43,9 @@ export interface AnswerRepository extends AnswerReads {
 export function rankedOffset(cursor: string | undefined): number {
   const n = cursor === undefined ? 0 : Number(cursor);
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
+/** The distinct words of a library search, in the order they first appear (an engine ORs them). */
+export function queryWords(text: string): string[] {
+  return [...new Set(searchWords(text))];
 }

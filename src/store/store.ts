@@ -14,7 +14,7 @@ export interface RequestQuery {
   status?: RequestStatus | undefined;
   consumer_id?: string | undefined;
   topic?: string | undefined;
-  /** Text search: requests whose question (or drafted question) contains this, ignoring ASCII case. */
+  /** Text search: requests whose question or drafted question has, for each word of this, a word starting with it (`core/search-words.ts`); none when it has no word. */
   text?: string | undefined;
   limit: number;
   /** Return requests older than this id (the cursor). */

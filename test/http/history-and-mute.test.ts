@@ -17,18 +17,19 @@ describe('GET /requests filters', () => {
     expect(ids((await t.call('GET', '/api/v1/requests?q=refund')).body)).toEqual([b, a]);
     expect(ids((await t.call('GET', '/api/v1/requests?q=refund&topic=billing')).body)).toEqual([a]);
     expect(ids((await t.call('GET', '/api/v1/requests?topic=billing&consumer_id=ledger')).body)).toEqual([c]);
-    // % and _ are searched for literally.
+    // Words, not substrings: each searched word starts a word of the question, in any case; punctuation separates.
     expect(ids((await t.call('GET', '/api/v1/requests?q=50%25')).body)).toEqual([a]);
-    expect(ids((await t.call('GET', '/api/v1/requests?q=_')).body)).toEqual([]);
+    expect(ids((await t.call('GET', '/api/v1/requests?q=REF%20rule')).body)).toEqual([a]);
+    expect(ids((await t.call('GET', '/api/v1/requests?q=fund')).body)).toEqual([]);
 
     const first = (await t.call('GET', '/api/v1/requests?topic=billing&limit=1')).body;
     expect(ids(first)).toEqual([c]);
     expect(ids((await t.call('GET', `/api/v1/requests?topic=billing&limit=1&cursor=${first.next_cursor}`)).body)).toEqual([a]);
   });
 
-  it('refuses an empty or overlong search with the SPEC error shape', async () => {
+  it('refuses an empty, wordless or overlong search with the SPEC error shape', async () => {
     t = await buildTestApp();
-    for (const query of ['q=', `q=${'x'.repeat(201)}`, 'topic=']) {
+    for (const query of ['q=', 'q=_', 'q=%25%20%3F', `q=${'x'.repeat(201)}`, 'topic=']) {
       const res = await t.call('GET', `/api/v1/requests?${query}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('bad_request');

@@ -6,7 +6,7 @@ import { useEngine } from './use-engine.js';
 describe.each(ENGINES)('$name store: requests and asks read back as written', (engine) => {
   const e = useEngine(engine);
 
-  it('lists requests newest id first with each filter, text matched as a literal substring ignoring ASCII case (only)', async () => {
+  it('lists requests newest id first with each filter (text search: contract-search.test.ts)', async () => {
     await e.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1', { question: 'Refund 100% of INVOICE_7?' }));
       await tx.requests.insert(request('req_2', { question: 'Refund 1000 of invoice 7?', status: 'queued' }));
@@ -16,12 +16,6 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     const ids = async (q: Parameters<typeof e.store.requests.list>[0]) => (await e.store.requests.list(q)).map((r) => r.id);
 
     expect(await ids({ limit: 10 })).toEqual(['req_4', 'req_3', 'req_2', 'req_1']);
-    expect(await ids({ limit: 10, text: 'invoice_7' })).toEqual(['req_3', 'req_1']);
-    expect(await ids({ limit: 10, text: '100%' })).toEqual(['req_1']);
-    expect(await ids({ limit: 10, text: '7\\b' })).toEqual(['req_3']);
-    expect(await ids({ limit: 10, text: 'REFUND 1' })).toEqual(['req_2', 'req_1']);
-    expect(await ids({ limit: 10, text: 'RÉSUMÉ été' })).toEqual([]);
-    expect(await ids({ limit: 10, text: 'RéSUMé ÉtÉ' })).toEqual(['req_4']);
     expect(await ids({ limit: 10, status: 'queued' })).toEqual(['req_2']);
     expect(await ids({ limit: 10, consumer_id: 'crm', topic: 'crm' })).toEqual(['req_3']);
     expect(await ids({ limit: 1, before: 'req_3' })).toEqual(['req_2']);

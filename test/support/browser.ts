@@ -110,13 +110,13 @@ export function screenshotPath(name: string): string {
  * One served workspace per describe block and a fresh browser per test: registers the hooks that
  * start and stop them. `prepare` may edit the workspace (config, .env) before the server starts.
  */
-export function useBrowserServer(prepare?: (ws: Workspace) => void) {
+export function useBrowserServer(prepare?: (ws: Workspace) => void | Promise<void>) {
   let ws: Workspace | null = null;
   let server: ServerProcess | null = null;
   let browser: Awaited<ReturnType<typeof openBrowser>> | null = null;
   beforeAll(async () => {
     ws = await makeWorkspace();
-    prepare?.(ws);
+    await prepare?.(ws);
     server = await serveWorkspace(ws);
   });
   afterAll(async () => {

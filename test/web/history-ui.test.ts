@@ -47,7 +47,7 @@ describe.runIf(HAVE_CHROMIUM)('approval UI: requests page, ids, mute and outages
     await page.screenshot({ path: screenshotPath('requests-desktop.png'), fullPage: true });
 
     await page.getByLabel('Status').selectOption('');
-    await page.getByLabel('Question contains').fill('usd');
+    await page.getByLabel('Question words').fill('usd');
     await page.getByLabel('Consumer').fill('ledger-bot');
     await page.getByLabel('Topic').fill('Billing');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -56,14 +56,14 @@ describe.runIf(HAVE_CHROMIUM)('approval UI: requests page, ids, mute and outages
     expect(await rows.count()).toBe(1);
     expect(page.url()).toContain('q=usd');
 
-    await page.getByLabel('Question contains').fill('no such question anywhere');
+    await page.getByLabel('Question words').fill('no such question anywhere');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'No requests match these filters' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => rows.count()).toBe(25);
 
     // A row opens the request: its audit trail reads as sentences, with times in a named zone.
-    await page.getByLabel('Question contains').fill('USD');
+    await page.getByLabel('Question words').fill('USD');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: 'Can invoices be reissued in USD?' }).click();
     const trail = page.getByRole('list', { name: 'Audit trail' });

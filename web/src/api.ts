@@ -46,19 +46,50 @@ async function call<T>(token: string | null, method: 'GET' | 'POST', path: strin
     headers: headers(token, body === undefined ? {} : { 'content-type': 'application/json' }),
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
+    // A signed-in reviewer's session cookie goes with every call to this origin (and nowhere else).
+    credentials: 'same-origin',
   });
   if (!res.ok) throw await failure(res);
   return (await res.json()) as T;
 }
 
-/** `GET /me`: who the token is, and what it may call. */
+/** `GET /me`: who the token or the signed-in person is, and what they may call. */
 export interface Me {
   name: string | null;
-  role: 'consumer' | 'reviewer' | 'admin';
+  /** `none`: signed in, but in no group that may review. */
+  role: 'none' | 'consumer' | 'reviewer' | 'admin';
+  /** How the caller proved who they are: a bearer token, the sign-in cookie, or nothing (authentication off). */
+  via?: 'token' | 'session' | 'none';
   routes: '*' | string[];
 }
 
-/** The API calls the UI makes, all with the reviewer's token (none when authentication is off). */
+/** Sign-in through the organisation's identity provider, when the server offers it. */
+export interface SignInOffer {
+  label: string;
+  login_url: string;
+}
+
+/** `GET /auth/session`: whether sign-in is offered, and who is signed in with this browser. */
+export interface SignInState {
+  sign_in: SignInOffer | null;
+  session: { name: string; role: 'none' | 'reviewer' | 'admin'; expires_at: string } | null;
+}
+
+/** Asks the server whether it offers sign-in and whether this browser is signed in (a server without the route offers none). */
+export async function signInState(): Promise<SignInState> {
+  const res = await fetch('/auth/session', { cache: 'no-store', credentials: 'same-origin' });
+  if (res.status === 404) return { sign_in: null, session: null };
+  if (!res.ok) throw await failure(res);
+  return (await res.json()) as SignInState;
+}
+
+/** Ends this browser's sign-in (the browser sends its Origin with the POST, as the server requires). */
+export async function signOutSession(): Promise<void> {
+  const res = await fetch('/auth/logout', { method: 'POST', cache: 'no-store', credentials: 'same-origin' });
+  if (!res.ok && res.status !== 401) throw await failure(res);
+}
+
+/** The API calls the UI makes, with the reviewer's token, or with none (signed in by cookie, or authentication off). */
 export function apiClient(token: string | null) {
   return {
     me: () => call<Me>(token, 'GET', '/me'),
@@ -92,7 +123,7 @@ export function apiClient(token: string | null) {
       signal.addEventListener('abort', abort, { once: true });
       let timer = setTimeout(abort, silenceMs);
       try {
-        const res = await fetch(`${BASE}/queue/events`, { headers: headers(token, { accept: 'text/event-stream' }), cache: 'no-store', signal: stop.signal });
+        const res = await fetch(`${BASE}/queue/events`, { headers: headers(token, { accept: 'text/event-stream' }), cache: 'no-store', credentials: 'same-origin', signal: stop.signal });
         if (!res.ok) throw await failure(res);
         if (!res.body) throw new Error('This browser cannot read a streamed response.');
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { apiClient, probe, tokenStore, Unauthorized, type Me } from './api.js';
+import { apiClient, probe, signInState, signOutSession, tokenStore, Unauthorized, type Me, type SignInOffer } from './api.js';
+import { ConsumerToken, NotAReviewer } from './cannot-review.js';
 import { NameDialog, ShortcutsDialog } from './dialogs.js';
 import { ExpertsView } from './experts-view.js';
 import { useLiveQueue, useNow, useRoute } from './hooks.js';
 import { commandFor } from './keys.js';
 import { TokenPrompt } from './prompt.js';
+import { SignInChoice } from './sign-in.js';
 import { dialogOpen, keyTarget, QueueView, type Decision } from './queue.js';
 import { RequestView } from './request-view.js';
 import { RequestsView } from './requests-view.js';
@@ -13,18 +15,24 @@ import type { QueueItem } from './wire.js';
 
 type Phase =
   | { kind: 'checking' }
+  | { kind: 'choose'; offer: SignInOffer; message: string | null }
   | { kind: 'prompt'; message: string | null }
   | { kind: 'ready'; token: string | null; me: Me }
   | { kind: 'offline'; message: string };
 
 const REFUSED = 'The server refused the token (401 Unauthorized). Enter the current API token to continue.';
+const ENDED = 'Your sign-in has ended (it expired, or you signed out in another tab). Sign in again to continue.';
 
 /**
- * Signs in, then shows the queue. With no token stored it first asks the server without one: a 200
- * means authentication is off and no prompt is shown. Any 401 later returns here with a message.
+ * Signs in, then shows the queue. It first asks the server whether it offers sign-in through the
+ * organisation's identity provider and whether this browser is signed in: a session is used as it is
+ * (the cookie goes with every call); an offer with no session and no stored token shows "Sign in
+ * with …" first. Otherwise, with no token stored it asks the server without one: a 200 means
+ * authentication is off and no prompt is shown. Any 401 later returns here with a message.
  */
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+  const offer = useRef<SignInOffer | null>(null);
 
   const check = useCallback(async (token: string | null, onRefused: string | null) => {
     try {
@@ -34,20 +42,33 @@ export function App() {
         setPhase({ kind: 'ready', token, me });
       } else {
         tokenStore.clear();
-        setPhase({ kind: 'prompt', message: token ? onRefused : null });
+        setPhase(!token && offer.current ? { kind: 'choose', offer: offer.current, message: null } : { kind: 'prompt', message: token ? onRefused : null });
       }
     } catch (error) {
       setPhase({ kind: 'offline', message: error instanceof Error ? error.message : String(error) });
     }
   }, []);
 
-  useEffect(() => {
-    void check(tokenStore.get(), REFUSED);
+  const start = useCallback(async () => {
+    try {
+      const state = await signInState();
+      offer.current = state.sign_in;
+      // A session wins over a token left in this tab: the person signed in is who decides.
+      if (state.session) tokenStore.clear();
+      await check(state.session ? null : tokenStore.get(), REFUSED);
+    } catch (error) {
+      setPhase({ kind: 'offline', message: error instanceof Error ? error.message : String(error) });
+    }
   }, [check]);
 
+  useEffect(() => {
+    void start();
+  }, [start]);
+
   const unauthorized = useCallback(() => {
+    const hadToken = tokenStore.get() !== null;
     tokenStore.clear();
-    setPhase({ kind: 'prompt', message: REFUSED });
+    setPhase(!hadToken && offer.current ? { kind: 'choose', offer: offer.current, message: ENDED } : { kind: 'prompt', message: REFUSED });
   }, []);
 
   switch (phase.kind) {
@@ -59,23 +80,33 @@ export function App() {
           <div class="card signin-card">
             <h1>Cannot reach expertq</h1>
             <p class="alert" role="alert">{phase.message}</p>
-            <button type="button" class="primary" onClick={() => void check(tokenStore.get(), REFUSED)}>Try again</button>
+            <button type="button" class="primary" onClick={() => void start()}>Try again</button>
           </div>
         </main>
       );
+    case 'choose':
+      return <SignInChoice offer={phase.offer} message={phase.message} onUseToken={() => setPhase({ kind: 'prompt', message: null })} />;
     case 'prompt':
       return (
         <TokenPrompt
           message={phase.message}
+          offer={offer.current}
           onSubmit={(token) => check(token, 'That token was not accepted (401 Unauthorized). Check the value of SERVICE_API_TOKEN and try again.')}
         />
       );
     case 'ready': {
       const signOut = () => {
+        if (phase.me.via === 'session') {
+          // The cookie is HttpOnly: only the server can clear it. Then start over from a clean page.
+          void signOutSession().catch(() => undefined).finally(() => location.reload());
+          return;
+        }
         tokenStore.clear();
-        setPhase({ kind: 'prompt', message: 'Signed out. The token was removed from this tab.' });
+        const message = 'Signed out. The token was removed from this tab.';
+        setPhase(offer.current ? { kind: 'choose', offer: offer.current, message } : { kind: 'prompt', message });
       };
       if (phase.me.role === 'consumer') return <ConsumerToken me={phase.me} onSignOut={signOut} />;
+      if (phase.me.role === 'none') return <NotAReviewer me={phase.me} onSignOut={signOut} />;
       return <Shell token={phase.token} me={phase.me} onUnauthorized={unauthorized} onSignOut={signOut} />;
     }
   }
@@ -83,22 +114,6 @@ export function App() {
 
 const NAME_KEY = 'expertq.decided_by';
 const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
-
-/** A consumer token may submit and read its own requests, not review: say so instead of an empty queue. */
-function ConsumerToken(props: { me: Me; onSignOut: () => void }) {
-  return (
-    <main id="main" class="center">
-      <div class="card signin-card">
-        <h1>This token cannot review</h1>
-        <p class="alert" role="alert">
-          It is the consumer token of <strong>{props.me.name}</strong>: it may submit and read its own requests, but not
-          see the review queue or decide. Sign in with a reviewer or admin token.
-        </p>
-        <button type="button" class="primary" onClick={props.onSignOut}>Sign out</button>
-      </div>
-    </main>
-  );
-}
 
 function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void; onSignOut: () => void }) {
   const { onUnauthorized } = props;
@@ -108,7 +123,7 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
   const queue = useLiveQueue(api, onUnauthorized);
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
-  // A named token decides as itself (the server records its name); only the unnamed admin token asks.
+  // A named token or a signed-in person decides as itself (the server records that name); only the unnamed admin token asks.
   const tokenName = props.me.name;
   const [name, setName] = useState(() => tokenName ?? localStorage.getItem(NAME_KEY) ?? '');
   const [askName, setAskName] = useState(false);
@@ -223,7 +238,11 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
             <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
           </nav>
           <div class="top-tools">
-            {tokenName ? (
+            {tokenName && props.me.via === 'session' ? (
+              <span class="reviewer" title={`Decisions are recorded as ${tokenName}, the name your identity provider vouches for`}>
+                <span class="muted">Signed in as</span> {tokenName} <span class="muted">({props.me.role})</span>
+              </span>
+            ) : tokenName ? (
               <span class="reviewer" title={`Decisions are recorded as ${tokenName}: the name of this ${props.me.role} token`}>
                 <span class="muted">Reviewing as</span> {tokenName} <span class="muted">({props.me.role} token)</span>
               </span>
@@ -233,7 +252,7 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
               </button>
             ) : null}
             <button type="button" class="icon" onClick={() => setHelp(true)} aria-keyshortcuts="?" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
-            {props.token ? <button type="button" class="link" onClick={props.onSignOut}>Sign out</button> : null}
+            {props.token || props.me.via === 'session' ? <button type="button" class="link" onClick={props.onSignOut}>Sign out</button> : null}
           </div>
         </div>
       </header>

@@ -1,7 +1,11 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { SignInOffer } from './api.js';
 
-/** The token prompt: first load, and after any 401 (with the reason in `message`). */
-export function TokenPrompt(props: { message: string | null; onSubmit: (token: string) => Promise<void> }) {
+/**
+ * The token prompt: first load, and after any 401 (with the reason in `message`). When the server
+ * also offers sign-in (`offer`), it is the secondary choice and links back to it.
+ */
+export function TokenPrompt(props: { message: string | null; offer?: SignInOffer | null; onSubmit: (token: string) => Promise<void> }) {
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
   const [empty, setEmpty] = useState(false);
@@ -49,6 +53,7 @@ export function TokenPrompt(props: { message: string | null; onSubmit: (token: s
           ref={input}
         />
         <button type="submit" class="primary wide" disabled={busy}>{busy ? 'Checking…' : 'Sign in'}</button>
+        {props.offer ? <a class="secondary-choice" href={props.offer.login_url}>Sign in with {props.offer.label} instead</a> : null}
       </form>
     </main>
   );

@@ -76,7 +76,7 @@ export function RequestsView(props: { api: Api; filters: RequestFilters; onUnaut
       </div>
       <form class="card filters" role="search" aria-label="Filter requests" onSubmit={apply}>
         <div class="field">
-          <label for="filter-q">Question contains</label>
+          <label for="filter-q">Question words</label>
           <input id="filter-q" type="search" maxLength={200} {...field('q')} />
         </div>
         <div class="field">

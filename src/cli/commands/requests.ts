@@ -30,7 +30,7 @@ export function addRequestCommands({ program, say, table, client, print, when }:
     .addOption(new Option('--status <status>', 'only this status').choices(REQUEST_STATUSES))
     .option('--topic <topic>', 'only this topic')
     .option('--consumer <id>', 'only this consumer')
-    .option('--search <text>', 'only questions containing this text')
+    .option('--search <words>', 'only requests whose question has a word starting with each of these (case ignored)')
     .option('--limit <n>', 'how many, 1 to 500', parseLimit, '20')
     .action(async (opts: { status?: string; topic?: string; consumer?: string; search?: string; limit: string }) => {
       const q = new URLSearchParams({

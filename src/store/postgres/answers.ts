@@ -1,6 +1,6 @@
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
-import { queryWords, searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, rankedOffset } from '../answer-repository.js';
+import { searchWords } from '../../core/search-words.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, queryWords, rankedOffset } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ConfigError } from '../../config/load-config.js';
+import { fillSearchWords } from './fill-search-words.js';
 import { PG_MIGRATIONS } from './migrations.js';
 
 /** The session advisory lock instances take to migrate one at a time (an arbitrary constant: "expertq1"). */
@@ -26,7 +27,9 @@ export async function migratePg(pool: pg.Pool, where: string): Promise<void> {
       for (let v = version; v < PG_MIGRATIONS.length; v++) {
         await client.query('BEGIN');
         try {
-          await client.query(PG_MIGRATIONS[v]!);
+          const migration = PG_MIGRATIONS[v]!;
+          if (typeof migration === 'string') await client.query(migration);
+          else await migration(client);
           await client.query(v === 0 && !row ? 'INSERT INTO expertq_schema (version) VALUES ($1)' : 'UPDATE expertq_schema SET version = $1', [v + 1]);
           await client.query('COMMIT');
         } catch (error) {
@@ -34,6 +37,8 @@ export async function migratePg(pool: pg.Pool, where: string): Promise<void> {
           throw error;
         }
       }
+      // Requests an older instance inserted while this version rolled out have no search words yet.
+      await fillSearchWords(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

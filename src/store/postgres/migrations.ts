@@ -1,10 +1,16 @@
+import type pg from 'pg';
+import { fillSearchWords } from './fill-search-words.js';
+
+/** A schema step: SQL, or work that needs expertq's own code (run in the step's transaction). */
+export type PgMigration = string | ((client: pg.ClientBase) => Promise<void>);
+
 /**
  * The PostgreSQL schema, one entry per version (index 0 is version 1). It mirrors the SQLite schema
  * table for table: JSON kept as text, flags as 0/1 integers and times as epoch milliseconds (BIGINT),
  * so both engines turn rows into records the same way. Text compares byte by byte (COLLATE "C"), as in
  * SQLite, whatever the database's locale: ids sort and page the same on both. Never edit an entry that has shipped: append.
  */
-export const PG_MIGRATIONS: string[] = [
+export const PG_MIGRATIONS: PgMigration[] = [
   // 1: everything SQLite reached by its version 10.
   `
   CREATE TABLE requests (
@@ -232,7 +238,21 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX requests_topic ON requests (topic, id);
   CREATE INDEX requests_consumer_open ON requests (consumer_id, id) WHERE status IN ('queued', 'asked', 'escalated', 'proposed');
   `,
-  // 4: references to a request are checked at commit, as SQLite checks them: a transaction may write
+  // 4: text search (`GET /requests?q=`) on a full-text index instead of reading every question. Each
+  // request's words as expertq defines them (src/core/search-words.ts), taken verbatim as lexemes: no
+  // parser or dictionary of PostgreSQL's decides what a word is, so it finds what SQLite's index finds.
+  // The store writes them with the request; NULL means not yet indexed (kept before this migration, or
+  // inserted by an older instance during a rolling upgrade), and every start fills those.
+  async (client) => {
+    await client.query(`
+      ALTER TABLE requests ADD COLUMN search_words tsvector;
+      CREATE INDEX requests_unindexed ON requests (id) WHERE search_words IS NULL;
+    `);
+    await fillSearchWords(client);
+    // Built once the words are in: one sorted build rather than an index update per row.
+    await client.query('CREATE INDEX requests_search ON requests USING gin (search_words)');
+  },
+  // 5: references to a request are checked at commit, as SQLite checks them: a transaction may write
   // a request's rows before the request (a submit writes its request last, in its final state).
   `
   ALTER TABLE request_subscribers ALTER CONSTRAINT request_subscribers_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
@@ -240,7 +260,7 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE proposals ALTER CONSTRAINT proposals_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
   ALTER TABLE llm_jobs ALTER CONSTRAINT llm_jobs_request_id_fkey DEFERRABLE INITIALLY DEFERRED;
   `,
-  // 5: the answer library. \`search\` is built by expertq from the words of \`core/search-words.ts\`
+  // 6: the answer library. \`search\` is built by expertq from the words of \`core/search-words.ts\`
   // (a tsvector literal, not parsed by a text search configuration), so PostgreSQL and SQLite search the
   // same words whatever the database's locale.
   `

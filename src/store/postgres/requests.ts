@@ -1,6 +1,8 @@
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
 import { json, type Row, toAudit, toRequest } from '../row-records.js';
+import { searchWords } from '../../core/search-words.js';
+import { SEARCH_WORDS_OF, searchConditions, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 
 /**
@@ -14,8 +16,8 @@ const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')
 
 const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
     routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-    drafting, asked_question, own_policy)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`;
+    drafting, asked_question, own_policy, search_words)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, ${SEARCH_WORDS_OF('$21')})`;
 const SUBSCRIBE = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
 const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
 const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
@@ -23,14 +25,6 @@ const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND gi
 const HELD = `SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
     AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
     ORDER BY created_at, id`;
-
-/**
- * Text search ignores ASCII case only, as SQLite's LIKE does: ILIKE (or lower()) would also fold
- * letters such as É by the database's locale, and the engines would find different requests.
- */
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const foldAscii = (expr: string) => `translate(${expr}, '${UPPER}', '${UPPER.toLowerCase()}')`;
-const toLowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
  * Requests with their subscribers and audit trail, in PostgreSQL. Inside a transaction (`locking`),
@@ -48,7 +42,7 @@ export class PgRequests implements RequestRepository {
       r.id, r.consumer_id, r.kind, r.topic, r.question, json(r.context),
       r.target_experts === null ? null : json(r.target_experts), json(r.routing_policy), r.dedup_key, r.status,
       r.reason?.code ?? null, r.reason?.message ?? null, r.proposal_id, r.held ? 1 : 0, r.give_up_at, r.created_at, r.updated_at,
-      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy),
+      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), searchWordsOf(r.question, r.asked_question),
     ]);
     await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
   }
@@ -78,19 +72,34 @@ export class PgRequests implements RequestRepository {
       }
     }
     if (sets.length === 0) return;
+    if (patch.asked_question !== undefined) {
+      // The drafted question changed: the request's words are its question's and the new draft's.
+      const row = await one(this.db, 'SELECT question FROM requests WHERE id = $1', [id]);
+      if (row) {
+        values.push(searchWordsOf(row.question as string, patch.asked_question));
+        sets.push(`search_words = ${SEARCH_WORDS_OF(`$${values.length}`)}`);
+      }
+    }
     await write(this.db, `UPDATE requests SET ${sets.join(', ')} WHERE id = $${values.length + 1}`, [...values, id]);
   }
 
   async list(q: RequestQuery): Promise<RequestRecord[]> {
-    const { where, values } = whereClause([
+    const filters: Array<[string, unknown]> = [
       ['status = $?', q.status],
       // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
       // so the plan reads that consumer's open requests only, not its whole history.
       [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = $? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = $?', q.consumer_id],
       ['topic = $?', q.topic],
-      [`${foldAscii("(question || chr(10) || coalesce(asked_question, ''))")} LIKE $? ESCAPE '\\'`, q.text === undefined ? undefined : `%${toLowerAscii(q.text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
       ['id < $?', q.before],
-    ]);
+    ];
+    if (q.text !== undefined) {
+      const words = searchWords(q.text);
+      if (words.length === 0) return [];
+      // The planner's statistics know how common a word is: at a million requests it takes the GIN
+      // index for a rare word (0.4 ms) and walks the newest requests for a common one (0.04 ms).
+      filters.push(...(await searchConditions(this.db, filters, words)));
+    }
+    const { where, values } = whereClause(filters);
     const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT $${values.length + 1}`;
     return (await all(this.db, sql, [...values, q.limit])).map(toRequest);
   }

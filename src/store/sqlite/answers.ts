@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
-import { queryWords, searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, rankedOffset } from '../answer-repository.js';
+import { searchWords } from '../../core/search-words.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, queryWords, rankedOffset } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
 /** A question word counts twice an answer word in the ranking (bm25 column weights). */

@@ -263,7 +263,22 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX requests_topic ON requests (topic, id);
   CREATE INDEX requests_consumer_open ON requests (consumer_id, id) WHERE status IN ('queued', 'asked', 'escalated', 'proposed');
   `,
-  // 13: the answer library. Its full-text index holds only the words of \`core/search-words.ts\`, space
+  // 13: text search (`GET /requests?q=`) on a full-text index instead of reading every question. The
+  // index holds only each request's words as expertq defines them (src/core/search-words.ts), joined by
+  // spaces: contentless (the text is in `requests`), keyed by the request's rowid (backups copy pages,
+  // and expertq never runs VACUUM), no positions (a search is words, not phrases), and the `ascii`
+  // tokenizer, which splits only at the spaces and folds nothing more, so FTS5 sees the very words
+  // PostgreSQL does. The store writes a request's words with the request; a deleted request
+  // (retention) leaves the index by the trigger. `expertq_search_words`, defined on every connection
+  // expertq opens (request-search.ts), fills the index for the requests already kept.
+  `
+  CREATE VIRTUAL TABLE requests_search USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='ascii');
+  INSERT INTO requests_search (rowid, words) SELECT rowid, expertq_search_words(question, asked_question) FROM requests;
+  CREATE TRIGGER requests_search_delete AFTER DELETE ON requests BEGIN
+    DELETE FROM requests_search WHERE rowid = old.rowid;
+  END;
+  `,
+  // 14: the answer library. Its full-text index holds only the words of \`core/search-words.ts\`, space
   // separated, so the \`ascii\` tokenizer (which splits on ASCII punctuation and spaces only) keeps them as
   // they are: SQLite and PostgreSQL search the same words. The index row shares the entry's rowid.
   `

@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../config/load-config.js';
 import { MIGRATIONS } from './migrations.js';
+import { defineSearchFunctions } from './request-search.js';
 
 /** How long a write waits for another process's write lock, blocking the event loop meanwhile. */
 export const BUSY_TIMEOUT_MS = 250;
@@ -25,6 +26,7 @@ export function openDatabase(path: string): Database.Database {
   // wait briefly; a write that still cannot go answers 503 with Retry-After, and the scheduler and the
   // dispatchers try again on their next turn.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  defineSearchFunctions(db);
   migrate(db);
   return db;
 }
@@ -37,6 +39,7 @@ export function openReader(path: string): Database.Database {
   const db = new Database(path, { fileMustExist: true });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('query_only = ON');
+  defineSearchFunctions(db);
   return db;
 }
 

@@ -33,7 +33,7 @@ export interface RepositoryOptions {
  */
 export function createRepositories(db: Database.Database, { memo = null, slow = null }: RepositoryOptions = {}): Repositories {
   return {
-    requests: new SqliteRequests(db, slow),
+    requests: new SqliteRequests(db),
     asks: new SqliteAsks(db, memo),
     proposals: new SqliteProposals(db),
     outbox: new Outbox(new SqliteMessages(db), new SqliteDeliveries(db)),

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
-import type { SlowReads } from './worker-reader.js';
+import { searchRequests, SqliteRequestSearch } from './request-search.js';
 import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
 
 /**
@@ -44,18 +44,16 @@ const SUBMITTER = 'submitter';
 export class SqliteRequests implements RequestRepository {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly prepareCached: (sql: string) => Database.Statement;
+  private readonly search: SqliteRequestSearch;
 
-  /** `slow`: where a text search runs (it reads every question kept); null: on `db`, as in a transaction. */
-  constructor(
-    db: Database.Database,
-    private readonly slow: SlowReads | null = null,
-  ) {
+  constructor(db: Database.Database) {
     this.stmts = prepare(db);
     this.prepareCached = statementCache(db);
+    this.search = new SqliteRequestSearch(db);
   }
 
   async insert(r: RequestRecord): Promise<void> {
-    this.stmts.insert.run({
+    const { lastInsertRowid } = this.stmts.insert.run({
       ...r,
       context: json(r.context),
       target_experts: r.target_experts === null ? null : json(r.target_experts),
@@ -67,6 +65,7 @@ export class SqliteRequests implements RequestRepository {
       drafting: r.drafting ? 1 : 0,
       reason: undefined,
     });
+    this.search.index(lastInsertRowid, r.question, r.asked_question);
     this.stmts.addSubscriber.run(r.id, r.consumer_id, SUBMITTER, r.created_at);
   }
 
@@ -94,21 +93,21 @@ export class SqliteRequests implements RequestRepository {
     }
     if (sets.length === 0) return;
     this.prepareCached(`UPDATE requests SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    if (patch.asked_question !== undefined) this.search.reindex(id);
   }
 
   async list(q: RequestQuery): Promise<RequestRecord[]> {
-    const { where, values } = whereClause([
+    const filters: Array<[string, unknown]> = [
       ['status = ?', q.status],
       // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
       // so the plan reads that consumer's open requests only, not its whole history.
       [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = ? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = ?', q.consumer_id],
       ['topic = ?', q.topic],
-      ["(question || char(10) || coalesce(asked_question, '')) LIKE ? ESCAPE '\\'", q.text === undefined ? undefined : `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
       ['id < ?', q.before],
-    ]);
-    const sql = `SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`;
-    const rows = q.text !== undefined && this.slow ? await this.slow.all(sql, [...values, q.limit]) : (this.prepareCached(sql).all(...values, q.limit) as Row[]);
-    return rows.map(toRequest);
+    ];
+    if (q.text !== undefined) return searchRequests(this.prepareCached, filters, q.text, q.limit).map(toRequest);
+    const { where, values } = whereClause(filters);
+    return (this.prepareCached(`SELECT * FROM requests ${where} ORDER BY id DESC LIMIT ?`).all(...values, q.limit) as Row[]).map(toRequest);
   }
 
   async findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined> {

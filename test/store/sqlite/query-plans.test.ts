@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ask, DAY, HOUR, request, T0 } from '../records.js';
+import { NEWEST_FIRST } from '../../../src/store/sqlite/request-search.js';
 import { planRecordingStore } from './plan-recorder.js';
 import { pruneOnce } from '../../../src/store/retention.js';
 
@@ -92,5 +93,31 @@ describe('SQLite plans of reads over a long history', () => {
     const [selection, ...more] = db.plansOf(/^SELECT id FROM requests INDEXED BY requests_finished/);
     expect(more).toEqual([]);
     expect(selection).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('a text search the newest requests cannot answer reads what the full-text index finds for its rarest word, alone, after a cursor and with other filters', async () => {
+    await db.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { question: 'Refund window?' }));
+      await tx.requests.insert(request('req_2', { question: 'Invoice?' }));
+      for (let i = 0; i < NEWEST_FIRST; i++) await tx.requests.insert(request(`req_3${String(i).padStart(5, '0')}`, { question: 'Which ledger?' }));
+    });
+    db.forget();
+    expect((await db.store.requests.list({ text: 'refu', limit: 20 })).map((r) => r.id)).toEqual(['req_1']);
+    expect((await db.store.requests.list({ text: 'which refu', limit: 20 })).map((r) => r.id)).toEqual([]);
+    expect((await db.store.requests.list({ text: 'which', limit: 20 })).map((r) => r.id)).toHaveLength(20);
+    // A common word fills its page from the newest requests: no index, no sort.
+    expect(db.plansOf(/FROM requests_search/)).toHaveLength(2);
+    expect(db.plansOf(/^SELECT id, question, asked_question FROM requests\s+ORDER BY id DESC LIMIT/)).toEqual(Array(3).fill('SCAN requests USING INDEX sqlite_autoindex_requests_1'));
+    db.forget();
+    await db.store.requests.list({ text: 'refu', limit: 20, before: 'req_5' });
+    await db.store.requests.list({ text: 'refu', status: 'asked', topic: 'billing', limit: 20 });
+    await db.store.requests.list({ text: 'refu', status: 'asked', consumer_id: 'ledger', limit: 20 });
+    const plans = db.plansOf(/FROM requests_search/);
+    expect(plans).toHaveLength(3);
+    for (const plan of plans) {
+      expect(plan).toContain('SCAN requests_search VIRTUAL TABLE');
+      expect(plan).toContain('SEARCH requests USING INTEGER PRIMARY KEY (rowid=?)');
+      expect(plan).not.toMatch(/SCAN requests\b/);
+    }
   });
 });

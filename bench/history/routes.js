@@ -1,0 +1,69 @@
+// The read routes of the history bench: each called 50 times in a row after 3 warm-up calls on a
+// running history server; median and p99 per route.
+import { num, printRows } from '../report.js';
+import { ADMIN_TOKEN, CONSUMER_TOKEN, RARE_WORD, TOKEN_CONSUMER, topics } from './setup.js';
+import { CALLS, WARMUP, call, timeRoute } from './calls.js';
+
+/** Target p99 of every API read route, and of the two the issue names apart. */
+export const ROUTE_P99_MS = 20;
+const TIGHTER = { 'GET /experts': 5 };
+
+/**
+ * The read routes with what each is called with. `facts` come from the build: sampled request ids
+ * (the request view cycles through them) and a request with a long history (its audit trail).
+ */
+function routes(facts, cursor) {
+  const rareTopic = topics().rare;
+  const list = '/api/v1/requests';
+  const fixed = (path) => () => path;
+  return [
+    ['GET /requests (first page)', fixed(list)],
+    ['GET /requests?status=asked', fixed(`${list}?status=asked`)],
+    ['GET /requests?status=accepted', fixed(`${list}?status=accepted`)],
+    [`GET /requests?topic=<rare topic>`, fixed(`${list}?topic=${encodeURIComponent(rareTopic)}`)],
+    [`GET /requests?q=<rare word>`, fixed(`${list}?q=${RARE_WORD}`)],
+    ['GET /requests?cursor=<page 2>', fixed(`${list}?cursor=${encodeURIComponent(cursor)}`)],
+    ['GET /requests?status=asked (consumer token)', fixed(`${list}?status=asked`), CONSUMER_TOKEN],
+    ['GET /requests/{id} (sampled ids)', requestView(facts)],
+    ['GET /audit?request_id= (send-back history)', fixed(`/api/v1/audit?request_id=${facts.richId ?? facts.sampleIds[0]}`)],
+    ['GET /queue', fixed('/api/v1/queue')],
+    ['GET /experts', fixed('/api/v1/experts')],
+    ['GET /metrics', fixed('/metrics')],
+    ['GET /healthz', fixed('/healthz')],
+  ];
+}
+
+/** `GET /requests/{id}` cycling through the ids sampled from the whole history: the bench's "1 ms route". */
+export function requestView(facts) {
+  // A slot whose submission repeated a dedup key stays empty in a small history.
+  const ids = facts.sampleIds.filter(Boolean);
+  return (i) => `/api/v1/requests/${ids[i % ids.length]}`;
+}
+
+/** The read routes' figures on `server`, each row with its target (p99) and verdict. */
+export async function measureRoutes(server, facts) {
+  const first = JSON.parse((await call(server.url, '/api/v1/requests', ADMIN_TOKEN)).text);
+  const rows = [];
+  for (const [name, paths, token] of routes(facts, first.next_cursor ?? '')) {
+    const figures = await timeRoute(server.url, paths, token);
+    const target = TIGHTER[name] ?? ROUTE_P99_MS;
+    rows.push({ name, ...figures, target, ok: figures.p99 <= target });
+  }
+  return rows;
+}
+
+/** Prints the read routes' table under `title`. */
+export function printRoutes(title, rows) {
+  console.log(`\n${title}: read routes (${CALLS} calls per route after ${WARMUP} warm-up calls; consumer token: ${TOKEN_CONSUMER})`);
+  printRows(
+    [
+      { key: 'name', label: 'route', align: 'left' },
+      { key: 'p50', label: 'p50 ms' },
+      { key: 'p99', label: 'p99 ms' },
+      { key: 'items', label: 'items' },
+      { key: 'target', label: 'target', align: 'left' },
+      { key: 'verdict', label: '', align: 'left' },
+    ],
+    rows.map((r) => ({ ...r, p50: num(r.p50, 2), p99: num(r.p99, 2), target: `p99 <= ${r.target} ms`, verdict: r.ok ? 'PASS' : 'FAIL' })),
+  );
+}

@@ -1,0 +1,29 @@
+import type pg from 'pg';
+import { requestSearchWords } from '../../core/search-words.js';
+
+/** Requests indexed per statement: a few megabytes of text each. */
+const BATCH = 5000;
+
+/**
+ * Writes the search words of every request that has none (`search_words` NULL), a batch at a time in
+ * id order, found by the partial index `requests_unindexed`. The search migration fills the requests
+ * kept before it; every start fills those an older instance inserted during a rolling upgrade (it
+ * knows no `search_words`), so once the last old instance is replaced, every request is found.
+ */
+export async function fillSearchWords(client: pg.ClientBase): Promise<number> {
+  let filled = 0;
+  for (let after = ''; ; ) {
+    const { rows } = await client.query<{ id: string; question: string; asked_question: string | null }>(
+      'SELECT id, question, asked_question FROM requests WHERE search_words IS NULL AND id > $1 ORDER BY id LIMIT $2',
+      [after, BATCH],
+    );
+    if (rows.length === 0) return filled;
+    await client.query(
+      `UPDATE requests SET search_words = array_to_tsvector(string_to_array(v.words, ' '))
+       FROM unnest($1::text[], $2::text[]) AS v (id, words) WHERE requests.id = v.id`,
+      [rows.map((r) => r.id), rows.map((r) => requestSearchWords(r.question, r.asked_question).join(' '))],
+    );
+    filled += rows.length;
+    after = rows[rows.length - 1]!.id;
+  }
+}
