@@ -114,7 +114,16 @@ export function sameExperts(engine: Engine, entries: readonly ExpertEntry[]): bo
     running.length === entries.length &&
     entries.every((e, i) => {
       const r = running[i]!;
-      return r.id === e.id && r.name === e.name && (r.escalation_to ?? null) === (e.escalation_to ?? null) && r.topics.join('\n') === e.topics.join('\n');
+      return (
+        r.id === e.id &&
+        r.name === e.name &&
+        (r.escalation_to ?? null) === (e.escalation_to ?? null) &&
+        r.topics.join('\n') === e.topics.join('\n') &&
+        r.timezone === (e.timezone ?? null) &&
+        r.working_hours === (e.working_hours ?? null) &&
+        r.max_open_asks === (e.max_open_asks ?? null) &&
+        r.max_asks_per_day === (e.max_asks_per_day ?? null)
+      );
     })
   );
 }

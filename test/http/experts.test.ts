@@ -100,6 +100,24 @@ describe('PUT /api/v1/experts', () => {
     expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['lee', 'ravi']);
   });
 
+  it('keeps time zone, working hours and caps through a round trip, and the file its comments', async () => {
+    t = await buildTestApp({ yaml: YAML });
+    const withHours = [
+      { id: 'dana', name: 'Dana Smith', topics: ['billing'], escalation_to: 'lee', timezone: 'Asia/Singapore', working_hours: 'Mon-Fri 09:00-17:30', max_open_asks: 1, max_asks_per_day: 5 },
+      { id: 'lee', name: 'Lee Chen', topics: ['billing', 'payments'] },
+    ];
+    expect((await t.call('PUT', '/api/v1/experts', withHours)).status).toBe(200);
+    const text = readFileSync(t.configFile, 'utf8');
+    expect(text).toContain('# who we ask');
+    expect(text).toContain("# the security team's inbox");
+    expect(loadConfig(t.configFile).experts).toEqual(withHours);
+    // The same registry again changes nothing in the file.
+    expect((await t.call('PUT', '/api/v1/experts', withHours)).status).toBe(200);
+    expect(readFileSync(t.configFile, 'utf8')).toBe(text);
+    // The running registry carries them too: a reload of what it holds gives the same entries.
+    expect(t.service.experts.toEntries()[0]).toEqual(withHours[0]);
+  });
+
   it('keeps live state by id across a replace', async () => {
     t = await buildTestApp({ yaml: YAML });
     await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['lee'] }));
@@ -116,6 +134,9 @@ describe('PUT /api/v1/experts', () => {
     ['escalation to itself', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'a' }], '0.escalation_to'],
     ['escalation cycle', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'b' }, { id: 'b', name: 'B', topics: ['y'], escalation_to: 'a' }], '0.escalation_to'],
     ['unknown field', [{ id: 'a', name: 'A', topics: ['x'], team: 'ops' }], '0'],
+    ['bad working hours', [{ id: 'a', name: 'A', topics: ['x'], working_hours: 'weekdays 9-5' }], '0.working_hours'],
+    ['unknown time zone', [{ id: 'a', name: 'A', topics: ['x'], timezone: 'Europe/Atlantis' }], '0.timezone'],
+    ['a cap below one', [{ id: 'a', name: 'A', topics: ['x'], max_asks_per_day: 0 }], '0.max_asks_per_day'],
     ['removes a topic fallback', [{ id: 'dana', name: 'Dana', topics: ['x'] }], 'topics.security.fallback'],
   ])('%s → 400 and nothing changes', async (_name, body, path) => {
     t = await buildTestApp({ yaml: YAML });
