@@ -2,9 +2,9 @@ import type { ExpertEntry } from '../config/expert-schema.js';
 import { systemReason } from '../config/load-config.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { iso } from '../clock.js';
-import { ExpertRegistry } from '../core/expert-registry.js';
+import { ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
 import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
-import { isCapped } from '../core/route-request.js';
+import { isCapped, limitsFor } from '../core/route-request.js';
 import type { ExpertLiveState } from '../domain/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from './place-waiting.js';
@@ -35,7 +35,7 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const states = await liveStates(engine, engine.store, null, now);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
-    const unavailable = unavailableNow(engine, s, now);
+    const unavailable = unavailableNow(engine, e, s, now);
     return {
       id: e.id,
       name: e.name,
@@ -51,12 +51,12 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
 }
 
 /** Why a new question would not be sent to an expert this minute under the default limits, and until when. */
-function unavailableNow(engine: Engine, s: ExpertLiveState, now: number): Unavailable | null {
+function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveState, now: number): Unavailable | null {
   const { defaults, org } = engine.config;
   if (s.muted) return { why: 'muted' };
-  if (isCapped(s, defaults)) {
-    const dailyOnly = s.openAsks < defaults.max_open_asks_per_expert;
-    return dailyOnly ? { why: 'cap', until: iso(startOfNextLocalDay(now, org.timezone)) } : { why: 'cap' };
+  if (isCapped(s, defaults, expert)) {
+    const dailyOnly = s.openAsks < limitsFor(defaults, expert).max_open_asks_per_expert;
+    return dailyOnly ? { why: 'cap', until: iso(startOfNextLocalDay(now, expert.timezone ?? org.timezone)) } : { why: 'cap' };
   }
   if (defaults.quiet_hours && isQuietAt(now, org.timezone, defaults.quiet_hours)) {
     return { why: 'quiet_hours', until: iso(quietHoursEnd(now, org.timezone, defaults.quiet_hours)) };

@@ -66,7 +66,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   const policy = request.routing_policy;
   const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
   if (state?.muted) return await notNow('muted');
-  if (state && isCapped(state, policy)) return await notNow('capped');
+  if (state && isCapped(state, policy, expert)) return await notNow('capped');
   const timeZone = engine.config.org.timezone;
   if (policy.quiet_hours && isQuietAt(now, timeZone, policy.quiet_hours)) {
     const until = quietHoursEnd(now, timeZone, policy.quiet_hours);

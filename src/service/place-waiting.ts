@@ -150,11 +150,11 @@ async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number,
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
   const states = await liveStates(engine, tx, candidates.map((c) => c.expertId), now);
-  const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0);
+  const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0, (id) => engine.experts.get(id));
   if (decision.outcome === 'held') {
     for (const c of candidates) {
       const state = states.get(c.expertId);
-      if (state && isCapped(state, policy)) blocked.add(capKey(c.expertId, policy));
+      if (state && isCapped(state, policy, engine.experts.get(c.expertId))) blocked.add(capKey(c.expertId, policy));
     }
     return;
   }

@@ -187,13 +187,14 @@ function noExpertMessage(engine: Engine, request: RequestRecord): string {
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
 async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
+  const facts = (id: string) => engine.experts.get(id);
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);
   if (first.length > 0) {
-    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order);
+    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order, facts);
     if (decision.outcome === 'ask' || first[0]!.step === 'target') return decision;
   }
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
-  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order);
+  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order, facts);
 }
 
 /**

@@ -31,7 +31,7 @@ export async function listTopics(engine: Engine, now: number): Promise<TopicView
       ? 0
       : experts.filter((e) => {
           const s = states.get(e.id);
-          return !s || (!s.muted && !isCapped(s, engine.config.defaults));
+          return !s || (!s.muted && !isCapped(s, engine.config.defaults, e));
         }).length;
     return { topic, experts: experts.length, available_now: available, fallback: engine.config.topics[topic]?.fallback ?? null };
   });

@@ -1,8 +1,8 @@
 import type { Policy } from '../config/config-schema.js';
 import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
-import { findCandidates } from '../core/route-request.js';
+import { findCandidates, limitsFor, type RouteLimits } from '../core/route-request.js';
 import type { AskRecord, ExpertLiveState, RequestRecord } from '../domain/records.js';
-import { liveStates, type Engine } from './engine.js';
+import { liveStates, zoneOf, type Engine } from './engine.js';
 
 /**
  * Why an open request has nobody working on it right now: `llm` (its question is being drafted),
@@ -49,11 +49,12 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
  */
 async function capWait(engine: Engine, policy: Policy, expertIds: readonly string[], now: number): Promise<Waiting> {
   const states = await liveStates(engine, engine.store, expertIds, now);
-  const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), policy));
+  const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), limitsFor(policy, engine.experts.get(id))));
   const quiet = policy.quiet_hours !== null && isQuietAt(now, engine.config.org.timezone, policy.quiet_hours);
   const wait: Waiting = { why: 'cap', ...(expertIds.length === 1 ? { expert_id: expertIds[0]! } : {}) };
   if (dailyOnly) {
-    const reset = startOfNextLocalDay(now, engine.config.org.timezone);
+    // The first of their days to begin (each counts in the expert's own zone).
+    const reset = Math.min(...expertIds.map((id) => startOfNextLocalDay(now, zoneOf(engine, id))));
     // A reset inside quiet hours sends nothing before they end.
     const until = quiet || (policy.quiet_hours !== null && isQuietAt(reset, engine.config.org.timezone, policy.quiet_hours))
       ? quietHoursEnd(reset, engine.config.org.timezone, policy.quiet_hours!)
@@ -63,8 +64,8 @@ async function capWait(engine: Engine, policy: Policy, expertIds: readonly strin
   return wait;
 }
 
-const atDailyLimit = (state: ExpertLiveState | undefined, policy: Policy) =>
-  state !== undefined && state.asksToday >= policy.max_asks_per_expert_per_day && state.openAsks < policy.max_open_asks_per_expert;
+const atDailyLimit = (state: ExpertLiveState | undefined, limits: RouteLimits) =>
+  state !== undefined && state.asksToday >= limits.max_asks_per_expert_per_day && state.openAsks < limits.max_open_asks_per_expert;
 
 /** When an open request gives up: null once it is closed, and while `proposed` (it then waits for review, never times out). */
 export function givesUpAt(request: RequestRecord): string | null {

@@ -81,3 +81,29 @@ describe('topic normalization and overlap', () => {
     expect(jaccard(new Set(['a', 'b']), new Set(['a', 'b']))).toBe(1);
   });
 });
+
+describe('an expert’s own caps', () => {
+  const own = new ExpertRegistry([
+    { id: 'ida', name: 'Ida', topics: ['tax'], max_open_asks: 1 },
+    { id: 'bo', name: 'Bo', topics: ['tax'], max_asks_per_day: 2 },
+    { id: 'cy', name: 'Cy', topics: ['tax'] },
+  ]);
+  const routeOwn = (loads: Record<string, Partial<ExpertLoad>>) => {
+    const map = new Map(Object.entries(loads).map(([id, l]) => [id, { ...idle, ...l }]));
+    return chooseExperts(findCandidates('tax', null, own, {}), map, limits, (id) => own.get(id)!.order, (id) => own.get(id));
+  };
+
+  it('override the policy’s caps for that expert only', () => {
+    expect(routeOwn({ ida: { openAsks: 1 } })).toEqual(asks('exact', 'bo'));
+    expect(routeOwn({ ida: { openAsks: 1 }, bo: { asksToday: 2, openAsks: 0 } })).toEqual(asks('exact', 'cy'));
+    // Cy has no own caps: the policy's 3 open asks apply.
+    expect(routeOwn({ ida: { openAsks: 1 }, bo: { asksToday: 2 }, cy: { openAsks: 2 } })).toEqual(asks('exact', 'cy'));
+    expect(routeOwn({ ida: { openAsks: 1 }, bo: { asksToday: 2 }, cy: { openAsks: 3 } })).toEqual({ outcome: 'held', step: 'exact', waitFor: [] });
+  });
+
+  it('may be above the policy’s caps', () => {
+    const generous = new ExpertRegistry([{ id: 'ida', name: 'Ida', topics: ['tax'], max_open_asks: 10 }]);
+    const map = new Map([['ida', { ...idle, openAsks: 5 }]]);
+    expect(chooseExperts(findCandidates('tax', null, generous, {}), map, limits, () => 0, (id) => generous.get(id))).toEqual(asks('exact', 'ida'));
+  });
+});
