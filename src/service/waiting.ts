@@ -3,10 +3,12 @@ import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-tim
 import { findCandidates, limitsFor, type RouteLimits } from '../core/route-request.js';
 import type { AskRecord, ExpertLiveState, RequestRecord } from '../domain/records.js';
 import { liveStates, zoneOf, type Engine } from './engine.js';
+import { expertAvailability } from './expert-availability.js';
 
 /**
  * Why an open request has nobody working on it right now: `llm` (its question is being drafted),
- * `quiet_hours` (its asks wait for the window to end), `cap` (every expert who could take it is at a
+ * `quiet_hours` (its asks wait for the window to end), `working_hours` (the expert's working day has
+ * not begun), `cap` (every expert who could take it is at a
  * limit), `review` (an expert answered; a reviewer decides). Null while an ask is out and unanswered,
  * and once the request is closed.
  */
@@ -32,8 +34,10 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
   if (asks.some((a) => a.state === 'open')) return null;
   if (request.drafting) return { why: 'llm' };
   const queued = asks.filter((a) => a.state === 'queued');
-  const quiet = queued.filter((a) => a.send_after !== null).sort((a, b) => a.send_after! - b.send_after!)[0];
-  if (quiet) return { why: 'quiet_hours', ...(queued.length === 1 ? { expert_id: quiet.expert_id } : {}), until: new Date(quiet.send_after!).toISOString() };
+  const timed = queued.filter((a) => a.send_after !== null).sort((a, b) => a.send_after! - b.send_after!)[0];
+  if (timed) {
+    return { why: timedWhy(engine, request, timed, now), ...(queued.length === 1 ? { expert_id: timed.expert_id } : {}), until: new Date(timed.send_after!).toISOString() };
+  }
   const waitingFor = queued.length > 0
     ? queued.map((a) => a.expert_id)
     : request.held
@@ -41,6 +45,17 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
       : [];
   if (waitingFor.length === 0) return null;
   return capWait(engine, request.routing_policy, waitingFor, now);
+}
+
+/**
+ * Why an ask that waits for a time waits: what keeps its expert from being asked now (working hours,
+ * quiet hours…). Quiet hours when that can no longer be told (the expert left the registry).
+ */
+function timedWhy(engine: Engine, request: RequestRecord, ask: AskRecord, now: number): Waiting['why'] {
+  const expert = engine.experts.get(ask.expert_id);
+  if (!expert) return 'quiet_hours';
+  const free = expertAvailability(engine, expert, request.routing_policy.quiet_hours, now);
+  return free.available ? 'quiet_hours' : free.why;
 }
 
 /**
