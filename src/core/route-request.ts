@@ -116,8 +116,9 @@ export function isCapped(load: ExpertLoad, limits: RouteLimits, caps?: ExpertCap
 
 /**
  * Picks who to ask from ranked candidates and their live state. Muted and capped candidates are
- * skipped in favour of the next one; within a step ties go to the fewest open (and planned) asks,
- * then the fewest asks today, then registry order. With targets, every available one is asked.
+ * skipped in favour of the next one. Those who can be asked now come first, then those free soonest
+ * (`availableFrom`; unknown last); then by step and score; ties go to the fewest open (and planned)
+ * asks, then the fewest asks today, then registry order. With targets, every available one is asked.
  */
 export function chooseExperts(
   candidates: readonly Candidate[],
@@ -138,10 +139,17 @@ export function chooseExperts(
   }
 
   const stepRank: Record<RouteStep, number> = { target: 0, exact: 1, fuzzy: 2, fallback: 3 };
+  const from = (id: string): number => {
+    const at = expertOf(id)?.availableFrom;
+    return at === undefined ? Number.NEGATIVE_INFINITY : at === null ? Number.POSITIVE_INFINITY : at;
+  };
   const ranked = [...unmuted].sort((a, b) => {
     const la = loadOf(a.expertId);
     const lb = loadOf(b.expertId);
+    const fa = from(a.expertId);
+    const fb = from(b.expertId);
     return (
+      (fa === fb ? 0 : fa < fb ? -1 : 1) ||
       stepRank[a.step] - stepRank[b.step] ||
       b.score - a.score ||
       la.openAsks + la.queuedAsks - (lb.openAsks + lb.queuedAsks) ||

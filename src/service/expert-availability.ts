@@ -1,5 +1,6 @@
 import { availability, type Availability, type AvailabilityRules } from '../core/availability.js';
 import type { RegisteredExpert } from '../core/expert-registry.js';
+import type { ExpertFacts } from '../core/route-request.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -28,4 +29,19 @@ export function expertAvailability(engine: Engine, expert: RegisteredExpert, qui
 export function availableFrom(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null, now: number): number | null {
   const a = expertAvailability(engine, expert, quietHours, now);
   return a.available ? now : a.until;
+}
+
+/**
+ * What routing needs to know of each expert at `now`: their own caps and when they can next be
+ * asked (`now` when they can be asked now). Computed once per expert per routing decision.
+ */
+export function routingFacts(engine: Engine, quietHours: readonly [string, string] | null, now: number): (id: string) => ExpertFacts | undefined {
+  const known = new Map<string, ExpertFacts | undefined>();
+  return (id) => {
+    if (!known.has(id)) {
+      const expert = engine.experts.get(id);
+      known.set(id, expert && { max_open_asks: expert.max_open_asks, max_asks_per_day: expert.max_asks_per_day, availableFrom: availableFrom(engine, expert, quietHours, now) });
+    }
+    return known.get(id);
+  };
 }

@@ -76,3 +76,28 @@ describe('asks wait for the expert’s working hours', () => {
     expect((await k.request(id)).waiting).toMatchObject({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' });
   });
 });
+
+describe('routing prefers who can answer now', () => {
+  const mei = { id: 'mei', name: 'Mei Tan', topics: ['payments'], timezone: 'Asia/Singapore', working_hours: 'Mon-Fri 09:00-17:00' };
+  const ana = { id: 'ana', name: 'Ana Ruiz', topics: ['payments'], working_hours: 'Mon-Fri 09:00-17:30' };
+  /** Mei (Singapore) and Ana (Berlin) both take payments, in the registry order given. */
+  const colleagues = (...experts: Array<typeof mei | typeof ana>) => ({
+    config: { org: { name: 'Acme', timezone: 'Europe/Berlin' }, defaults: { quiet_hours: null }, experts, topics: {} },
+  });
+
+  it('an expert whose day ended is not asked; a colleague in working hours gets the question', async () => {
+    k = await schedulerKit(colleagues(mei, ana), '2026-11-24T12:00:00Z'); // 20:00 in Singapore, 13:00 in Berlin
+    const id = await k.submit({ topic: 'payments' });
+    expect(await k.asks(id)).toEqual([['ana', 'open']]);
+    expect(k.recipients()).toEqual(['ana']);
+    expect((await k.request(id)).waiting).toBeNull();
+  });
+
+  it('when nobody is at work, the one who starts soonest is asked and the consumer sees when', async () => {
+    k = await schedulerKit(colleagues(ana, mei), '2026-11-24T18:00:00Z'); // 02:00 Wed in Singapore, 19:00 in Berlin
+    const id = await k.submit({ topic: 'payments' });
+    expect(await k.asks(id)).toEqual([['mei', 'queued']]);
+    expect((await k.request(id)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' });
+    expect(k.recipients()).toEqual([]);
+  });
+});
