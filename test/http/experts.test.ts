@@ -50,9 +50,44 @@ describe('GET /api/v1/experts', () => {
       open_asks: 1,
       asks_today: 2,
       available_now: true,
+      next_available_at: null,
       unavailable: null,
+      away: null,
     });
     expect(experts.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee', 'sam']);
+  });
+
+  it('says who is outside their working hours and when they are next available', async () => {
+    t = await buildTestApp({
+      config: {
+        org: { name: 'Acme', timezone: 'Europe/Berlin' },
+        experts: [
+          { id: 'mei', name: 'Mei Tan', topics: ['payments'], timezone: 'Asia/Singapore', working_hours: 'Mon-Fri 09:00-17:00', max_asks_per_day: 3 },
+          { id: 'ana', name: 'Ana Ruiz', topics: ['payments'], working_hours: 'Mon-Fri 09:00-17:30' },
+        ],
+        topics: {},
+      },
+    });
+    t.clock.set('2026-11-24T12:00:00Z'); // Tue 20:00 in Singapore, 13:00 in Berlin
+    const [mei, ana] = (await t.call('GET', '/api/v1/experts')).body;
+    expect(mei).toMatchObject({
+      timezone: 'Asia/Singapore',
+      working_hours: 'Mon-Fri 09:00-17:00',
+      max_asks_per_day: 3,
+      available_now: false,
+      next_available_at: '2026-11-25T01:00:00.000Z',
+      unavailable: { why: 'working_hours', until: '2026-11-25T01:00:00.000Z' },
+      away: null,
+    });
+    expect(ana).toMatchObject({ working_hours: 'Mon-Fri 09:00-17:30', available_now: true, next_available_at: null, unavailable: null });
+    expect(ana).not.toHaveProperty('timezone');
+  });
+
+  it('the API description lists the availability fields of an expert', async () => {
+    t = await buildTestApp();
+    const expert = (await t.call('GET', '/api/v1/openapi.json')).body.components.schemas.Expert;
+    expect(Object.keys(expert.properties)).toEqual(expect.arrayContaining(['timezone', 'working_hours', 'max_open_asks', 'max_asks_per_day', 'next_available_at', 'away']));
+    expect(expert.required).toEqual(expect.arrayContaining(['available_now', 'next_available_at', 'away']));
   });
 
   it('asks_today resets at local midnight of org.timezone', async () => {
