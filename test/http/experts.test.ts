@@ -81,6 +81,8 @@ describe('GET /api/v1/experts', () => {
     });
     expect(ana).toMatchObject({ working_hours: 'Mon-Fri 09:00-17:30', available_now: true, next_available_at: null, unavailable: null });
     expect(ana).not.toHaveProperty('timezone');
+    // The topic counts only Ana as available now.
+    expect((await t.call('GET', '/api/v1/topics')).body).toEqual([{ topic: 'payments', experts: 2, available_now: 1, fallback: null }]);
   });
 
   it('the API description lists the availability fields of an expert', async () => {
