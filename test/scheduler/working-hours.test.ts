@@ -35,6 +35,18 @@ describe('asks wait for the expert’s working hours', () => {
     expect((await k.audit(id)).map((e) => e.type)).toEqual(['received', 'routed', 'waiting_for_expert', 'asked']);
   });
 
+  it('a waiting ask is looked at again when the registry changes: new hours that include now send it', async () => {
+    k = await schedulerKit(config(), '2026-11-24T12:00:00Z'); // Tue 20:00 in Singapore
+    const id = await k.submit({ topic: 'payments' });
+    const put = await k.t.call('PUT', '/api/v1/experts', [
+      { id: 'mei', name: 'Mei Tan', topics: ['payments'], timezone: 'Asia/Singapore', working_hours: 'Mon-Fri 09:00-22:00' },
+      { id: 'lee', name: 'Lee Chen', topics: ['billing'] },
+    ]);
+    expect(put.status).toBe(200);
+    expect(await k.tickAt('2026-11-24T12:00:01Z')).toMatchObject({ sent: 1 });
+    expect(await k.asks(id)).toEqual([['mei', 'open']]);
+  });
+
   it('a Friday evening ask waits for Monday morning in her zone', async () => {
     k = await schedulerKit(config(), '2026-11-27T10:00:00Z'); // Fri 18:00 in Singapore
     const id = await k.submit({ topic: 'payments' });
