@@ -22,8 +22,9 @@ export type RequestWire = Omit<RequestView, 'proposal' | 'asked' | 'waiting' | '
 };
 
 /** An expert with live state; `available_now` and `unavailable` may be absent on an older server. */
-export type ExpertWire = Omit<ExpertView, 'available_now' | 'unavailable'> & {
+export type ExpertWire = Omit<ExpertView, 'available_now' | 'unavailable' | 'next_available_at' | 'away'> & {
   available_now?: boolean;
+  next_available_at?: string | null;
   unavailable?: { why: string; until?: string } | null;
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expertAvailabilityFields } from './expert-availability-schema.js';
 
 /** One registry entry as written in `service.yaml` and sent to `PUT /api/v1/experts`. */
 export const expertEntrySchema = z
@@ -7,6 +8,7 @@ export const expertEntrySchema = z
     name: z.string().trim().min(1, 'must not be empty').max(200),
     topics: z.array(z.string().trim().min(1, 'must not be empty').max(200)).min(1, 'needs at least one topic'),
     escalation_to: z.string().min(1).nullable().optional(),
+    ...expertAvailabilityFields,
   })
   .strict();
 

@@ -78,9 +78,13 @@ function renderEntries(experts: readonly ExpertEntry[], indent: number, flowTopi
     .join('\n');
 }
 
+/** Optional entry fields written after the required ones, in this order, only when set. */
+const OPTIONAL_FIELDS = ['timezone', 'working_hours', 'max_open_asks', 'max_asks_per_day'] as const;
+
 function plainEntry(e: ExpertEntry): Record<string, unknown> {
   const entry: Record<string, unknown> = { id: e.id, name: e.name, topics: [...e.topics] };
   if (e.escalation_to != null) entry.escalation_to = e.escalation_to;
+  for (const key of OPTIONAL_FIELDS) if (e[key] !== undefined) entry[key] = e[key];
   return entry;
 }
 

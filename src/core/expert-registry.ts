@@ -1,5 +1,6 @@
 import type { ExpertEntry } from '../config/expert-schema.js';
 import { normalizeTopic, topicTokens } from './normalize-topic.js';
+import { parseWorkingHours, type WorkingHours } from './working-hours.js';
 
 export interface RegisteredExpert {
   id: string;
@@ -7,6 +8,14 @@ export interface RegisteredExpert {
   /** Topics as configured, for display and for rewriting the file. */
   topics: string[];
   escalation_to: string | null;
+  /** The expert's own IANA time zone; null: the organisation's. */
+  timezone: string | null;
+  /** Working hours as written (for the file) and parsed (for deciding); null: any time. */
+  working_hours: string | null;
+  workingHours: WorkingHours | null;
+  /** Caps overriding the policy's per-expert caps for this expert; null: the policy's. */
+  max_open_asks: number | null;
+  max_asks_per_day: number | null;
   /** Position in the registry: the last tie-break. */
   order: number;
   normalizedTopics: string[];
@@ -31,6 +40,11 @@ export class ExpertRegistry {
         name: e.name,
         topics: [...e.topics],
         escalation_to: e.escalation_to ?? null,
+        timezone: e.timezone ?? null,
+        working_hours: e.working_hours ?? null,
+        workingHours: e.working_hours === undefined ? null : parseWorkingHours(e.working_hours),
+        max_open_asks: e.max_open_asks ?? null,
+        max_asks_per_day: e.max_asks_per_day ?? null,
         order,
         normalizedTopics,
         topicTokens: normalizedTopics.map(topicTokens),
@@ -64,8 +78,18 @@ export class ExpertRegistry {
     return this.byTopic.get(normalizedTopic) ?? [];
   }
 
+  /** The registry as entries: what `PUT /experts` took, optional fields only where set. */
   toEntries(): ExpertEntry[] {
-    return this.experts.map((e) => ({ id: e.id, name: e.name, topics: e.topics, escalation_to: e.escalation_to }));
+    return this.experts.map((e) => ({
+      id: e.id,
+      name: e.name,
+      topics: e.topics,
+      escalation_to: e.escalation_to,
+      ...(e.timezone !== null ? { timezone: e.timezone } : {}),
+      ...(e.working_hours !== null ? { working_hours: e.working_hours } : {}),
+      ...(e.max_open_asks !== null ? { max_open_asks: e.max_open_asks } : {}),
+      ...(e.max_asks_per_day !== null ? { max_asks_per_day: e.max_asks_per_day } : {}),
+    }));
   }
 }
 

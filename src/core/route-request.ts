@@ -28,6 +28,21 @@ export interface RouteLimits {
   max_asks_per_expert_per_day: number;
 }
 
+/** An expert's own caps from the registry; null: the policy's cap applies. */
+export interface ExpertCaps {
+  max_open_asks: number | null;
+  max_asks_per_day: number | null;
+}
+
+/** What routing knows of one expert besides its load. */
+export interface ExpertFacts extends ExpertCaps {
+  /**
+   * The first instant the expert may be asked (working hours, quiet hours…), at or before `now` when
+   * available now; null when no such instant is known. Unset: any time.
+   */
+  availableFrom?: number | null;
+}
+
 export type RouteDecision =
   /** Ask `ask` now; `waitFor` are capped targets to ask once they free up. */
   | { outcome: 'ask'; step: RouteStep; ask: string[]; waitFor: string[] }
@@ -85,36 +100,56 @@ function bestScore(tokens: ReadonlySet<string>, expert: RegisteredExpert): numbe
   return best;
 }
 
-export function isCapped(load: ExpertLoad, limits: RouteLimits): boolean {
-  return load.openAsks >= limits.max_open_asks_per_expert || load.asksToday >= limits.max_asks_per_expert_per_day;
+/** The caps in force for one expert: their own where set, else the policy's. */
+export function limitsFor(limits: RouteLimits, caps?: ExpertCaps | null): RouteLimits {
+  return {
+    max_open_asks_per_expert: caps?.max_open_asks ?? limits.max_open_asks_per_expert,
+    max_asks_per_expert_per_day: caps?.max_asks_per_day ?? limits.max_asks_per_expert_per_day,
+  };
+}
+
+/** Whether an expert is at a cap: their own caps (`caps`) where set, else the policy's. */
+export function isCapped(load: ExpertLoad, limits: RouteLimits, caps?: ExpertCaps | null): boolean {
+  const own = limitsFor(limits, caps);
+  return load.openAsks >= own.max_open_asks_per_expert || load.asksToday >= own.max_asks_per_expert_per_day;
 }
 
 /**
  * Picks who to ask from ranked candidates and their live state. Muted and capped candidates are
- * skipped in favour of the next one; within a step ties go to the fewest open (and planned) asks,
- * then the fewest asks today, then registry order. With targets, every available one is asked.
+ * skipped in favour of the next one. Those who can be asked now come first, then those free soonest
+ * (`availableFrom`; unknown last); then by step and score; ties go to the fewest open (and planned)
+ * asks, then the fewest asks today, then registry order. With targets, every available one is asked.
  */
 export function chooseExperts(
   candidates: readonly Candidate[],
   loads: ReadonlyMap<string, ExpertLoad>,
   limits: RouteLimits,
   registryOrder: (id: string) => number,
+  expertOf: (id: string) => ExpertFacts | undefined = () => undefined,
 ): RouteDecision {
   const loadOf = (id: string): ExpertLoad => loads.get(id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
+  const capped = (id: string) => isCapped(loadOf(id), limits, expertOf(id));
   const unmuted = candidates.filter((c) => !loadOf(c.expertId).muted);
   if (unmuted.length === 0) return { outcome: 'failed', code: 'no_expert_found' };
 
   if (unmuted[0]!.step === 'target') {
-    const ask = unmuted.filter((c) => !isCapped(loadOf(c.expertId), limits)).map((c) => c.expertId);
-    const waitFor = unmuted.filter((c) => isCapped(loadOf(c.expertId), limits)).map((c) => c.expertId);
+    const ask = unmuted.filter((c) => !capped(c.expertId)).map((c) => c.expertId);
+    const waitFor = unmuted.filter((c) => capped(c.expertId)).map((c) => c.expertId);
     return ask.length > 0 ? { outcome: 'ask', step: 'target', ask, waitFor } : { outcome: 'held', step: 'target', waitFor };
   }
 
   const stepRank: Record<RouteStep, number> = { target: 0, exact: 1, fuzzy: 2, fallback: 3 };
+  const from = (id: string): number => {
+    const at = expertOf(id)?.availableFrom;
+    return at === undefined ? Number.NEGATIVE_INFINITY : at === null ? Number.POSITIVE_INFINITY : at;
+  };
   const ranked = [...unmuted].sort((a, b) => {
     const la = loadOf(a.expertId);
     const lb = loadOf(b.expertId);
+    const fa = from(a.expertId);
+    const fb = from(b.expertId);
     return (
+      (fa === fb ? 0 : fa < fb ? -1 : 1) ||
       stepRank[a.step] - stepRank[b.step] ||
       b.score - a.score ||
       la.openAsks + la.queuedAsks - (lb.openAsks + lb.queuedAsks) ||
@@ -122,7 +157,7 @@ export function chooseExperts(
       registryOrder(a.expertId) - registryOrder(b.expertId)
     );
   });
-  const chosen = ranked.find((c) => !isCapped(loadOf(c.expertId), limits));
+  const chosen = ranked.find((c) => !capped(c.expertId));
   if (chosen) return { outcome: 'ask', step: chosen.step, ask: [chosen.expertId], waitFor: [] };
   return { outcome: 'held', step: ranked[0]!.step, waitFor: [] };
 }

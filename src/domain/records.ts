@@ -99,7 +99,7 @@ export interface ProposalRecord {
 }
 
 export type AuditType =
-  | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'asked' | 'escalated' | 'replied'
+  | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'waiting_for_expert' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
   | 'llm_call' | 'llm_fallback' | 'answer_retired';

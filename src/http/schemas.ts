@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { isoTime } from './iso-time.js';
 import { durationSchema, quietHoursSchema } from '../config/config-schema.js';
-import { expertEntrySchema, expertListSchema } from '../config/expert-schema.js';
 import { searchWords } from '../core/search-words.js';
 
 /** One zod schema per wire shape: it validates the route, types the handler and writes the OpenAPI. */
@@ -43,7 +43,6 @@ export const submitRequestBody = z
   .strict()
   .meta({ id: 'SubmitRequest' });
 
-const isoTime = z.string().meta({ format: 'date-time' });
 const reason = z.object({ code: z.string(), message: z.string() });
 
 export const proposal = z
@@ -193,36 +192,7 @@ export const rejectBody = z
   .strict();
 export const pendingQuery = z.object({ status: z.literal('pending').default('pending') }).strict();
 
-export const expertView = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    topics: z.array(z.string()),
-    escalation_to: z.string().nullable(),
-    muted: z.boolean(),
-    open_asks: z.number().int(),
-    asks_today: z.number().int(),
-    available_now: z.boolean().describe('Whether a new question could be sent to this expert this minute under the default limits.'),
-    unavailable: z
-      .object({
-        why: z.enum(['muted', 'cap', 'quiet_hours']).describe('muted: until they unmute; cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now.'),
-        until: isoTime.optional().describe('When it ends, when that is known (quiet hours end, the daily limit resets).'),
-      })
-      .nullable(),
-  })
-  .meta({ id: 'Expert' });
-
-export const topicView = z
-  .object({
-    topic: z.string(),
-    experts: z.number().int().describe('Experts who take the topic.'),
-    available_now: z.number().int().describe('Of those, how many could be asked this minute.'),
-    fallback: z.string().nullable().describe('The expert asked when nobody else matches, if any.'),
-  })
-  .meta({ id: 'Topic' });
-
-export const putExpertsBody = expertListSchema;
-export { expertEntrySchema };
+export { expertEntrySchema, expertView, putExpertsBody, topicView } from './expert-schemas.js';
 
 export const replyBody = z
   .object({ expert_id: z.string().min(1), text: z.string().min(1).max(10_000), request_id: z.string().min(1).optional() })

@@ -1,6 +1,5 @@
 import type { ExpertRegistry } from '../core/expert-registry.js';
-import { startOfNextLocalDay } from '../core/local-time.js';
-import type { Engine } from '../service/engine.js';
+import { nextDayStartOfAny, type Engine } from '../service/engine.js';
 import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
@@ -178,11 +177,13 @@ export class Scheduler implements TimedWork {
   private wakeScope(now: number, freed: ReadonlySet<string>): WakeScope {
     let all = false;
     if (now >= this.nextDayStart) {
-      this.nextDayStart = startOfNextLocalDay(now, this.engine.config.org.timezone);
+      // Daily caps count in each expert's own zone: a day may begin for some of them at another hour.
+      this.nextDayStart = nextDayStartOfAny(this.engine, now);
       all = true;
     }
     if (this.registry !== this.engine.experts) {
       this.registry = this.engine.experts;
+      this.nextDayStart = nextDayStartOfAny(this.engine, now);
       all = true;
     }
     return all ? 'all' : freed;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
-import { startOfLocalDay } from '../core/local-time.js';
+import { startOfLocalDay, startOfNextLocalDay } from '../core/local-time.js';
 import { newId } from '../ids.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
 import type {
@@ -143,6 +143,30 @@ export function dayStart(engine: Engine, now: number): number {
   return startOfLocalDay(now, engine.config.org.timezone);
 }
 
+/** The time zone an expert's days and working hours are read in: their own, else the organisation's. */
+export function zoneOf(engine: Engine, expertId: string): string {
+  return engine.experts.get(expertId)?.timezone ?? engine.config.org.timezone;
+}
+
+/**
+ * Live states, each expert's `asksToday` counted from the start of their own day: experts with their
+ * own time zone are passed with their day's start, everyone else shares the organisation's.
+ */
 export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number): Promise<Map<string, ExpertLiveState>> {
-  return reads.asks.expertStates(ids, dayStart(engine, now));
+  const dayStarts = new Map<string, number>();
+  const orgZone = engine.config.org.timezone;
+  const byZone = new Map<string, number>();
+  for (const expert of engine.experts.experts) {
+    if (expert.timezone === null || expert.timezone === orgZone) continue;
+    let start = byZone.get(expert.timezone);
+    if (start === undefined) byZone.set(expert.timezone, (start = startOfLocalDay(now, expert.timezone)));
+    dayStarts.set(expert.id, start);
+  }
+  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined);
+}
+
+/** The next instant at which a day begins for anyone: the organisation or any expert in their own zone. */
+export function nextDayStartOfAny(engine: Engine, now: number): number {
+  const zones = new Set([engine.config.org.timezone, ...engine.experts.experts.map((e) => e.timezone).filter((z): z is string => z !== null)]);
+  return Math.min(...[...zones].map((zone) => startOfNextLocalDay(now, zone)));
 }

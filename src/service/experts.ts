@@ -2,14 +2,15 @@ import type { ExpertEntry } from '../config/expert-schema.js';
 import { systemReason } from '../config/load-config.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { iso } from '../clock.js';
-import { ExpertRegistry } from '../core/expert-registry.js';
-import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
-import { isCapped } from '../core/route-request.js';
+import { ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
+import { startOfNextLocalDay } from '../core/local-time.js';
+import { isCapped, limitsFor } from '../core/route-request.js';
 import type { ExpertLiveState } from '../domain/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from './place-waiting.js';
 import type { Tx } from '../store/store.js';
 import { audit, liveStates, type Engine } from './engine.js';
+import { expertAvailability } from './expert-availability.js';
 import { passOn } from './pass-on.js';
 
 export interface ExpertView {
@@ -17,15 +18,23 @@ export interface ExpertView {
   name: string;
   topics: string[];
   escalation_to: string | null;
+  timezone?: string;
+  working_hours?: string;
+  max_open_asks?: number;
+  max_asks_per_day?: number;
   muted: boolean;
   open_asks: number;
   asks_today: number;
   available_now: boolean;
+  /** When a new question could next be sent, when known; null while available now. */
+  next_available_at: string | null;
   unavailable: Unavailable | null;
+  /** Away spells are not built yet: always null. */
+  away: null;
 }
 
 export interface Unavailable {
-  why: 'muted' | 'cap' | 'quiet_hours';
+  why: 'muted' | 'cap' | 'quiet_hours' | 'working_hours';
   until?: string;
 }
 
@@ -35,33 +44,47 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const states = await liveStates(engine, engine.store, null, now);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
-    const unavailable = unavailableNow(engine, s, now);
+    const unavailable = unavailableNow(engine, e, s, now);
     return {
       id: e.id,
       name: e.name,
       topics: e.topics,
       escalation_to: e.escalation_to,
+      ...(e.timezone !== null ? { timezone: e.timezone } : {}),
+      ...(e.working_hours !== null ? { working_hours: e.working_hours } : {}),
+      ...(e.max_open_asks !== null ? { max_open_asks: e.max_open_asks } : {}),
+      ...(e.max_asks_per_day !== null ? { max_asks_per_day: e.max_asks_per_day } : {}),
       muted: s.muted,
       open_asks: s.openAsks,
       asks_today: s.asksToday,
       available_now: unavailable === null,
-      unavailable,
+      next_available_at: unavailable?.next ?? null,
+      unavailable: unavailable && { why: unavailable.why, ...(unavailable.until ? { until: unavailable.until } : {}) },
+      away: null,
     };
   });
 }
 
-/** Why a new question would not be sent to an expert this minute under the default limits, and until when. */
-function unavailableNow(engine: Engine, s: ExpertLiveState, now: number): Unavailable | null {
+/**
+ * Why a new question would not be sent to an expert this minute under the default limits, until when
+ * that reason lasts, and when a question could next be sent (`next`: also after the hours that follow
+ * a cap's reset), when known.
+ */
+function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveState, now: number): (Unavailable & { next?: string }) | null {
   const { defaults, org } = engine.config;
   if (s.muted) return { why: 'muted' };
-  if (isCapped(s, defaults)) {
-    const dailyOnly = s.openAsks < defaults.max_open_asks_per_expert;
-    return dailyOnly ? { why: 'cap', until: iso(startOfNextLocalDay(now, org.timezone)) } : { why: 'cap' };
+  if (isCapped(s, defaults, expert)) {
+    if (s.openAsks >= limitsFor(defaults, expert).max_open_asks_per_expert) return { why: 'cap' };
+    const reset = startOfNextLocalDay(now, expert.timezone ?? org.timezone);
+    const then = expertAvailability(engine, expert, defaults.quiet_hours, reset);
+    const next = then.available ? reset : then.until;
+    return { why: 'cap', until: iso(reset), ...(next !== null ? { next: iso(next) } : {}) };
   }
-  if (defaults.quiet_hours && isQuietAt(now, org.timezone, defaults.quiet_hours)) {
-    return { why: 'quiet_hours', until: iso(quietHoursEnd(now, org.timezone, defaults.quiet_hours)) };
-  }
-  return null;
+  const free = expertAvailability(engine, expert, defaults.quiet_hours, now);
+  if (free.available) return null;
+  // Away and do-not-disturb are not tracked yet: only working and quiet hours can block here.
+  const why = free.why === 'quiet_hours' ? 'quiet_hours' : 'working_hours';
+  return free.until === null ? { why } : { why, until: iso(free.until), next: iso(free.until) };
 }
 
 /**
@@ -114,7 +137,16 @@ export function sameExperts(engine: Engine, entries: readonly ExpertEntry[]): bo
     running.length === entries.length &&
     entries.every((e, i) => {
       const r = running[i]!;
-      return r.id === e.id && r.name === e.name && (r.escalation_to ?? null) === (e.escalation_to ?? null) && r.topics.join('\n') === e.topics.join('\n');
+      return (
+        r.id === e.id &&
+        r.name === e.name &&
+        (r.escalation_to ?? null) === (e.escalation_to ?? null) &&
+        r.topics.join('\n') === e.topics.join('\n') &&
+        r.timezone === (e.timezone ?? null) &&
+        r.working_hours === (e.working_hours ?? null) &&
+        r.max_open_asks === (e.max_open_asks ?? null) &&
+        r.max_asks_per_day === (e.max_asks_per_day ?? null)
+      );
     })
   );
 }

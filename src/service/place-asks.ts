@@ -1,11 +1,12 @@
 import { askElements } from '../core/compose-ask.js';
 import { iso } from '../clock.js';
-import { isQuietAt, quietHoursEnd } from '../core/local-time.js';
+import { SEARCH_HORIZON_MS, type BlockReason } from '../core/availability.js';
 import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
-import type { AskRecord, AskVia, RequestRecord } from '../domain/records.js';
+import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../domain/records.js';
 import type { AskPatch, Tx } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
+import { expertAvailability } from './expert-availability.js';
 import { updateRequest } from './new-request.js';
 
 /**
@@ -31,15 +32,16 @@ export async function planAsk(engine: Engine, tx: Tx, request: RequestRecord, ex
   return ask;
 }
 
-export type SendOutcome = 'sent' | 'quiet_hours' | 'capped' | 'muted' | 'unknown_expert' | 'drafting';
+export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'unknown_expert' | 'drafting';
 
 /**
  * Sends a queued ask if the limits allow it now. "Sent" means the message is committed to the
  * transport outbox in this transaction: it goes out after commit and is retried until it does.
  * Limits are checked here, before every send, and are not advisory.
  *
- * An ask held back by quiet hours records when they end (`send_after`), which is when the scheduler
- * tries it again; `quiet_hours_wait` is audited once per window, not on every retry. An ask held back
+ * An ask held back by quiet hours or the expert's working hours records when the expert is next free
+ * (`send_after`), which is when the scheduler tries it again; the wait is audited once (`quiet_hours_wait`
+ * when only quiet hours hold it, else `waiting_for_expert`), not on every retry. An ask held back
  * by a cap waits for its expert to free up (the scheduler is told by whatever frees them).
  */
 export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false): Promise<SendOutcome> {
@@ -66,25 +68,20 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   const policy = request.routing_policy;
   const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
   if (state?.muted) return await notNow('muted');
-  if (state && isCapped(state, policy)) return await notNow('capped');
-  const timeZone = engine.config.org.timezone;
-  if (policy.quiet_hours && isQuietAt(now, timeZone, policy.quiet_hours)) {
-    const until = quietHoursEnd(now, timeZone, policy.quiet_hours);
+  if (state && isCapped(state, policy, expert)) return await notNow('capped');
+  const free = expertAvailability(engine, expert, policy.quiet_hours, now);
+  if (!free.available) {
+    // No instant within the search horizon (working hours wholly inside quiet hours): look again then.
+    const until = free.until ?? now + SEARCH_HORIZON_MS;
     if (ask.send_after !== until) {
       await save({ send_after: until });
-      await audit(engine, tx, {
-        request_id: request.id,
-        at: now,
-        type: 'quiet_hours_wait',
-        actor: 'system',
-        data: { ask_id: ask.id, expert_id: expert.id, quiet_hours: policy.quiet_hours, until: iso(until) },
-      });
+      await audit(engine, tx, waitAudit(request.id, ask.id, expert.id, free.why, free.until, policy.quiet_hours, now));
     }
     if (request.held) {
-      // The expert has room: the request is placed and waits only for the window to end.
+      // The expert has room: the request is placed and waits only for the expert to be free.
       await updateRequest(tx, request, { held: false, updated_at: now });
     }
-    return 'quiet_hours';
+    return free.why;
   }
 
   const elements = askElements({
@@ -114,4 +111,15 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
     await updateRequest(tx, request, { status: 'asked', held: false, updated_at: now });
   }
   return 'sent';
+}
+
+/**
+ * The audit row of an ask that waits. Quiet hours keep their own row type (operators filter on it);
+ * every other reason is `waiting_for_expert` with why and until (null: no time known yet).
+ */
+function waitAudit(requestId: string, askId: string, expertId: string, why: BlockReason, until: number | null, quietHours: readonly [string, string] | null, now: number): AuditEntry {
+  const at = until === null ? null : iso(until);
+  return why === 'quiet_hours'
+    ? { request_id: requestId, at: now, type: 'quiet_hours_wait', actor: 'system', data: { ask_id: askId, expert_id: expertId, quiet_hours: quietHours, until: at } }
+    : { request_id: requestId, at: now, type: 'waiting_for_expert', actor: 'system', data: { ask_id: askId, expert_id: expertId, why, until: at } };
 }

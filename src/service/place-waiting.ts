@@ -5,6 +5,7 @@ import { isWaiting, type AskRecord, type RequestRecord } from '../domain/records
 import { StorageUnavailable } from '../store/errors.js';
 import type { HeldRequest, Reads, Tx, WaitingAsk } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
+import { routingFacts } from './expert-availability.js';
 import { passOn } from './pass-on.js';
 import { trySendAsk } from './place-asks.js';
 import { askAsRouted, failRequest } from './submit-request.js';
@@ -150,11 +151,11 @@ async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number,
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
   const states = await liveStates(engine, tx, candidates.map((c) => c.expertId), now);
-  const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0);
+  const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0, routingFacts(engine, policy.quiet_hours, now));
   if (decision.outcome === 'held') {
     for (const c of candidates) {
       const state = states.get(c.expertId);
-      if (state && isCapped(state, policy)) blocked.add(capKey(c.expertId, policy));
+      if (state && isCapped(state, policy, engine.experts.get(c.expertId))) blocked.add(capKey(c.expertId, policy));
     }
     return;
   }

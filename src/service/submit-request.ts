@@ -9,6 +9,7 @@ import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
 import type { Tx } from '../store/store.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
+import { routingFacts } from './expert-availability.js';
 import { newRequest, updateRequest, writeNewRequest } from './new-request.js';
 import { planAsk } from './place-asks.js';
 import { suggestTopics } from './topics.js';
@@ -187,13 +188,16 @@ function noExpertMessage(engine: Engine, request: RequestRecord): string {
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
 async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
+  const facts = routingFacts(engine, request.routing_policy.quiet_hours, now);
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);
   if (first.length > 0) {
-    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order);
-    if (decision.outcome === 'ask' || first[0]!.step === 'target') return decision;
+    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order, facts);
+    // Someone further down the cascade may be free now while the exact matches are not.
+    const askedNow = decision.outcome === 'ask' && decision.ask.every((id) => (facts(id)?.availableFrom ?? now) <= now);
+    if (askedNow || first[0]!.step === 'target') return decision;
   }
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
-  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order);
+  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order, facts);
 }
 
 /**

@@ -1,13 +1,13 @@
-import { isQuietAt } from '../core/local-time.js';
 import { closestTopics } from '../core/closest-topics.js';
 import { isCapped } from '../core/route-request.js';
 import { liveStates, type Engine } from './engine.js';
+import { expertAvailability } from './expert-availability.js';
 
 export interface TopicView {
   topic: string;
   /** Experts who list the topic. */
   experts: number;
-  /** Of those, how many could be asked this minute under the default limits (not muted, not at a limit, not quiet hours). */
+  /** Of those, how many could be asked this minute under the default limits (not muted, not at a limit, inside their working hours, not quiet hours). */
   available_now: number;
   /** The expert asked when nobody else matches, if the topic has one. */
   fallback: string | null;
@@ -24,15 +24,14 @@ export function knownTopics(engine: Engine): string[] {
 /** The topics with how many experts take each and how many could be asked now. */
 export async function listTopics(engine: Engine, now: number): Promise<TopicView[]> {
   const states = await liveStates(engine, engine.store, null, now);
-  const quiet = isQuietAt(now, engine.config.org.timezone, engine.config.defaults.quiet_hours);
+  const { defaults } = engine.config;
   return knownTopics(engine).map((topic) => {
     const experts = engine.experts.withTopic(topic);
-    const available = quiet
-      ? 0
-      : experts.filter((e) => {
-          const s = states.get(e.id);
-          return !s || (!s.muted && !isCapped(s, engine.config.defaults));
-        }).length;
+    const available = experts.filter((e) => {
+      const s = states.get(e.id);
+      if (s && (s.muted || isCapped(s, defaults, e))) return false;
+      return expertAvailability(engine, e, defaults.quiet_hours, now).available;
+    }).length;
     return { topic, experts: experts.length, available_now: available, fallback: engine.config.topics[topic]?.fallback ?? null };
   });
 }

@@ -1,12 +1,14 @@
 import type { Policy } from '../config/config-schema.js';
 import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../core/local-time.js';
-import { findCandidates } from '../core/route-request.js';
+import { findCandidates, limitsFor, type RouteLimits } from '../core/route-request.js';
 import type { AskRecord, ExpertLiveState, RequestRecord } from '../domain/records.js';
-import { liveStates, type Engine } from './engine.js';
+import { liveStates, zoneOf, type Engine } from './engine.js';
+import { expertAvailability } from './expert-availability.js';
 
 /**
  * Why an open request has nobody working on it right now: `llm` (its question is being drafted),
- * `quiet_hours` (its asks wait for the window to end), `cap` (every expert who could take it is at a
+ * `quiet_hours` (its asks wait for the window to end), `working_hours` (the expert's working day has
+ * not begun), `cap` (every expert who could take it is at a
  * limit), `review` (an expert answered; a reviewer decides). Null while an ask is out and unanswered,
  * and once the request is closed.
  */
@@ -32,8 +34,10 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
   if (asks.some((a) => a.state === 'open')) return null;
   if (request.drafting) return { why: 'llm' };
   const queued = asks.filter((a) => a.state === 'queued');
-  const quiet = queued.filter((a) => a.send_after !== null).sort((a, b) => a.send_after! - b.send_after!)[0];
-  if (quiet) return { why: 'quiet_hours', ...(queued.length === 1 ? { expert_id: quiet.expert_id } : {}), until: new Date(quiet.send_after!).toISOString() };
+  const timed = queued.filter((a) => a.send_after !== null).sort((a, b) => a.send_after! - b.send_after!)[0];
+  if (timed) {
+    return { why: timedWhy(engine, request, timed, now), ...(queued.length === 1 ? { expert_id: timed.expert_id } : {}), until: new Date(timed.send_after!).toISOString() };
+  }
   const waitingFor = queued.length > 0
     ? queued.map((a) => a.expert_id)
     : request.held
@@ -44,16 +48,28 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
 }
 
 /**
+ * Why an ask that waits for a time waits: what keeps its expert from being asked now (working hours,
+ * quiet hours…). Quiet hours when that can no longer be told (the expert left the registry).
+ */
+function timedWhy(engine: Engine, request: RequestRecord, ask: AskRecord, now: number): Waiting['why'] {
+  const expert = engine.experts.get(ask.expert_id);
+  if (!expert) return 'quiet_hours';
+  const free = expertAvailability(engine, expert, request.routing_policy.quiet_hours, now);
+  return free.available ? 'quiet_hours' : free.why;
+}
+
+/**
  * A wait for experts at their limits. It ends by itself only when every one of them is at the daily
  * limit (at the next local midnight); a limit on open asks frees when one of them answers.
  */
 async function capWait(engine: Engine, policy: Policy, expertIds: readonly string[], now: number): Promise<Waiting> {
   const states = await liveStates(engine, engine.store, expertIds, now);
-  const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), policy));
+  const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), limitsFor(policy, engine.experts.get(id))));
   const quiet = policy.quiet_hours !== null && isQuietAt(now, engine.config.org.timezone, policy.quiet_hours);
   const wait: Waiting = { why: 'cap', ...(expertIds.length === 1 ? { expert_id: expertIds[0]! } : {}) };
   if (dailyOnly) {
-    const reset = startOfNextLocalDay(now, engine.config.org.timezone);
+    // The first of their days to begin (each counts in the expert's own zone).
+    const reset = Math.min(...expertIds.map((id) => startOfNextLocalDay(now, zoneOf(engine, id))));
     // A reset inside quiet hours sends nothing before they end.
     const until = quiet || (policy.quiet_hours !== null && isQuietAt(reset, engine.config.org.timezone, policy.quiet_hours))
       ? quietHoursEnd(reset, engine.config.org.timezone, policy.quiet_hours!)
@@ -63,8 +79,8 @@ async function capWait(engine: Engine, policy: Policy, expertIds: readonly strin
   return wait;
 }
 
-const atDailyLimit = (state: ExpertLiveState | undefined, policy: Policy) =>
-  state !== undefined && state.asksToday >= policy.max_asks_per_expert_per_day && state.openAsks < policy.max_open_asks_per_expert;
+const atDailyLimit = (state: ExpertLiveState | undefined, limits: RouteLimits) =>
+  state !== undefined && state.asksToday >= limits.max_asks_per_expert_per_day && state.openAsks < limits.max_open_asks_per_expert;
 
 /** When an open request gives up: null once it is closed, and while `proposed` (it then waits for review, never times out). */
 export function givesUpAt(request: RequestRecord): string | null {

@@ -7,16 +7,14 @@ import type { ExpertLiveState } from '../domain/records.js';
  * (`forget`; a new ask is counted in, `added`), so reading it again costs nothing and still sees the transaction's own changes.
  */
 export class ExpertStateMemo {
-  private readonly states = new Map<string, ExpertLiveState>();
-  private day: number | null = null;
+  /** Each kept state with the start of the day its `asksToday` counts from (experts' days differ by zone). */
+  private readonly states = new Map<string, { state: ExpertLiveState; day: number }>();
 
-  /** The states of `ids` (no duplicates) for the day starting at `dayStart`; `read` is asked for those not kept. */
-  async get(ids: readonly string[], dayStart: number, read: (missing: string[]) => Promise<Map<string, ExpertLiveState>>): Promise<Map<string, ExpertLiveState>> {
-    if (this.day !== dayStart) this.states.clear();
-    this.day = dayStart;
-    const missing = ids.filter((id) => !this.states.has(id));
-    if (missing.length > 0) for (const [id, state] of await read(missing)) this.states.set(id, state);
-    return new Map(ids.map((id) => [id, { ...this.states.get(id)! }]));
+  /** The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`; `read` is asked for those not kept. */
+  async get(ids: readonly string[], dayOf: (id: string) => number, read: (missing: string[]) => Promise<Map<string, ExpertLiveState>>): Promise<Map<string, ExpertLiveState>> {
+    const missing = ids.filter((id) => this.states.get(id)?.day !== dayOf(id));
+    if (missing.length > 0) for (const [id, state] of await read(missing)) this.states.set(id, { state, day: dayOf(id) });
+    return new Map(ids.map((id) => [id, { ...this.states.get(id)!.state }]));
   }
 
   /**
@@ -24,11 +22,12 @@ export class ExpertStateMemo {
    * to the same expert in this transaction need not read again.
    */
   added(ask: { expert_id: string; state: string; sent_at: number | null }): void {
-    const state = this.states.get(ask.expert_id);
-    if (!state) return;
+    const kept = this.states.get(ask.expert_id);
+    if (!kept) return;
+    const { state, day } = kept;
     if (ask.state === 'open') state.openAsks++;
     else if (ask.state === 'queued') state.queuedAsks++;
-    if (ask.sent_at !== null && this.day !== null && ask.sent_at >= this.day) state.asksToday++;
+    if (ask.sent_at !== null && ask.sent_at >= day) state.asksToday++;
   }
 
   /** Drops one expert's state (their asks or mute changed), or every state (`expertId` not known). */

@@ -46,8 +46,11 @@ export interface AskReads {
   findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined>;
   /** An expert's open asks, oldest sent first. */
   openOf(expertId: string): Promise<AskRecord[]>;
-  /** Live state per expert; `ids` null means every expert with any state. Days start at `dayStart`. */
-  expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>>;
+  /**
+   * Live state per expert; `ids` null means every expert with any state. `asksToday` counts from
+   * `dayStart`, or for an expert in `dayStarts` (one in another time zone) from their own day's start.
+   */
+  expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>): Promise<Map<string, ExpertLiveState>>;
   /** Whether an expert is muted (cheaper than `expertStates` when only this matters). */
   isMuted(expertId: string): Promise<boolean>;
   /** Open asks whose `escalate_at` has passed, by (escalate_at, id) after `after`. */

@@ -73,12 +73,27 @@ describe('configuration', () => {
     ['org: {name: A}\nexperts:\n  - {id: a, topics: [x]}\n', 'experts.0.name', ''],
     ['org: {name: A}\nexperts:\n  - {id: a, name: A, topics: [x], escalation_to: b}\n', 'experts.0.escalation_to', 'unknown expert id "b"'],
     ['org: {name: A}\ntopics: {security: {fallback: ghost}}\n', 'topics.security.fallback', 'unknown expert id "ghost"'],
+    ['org: {name: A}\nexperts:\n  - {id: a, name: A, topics: [x], working_hours: "Mon-Fry 09:00-17:00"}\n', 'experts.0.working_hours', '"Fry" in "Mon-Fry 09:00-17:00" is not a day'],
+    ['org: {name: A}\nexperts:\n  - {id: a, name: A, topics: [x], timezone: Mars/Olympus}\n', 'experts.0.timezone', 'IANA time zone'],
+    ['org: {name: A}\nexperts:\n  - {id: a, name: A, topics: [x], max_open_asks: 0}\n', 'experts.0.max_open_asks', ''],
     ['org: {name: A}\nsurprise: 1\n', '(top level)', 'surprise'],
   ])('names the file, key path and problem: %s', (yaml, path, problem) => {
     const message = error(yaml);
     expect(message).toContain(FILE);
     expect(message).toContain(`${path}:`);
     expect(message).toContain(problem);
+  });
+
+  it('reads an expert’s time zone, working hours and own caps', () => {
+    const yaml = 'org: {name: A}\nexperts:\n  - id: mei\n    name: Mei Tan\n    topics: [payments]\n    timezone: Asia/Singapore\n    working_hours: "Mon-Thu 09:00-17:00, Fri 09:00-13:00"\n    max_open_asks: 1\n    max_asks_per_day: 4\n';
+    expect(parseConfig(yaml, FILE).experts).toEqual([
+      { id: 'mei', name: 'Mei Tan', topics: ['payments'], timezone: 'Asia/Singapore', working_hours: 'Mon-Thu 09:00-17:00, Fri 09:00-13:00', max_open_asks: 1, max_asks_per_day: 4 },
+    ]);
+  });
+
+  it('reports a bad working_hours on one line', () => {
+    const message = error('org: {name: A}\nexperts:\n  - {id: a, name: A, topics: [x], working_hours: "9-5"}\n');
+    expect(message.split('\n').filter((line) => line.includes('working_hours'))).toHaveLength(1);
   });
 
   it('accepts defaults.give_up_after shorter than defaults.escalation_after', () => {

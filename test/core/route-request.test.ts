@@ -81,3 +81,53 @@ describe('topic normalization and overlap', () => {
     expect(jaccard(new Set(['a', 'b']), new Set(['a', 'b']))).toBe(1);
   });
 });
+
+describe('an expert’s own caps', () => {
+  const own = new ExpertRegistry([
+    { id: 'ida', name: 'Ida', topics: ['tax'], max_open_asks: 1 },
+    { id: 'bo', name: 'Bo', topics: ['tax'], max_asks_per_day: 2 },
+    { id: 'cy', name: 'Cy', topics: ['tax'] },
+  ]);
+  const routeOwn = (loads: Record<string, Partial<ExpertLoad>>) => {
+    const map = new Map(Object.entries(loads).map(([id, l]) => [id, { ...idle, ...l }]));
+    return chooseExperts(findCandidates('tax', null, own, {}), map, limits, (id) => own.get(id)!.order, (id) => own.get(id));
+  };
+
+  it('override the policy’s caps for that expert only', () => {
+    expect(routeOwn({ ida: { openAsks: 1 } })).toEqual(asks('exact', 'bo'));
+    expect(routeOwn({ ida: { openAsks: 1 }, bo: { asksToday: 2, openAsks: 0 } })).toEqual(asks('exact', 'cy'));
+    // Cy has no own caps: the policy's 3 open asks apply.
+    expect(routeOwn({ ida: { openAsks: 1 }, bo: { asksToday: 2 }, cy: { openAsks: 2 } })).toEqual(asks('exact', 'cy'));
+    expect(routeOwn({ ida: { openAsks: 1 }, bo: { asksToday: 2 }, cy: { openAsks: 3 } })).toEqual({ outcome: 'held', step: 'exact', waitFor: [] });
+  });
+
+  it('may be above the policy’s caps', () => {
+    const generous = new ExpertRegistry([{ id: 'ida', name: 'Ida', topics: ['tax'], max_open_asks: 10 }]);
+    const map = new Map([['ida', { ...idle, openAsks: 5 }]]);
+    expect(chooseExperts(findCandidates('tax', null, generous, {}), map, limits, () => 0, (id) => generous.get(id))).toEqual(asks('exact', 'ida'));
+  });
+});
+
+describe('routing prefers who can answer now', () => {
+  const T = Date.parse('2026-11-24T12:00:00Z');
+  const H = 3_600_000;
+  /** `from`: when each expert can next be asked (T: now); experts not listed can be asked any time. */
+  const routeAt = (topic: string, from: Record<string, number | null>, loads: Record<string, Partial<ExpertLoad>> = {}) => {
+    const map = new Map(Object.entries(loads).map(([id, l]) => [id, { ...idle, ...l }]));
+    const facts = (id: string) => ({ ...registry.get(id)!, ...(id in from ? { availableFrom: from[id] } : {}) });
+    return chooseExperts(findCandidates(normalizeTopic(topic), null, registry, fallbacks), map, limits, (id) => registry.get(id)!.order, facts);
+  };
+
+  it.each([
+    ['available now before registry order', 'billing', { dana: T + 9 * H, lee: T, ana: T }, {}, asks('exact', 'lee')],
+    ['available now before fewer open asks', 'billing', { dana: T + H, lee: T + H, ana: T }, { ana: { openAsks: 2 } }, asks('exact', 'ana')],
+    ['then the existing ties among those available now', 'billing', { dana: T, lee: T, ana: T }, { dana: { openAsks: 1 } }, asks('exact', 'lee')],
+    ['nobody now: the soonest available', 'billing', { dana: T + 5 * H, lee: T + 2 * H, ana: T + 3 * H }, {}, asks('exact', 'lee')],
+    ['nobody now, same time: the existing ties', 'billing', { dana: T + 2 * H, lee: T + 2 * H, ana: T + 2 * H }, { dana: { asksToday: 1 } }, asks('exact', 'lee')],
+    ['no known time ranks last', 'billing', { dana: null, lee: T + 40 * H, ana: null }, {}, asks('exact', 'lee')],
+    ['a capped expert available now is skipped for one who is not', 'billing', { dana: T + H, lee: T, ana: T + 2 * H }, { lee: { openAsks: 3 } }, asks('exact', 'dana')],
+    ['an available fuzzy match before an exact one off work', 'payments', { lee: T + 8 * H, pat: T }, {}, asks('fuzzy', 'pat')],
+  ])('%s', (_name, topic, from, loads, expected) => {
+    expect(routeAt(topic, from, loads)).toEqual(expected);
+  });
+});

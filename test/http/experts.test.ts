@@ -50,9 +50,46 @@ describe('GET /api/v1/experts', () => {
       open_asks: 1,
       asks_today: 2,
       available_now: true,
+      next_available_at: null,
       unavailable: null,
+      away: null,
     });
     expect(experts.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee', 'sam']);
+  });
+
+  it('says who is outside their working hours and when they are next available', async () => {
+    t = await buildTestApp({
+      config: {
+        org: { name: 'Acme', timezone: 'Europe/Berlin' },
+        experts: [
+          { id: 'mei', name: 'Mei Tan', topics: ['payments'], timezone: 'Asia/Singapore', working_hours: 'Mon-Fri 09:00-17:00', max_asks_per_day: 3 },
+          { id: 'ana', name: 'Ana Ruiz', topics: ['payments'], working_hours: 'Mon-Fri 09:00-17:30' },
+        ],
+        topics: {},
+      },
+    });
+    t.clock.set('2026-11-24T12:00:00Z'); // Tue 20:00 in Singapore, 13:00 in Berlin
+    const [mei, ana] = (await t.call('GET', '/api/v1/experts')).body;
+    expect(mei).toMatchObject({
+      timezone: 'Asia/Singapore',
+      working_hours: 'Mon-Fri 09:00-17:00',
+      max_asks_per_day: 3,
+      available_now: false,
+      next_available_at: '2026-11-25T01:00:00.000Z',
+      unavailable: { why: 'working_hours', until: '2026-11-25T01:00:00.000Z' },
+      away: null,
+    });
+    expect(ana).toMatchObject({ working_hours: 'Mon-Fri 09:00-17:30', available_now: true, next_available_at: null, unavailable: null });
+    expect(ana).not.toHaveProperty('timezone');
+    // The topic counts only Ana as available now.
+    expect((await t.call('GET', '/api/v1/topics')).body).toEqual([{ topic: 'payments', experts: 2, available_now: 1, fallback: null }]);
+  });
+
+  it('the API description lists the availability fields of an expert', async () => {
+    t = await buildTestApp();
+    const expert = (await t.call('GET', '/api/v1/openapi.json')).body.components.schemas.Expert;
+    expect(Object.keys(expert.properties)).toEqual(expect.arrayContaining(['timezone', 'working_hours', 'max_open_asks', 'max_asks_per_day', 'next_available_at', 'away']));
+    expect(expert.required).toEqual(expect.arrayContaining(['available_now', 'next_available_at', 'away']));
   });
 
   it('asks_today resets at local midnight of org.timezone', async () => {
@@ -100,6 +137,24 @@ describe('PUT /api/v1/experts', () => {
     expect((await t.call('GET', '/api/v1/experts')).body.map((e: { id: string }) => e.id)).toEqual(['lee', 'ravi']);
   });
 
+  it('keeps time zone, working hours and caps through a round trip, and the file its comments', async () => {
+    t = await buildTestApp({ yaml: YAML });
+    const withHours = [
+      { id: 'dana', name: 'Dana Smith', topics: ['billing'], escalation_to: 'lee', timezone: 'Asia/Singapore', working_hours: 'Mon-Fri 09:00-17:30', max_open_asks: 1, max_asks_per_day: 5 },
+      { id: 'lee', name: 'Lee Chen', topics: ['billing', 'payments'] },
+    ];
+    expect((await t.call('PUT', '/api/v1/experts', withHours)).status).toBe(200);
+    const text = readFileSync(t.configFile, 'utf8');
+    expect(text).toContain('# who we ask');
+    expect(text).toContain("# the security team's inbox");
+    expect(loadConfig(t.configFile).experts).toEqual(withHours);
+    // The same registry again changes nothing in the file.
+    expect((await t.call('PUT', '/api/v1/experts', withHours)).status).toBe(200);
+    expect(readFileSync(t.configFile, 'utf8')).toBe(text);
+    // The running registry carries them too: a reload of what it holds gives the same entries.
+    expect(t.service.experts.toEntries()[0]).toEqual(withHours[0]);
+  });
+
   it('keeps live state by id across a replace', async () => {
     t = await buildTestApp({ yaml: YAML });
     await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['lee'] }));
@@ -116,6 +171,9 @@ describe('PUT /api/v1/experts', () => {
     ['escalation to itself', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'a' }], '0.escalation_to'],
     ['escalation cycle', [{ id: 'a', name: 'A', topics: ['x'], escalation_to: 'b' }, { id: 'b', name: 'B', topics: ['y'], escalation_to: 'a' }], '0.escalation_to'],
     ['unknown field', [{ id: 'a', name: 'A', topics: ['x'], team: 'ops' }], '0'],
+    ['bad working hours', [{ id: 'a', name: 'A', topics: ['x'], working_hours: 'weekdays 9-5' }], '0.working_hours'],
+    ['unknown time zone', [{ id: 'a', name: 'A', topics: ['x'], timezone: 'Europe/Atlantis' }], '0.timezone'],
+    ['a cap below one', [{ id: 'a', name: 'A', topics: ['x'], max_asks_per_day: 0 }], '0.max_asks_per_day'],
     ['removes a topic fallback', [{ id: 'dana', name: 'Dana', topics: ['x'] }], 'topics.security.fallback'],
   ])('%s → 400 and nothing changes', async (_name, body, path) => {
     t = await buildTestApp({ yaml: YAML });

@@ -146,6 +146,22 @@ describe.each(ENGINES)('$name store: experts’ live state', (engine) => {
     expect(await e.store.transaction((tx) => tx.asks.expertStates(['dana'], dayStart))).toEqual(new Map([['dana', dana]]));
   });
 
+  it('asks.expertStates counts today from each expert’s own day start where one is given', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      for (const [id, expert, at] of [['a1', 'dana', dayStart - HOUR], ['a2', 'dana', dayStart + HOUR], ['a3', 'lee', dayStart - HOUR], ['a4', 'lee', dayStart + HOUR]] as const) {
+        await tx.asks.insert(ask(id, 'req_1', expert, { state: 'answered', sent_at: at, closed_at: at + 1 }));
+      }
+    });
+    // Lee's day began two hours before everyone else's (another time zone): both his asks are today's.
+    const own = new Map([['lee', dayStart - 2 * HOUR]]);
+    const counts = (m: Map<string, ExpertLiveState>) => Object.fromEntries([...m].filter(([id]) => id === 'dana' || id === 'lee').map(([id, s]) => [id, s.asksToday]));
+    expect(counts(await e.store.asks.expertStates(['dana', 'lee'], dayStart, own))).toEqual({ dana: 1, lee: 2 });
+    expect(counts(await e.store.asks.expertStates(null, dayStart, own))).toEqual({ dana: 1, lee: 2 });
+    expect(counts(await e.store.transaction((tx) => tx.asks.expertStates(['lee', 'dana'], dayStart, own)))).toEqual({ dana: 1, lee: 2 });
+    expect(counts(await e.store.asks.expertStates(null, dayStart))).toEqual({ dana: 1, lee: 1 });
+  });
+
   it('inside a transaction, a state read again reflects the asks, updates and mutes the transaction wrote in between', async () => {
     const seen = await e.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1'));

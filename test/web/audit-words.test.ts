@@ -20,6 +20,7 @@ describe('audit trail in words', () => {
     [row('routed', 'system', { step: 'exact', experts: ['dana'], waiting_for: [] }), 'Routed to Dana Smith (exact topic match).'],
     [row('held', 'system', { step: 'exact', waiting_for: ['dana', 'lee'] }), 'Held: every candidate is at a rate-limit cap; waiting for Dana Smith, Lee Chen.'],
     [row('asked', 'system', { expert_id: 'lee', expert_name: 'Lee Chen', via: 'escalation' }), 'Asked Lee Chen (escalation).'],
+    [row('waiting_for_expert', 'system', { expert_id: 'dana', why: 'working_hours', until: null }), 'Waiting for Dana Smith to start work.'],
     [row('replied', 'expert:dana', { text: 'Thirty days.' }), 'Dana Smith replied: “Thirty days.”'],
     [row('escalated', 'system', { from: 'dana', to: 'lee', because: 'no_reply', waited: '2h' }), 'Escalated from Dana Smith to Lee Chen: no reply in time after 2h.'],
     [row('escalated', 'system', { from: 'lee', to: null, because: 'skip' }), 'Lee Chen skipped, and there is no one left to escalate to.'],

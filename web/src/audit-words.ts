@@ -25,6 +25,9 @@ const STEP: Record<string, string> = {
 
 const VIA: Record<string, string> = { escalation: ' (escalation)', return: ' (sent back with instructions)' };
 
+/** What an ask waits for, by the reason the expert cannot be asked yet. */
+const WAIT_FOR: Record<string, string> = { working_hours: 'to start work', away: 'to be back', dnd: 'to end do-not-disturb' };
+
 const WHY: Record<string, string> = {
   no_reply: 'no reply in time',
   skip: 'skipped',
@@ -51,6 +54,8 @@ export function auditSentence(entry: AuditEntry, name: NameOf): string {
       return `Asked ${d.expert_name ? str(d.expert_name) : name(str(d.expert_id))}${VIA[str(d.via)] ?? ''}.`;
     case 'quiet_hours_wait':
       return `Waiting for ${name(str(d.expert_id))}'s quiet hours to end${d.until ? ` at ${dateTime(str(d.until))}` : ''}.`;
+    case 'waiting_for_expert':
+      return `Waiting for ${name(str(d.expert_id))} ${WAIT_FOR[str(d.why)] ?? `(${str(d.why).replace(/_/g, ' ')})`}${d.until ? ` at ${dateTime(str(d.until))}` : ''}.`;
     case 'replied':
       return `${who} replied: ${quote(d.text)}`;
     case 'late_reply':

@@ -23,9 +23,9 @@ const SQL = {
   someStates: `SELECT e.id AS expert_id,
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'open') AS open,
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'queued') AS queued,
-      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= $2) AS today,
+      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= e.day_start) AS today,
       (SELECT muted FROM expert_state WHERE expert_id = e.id) AS muted
-    FROM unnest($1::text[]) AS e(id)`,
+    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)`,
   // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
   // one statement (a projection's columns are computed left to right).
   lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
@@ -34,7 +34,10 @@ const SQL = {
   // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
   allLive: `SELECT expert_id, COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued FROM asks
       WHERE state IN ('open', 'queued') GROUP BY expert_id`,
-  allToday: 'SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= $1 GROUP BY expert_id',
+  // $1 is the earliest of the day starts, so the range stays on the sent_at index; $2 holds the
+  // experts whose day starts elsewhere (their own time zone), $3 everyone else's day start.
+  allToday: `SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= $1
+      AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id`,
   allMuted: 'SELECT expert_id FROM expert_state WHERE muted = 1',
   setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
       ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
@@ -95,18 +98,19 @@ export class PgAsks implements AskRepository {
     return this.rows<AskRecord>(SQL.openOf, [expertId]);
   }
 
-  async expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>> {
+  async expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>): Promise<Map<string, ExpertLiveState>> {
     const states = new Map<string, ExpertLiveState>();
+    const dayOf = (id: string) => dayStarts?.get(id) ?? dayStart;
     if (ids !== null) {
       const unique = [...new Set(ids)];
-      if (!this.locking) return this.readStates(unique, dayStart);
-      return this.memo.get(unique, dayStart, async (missing) => {
+      if (!this.locking) return this.readStates(unique, dayOf);
+      return this.memo.get(unique, dayOf, async (missing) => {
         // Routing decides on these counts and then writes asks: each expert's lock is held until commit,
         // so another instance routing to the same expert reads the counts after this one's asks. Taken
         // in sorted order, so two transactions locking overlapping experts never wait on each other in a cycle.
         // Routing to some experts shares the "every expert" lock that a pass over all of them (below) takes alone.
         await write(this.db, SQL.lockExperts, [[...missing].sort()]);
-        return this.readStates(missing, dayStart);
+        return this.readStates(missing, dayOf);
       });
     }
     // A pass over every expert (the scheduler placing waiting work) decides for all of them: it waits
@@ -122,7 +126,8 @@ export class PgAsks implements AskRepository {
       s.openAsks = r.open as number;
       s.queuedAsks = r.queued as number;
     }
-    for (const r of await all(this.db, SQL.allToday, [dayStart])) get(r.expert_id as string).asksToday = r.today as number;
+    const earliest = Math.min(dayStart, ...(dayStarts?.values() ?? []));
+    for (const r of await all(this.db, SQL.allToday, [earliest, JSON.stringify(Object.fromEntries(dayStarts ?? [])), dayStart])) get(r.expert_id as string).asksToday = r.today as number;
     for (const r of await all(this.db, SQL.allMuted)) get(r.expert_id as string).muted = true;
     return states;
   }
@@ -154,9 +159,9 @@ export class PgAsks implements AskRepository {
     return lists.flat();
   }
 
-  private async readStates(ids: readonly string[], dayStart: number): Promise<Map<string, ExpertLiveState>> {
+  private async readStates(ids: readonly string[], dayOf: (id: string) => number): Promise<Map<string, ExpertLiveState>> {
     const states = new Map<string, ExpertLiveState>();
-    for (const r of await all(this.db, SQL.someStates, [ids, dayStart])) {
+    for (const r of await all(this.db, SQL.someStates, [ids, ids.map(dayOf)])) {
       states.set(r.expert_id as string, { muted: r.muted === 1, openAsks: r.open as number, queuedAsks: r.queued as number, asksToday: r.today as number });
     }
     return states;

@@ -40,7 +40,9 @@ function prepare(db: Database.Database) {
         SELECT MIN(expert_id) FROM asks WHERE sent_at IS NOT NULL
         UNION ALL
         SELECT (SELECT MIN(expert_id) FROM asks WHERE sent_at IS NOT NULL AND expert_id > experts.id) FROM experts WHERE id IS NOT NULL)
-      SELECT id AS expert_id, (SELECT COUNT(*) FROM asks WHERE expert_id = experts.id AND sent_at >= ?) AS today FROM experts WHERE id IS NOT NULL`),
+      SELECT id AS expert_id, (SELECT COUNT(*) FROM asks WHERE expert_id = experts.id
+          AND sent_at >= COALESCE((SELECT value FROM json_each(@days) WHERE key = experts.id), @dayStart)) AS today
+        FROM experts WHERE id IS NOT NULL`),
     allMuted: p('SELECT expert_id FROM expert_state WHERE muted = 1'),
     setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
         ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
@@ -102,18 +104,19 @@ export class SqliteAsks implements AskRepository {
     return this.stmts.openOf.all(expertId) as AskRecord[];
   }
 
-  async expertStates(ids: readonly string[] | null, dayStart: number): Promise<Map<string, ExpertLiveState>> {
+  async expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>): Promise<Map<string, ExpertLiveState>> {
     const states = new Map<string, ExpertLiveState>();
+    const dayOf = (id: string) => dayStarts?.get(id) ?? dayStart;
     if (ids !== null) {
       const read = async (missing: readonly string[]) => {
         for (const id of missing) {
-          const r = this.stmts.oneState.get({ id, dayStart }) as { open: number; queued: number; today: number; muted: number | null };
+          const r = this.stmts.oneState.get({ id, dayStart: dayOf(id) }) as { open: number; queued: number; today: number; muted: number | null };
           states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
         }
         return states;
       };
       const unique = [...new Set(ids)];
-      return this.memo ? this.memo.get(unique, dayStart, read) : read(unique);
+      return this.memo ? this.memo.get(unique, dayOf, read) : read(unique);
     }
     const get = (id: string) => {
       let s = states.get(id);
@@ -125,7 +128,8 @@ export class SqliteAsks implements AskRepository {
       s.openAsks = r.open as number;
       s.queuedAsks = r.queued as number;
     }
-    for (const r of this.stmts.allToday.all(dayStart) as Row[]) if ((r.today as number) > 0) get(r.expert_id as string).asksToday = r.today as number;
+    const days = JSON.stringify(Object.fromEntries(dayStarts ?? []));
+    for (const r of this.stmts.allToday.all({ days, dayStart }) as Row[]) if ((r.today as number) > 0) get(r.expert_id as string).asksToday = r.today as number;
     for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
     return states;
   }

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { expertEntrySchema, expertListSchema } from '../config/expert-schema.js';
+import { isoTime } from './iso-time.js';
+
+/** Wire shapes of the expert registry and topics: what `GET /experts` and `GET /topics` answer, and `PUT /experts` takes. */
+export const expertView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    topics: z.array(z.string()),
+    escalation_to: z.string().nullable(),
+    timezone: z.string().optional().describe('The expert’s own time zone, when set (else the organisation’s).'),
+    working_hours: z.string().optional().describe('When the expert may be asked, in their time zone, as configured; absent: any time.'),
+    max_open_asks: z.number().int().optional().describe('The expert’s own cap on open questions, when set (else the default).'),
+    max_asks_per_day: z.number().int().optional().describe('The expert’s own cap on questions a day, counted in their time zone, when set (else the default).'),
+    muted: z.boolean(),
+    open_asks: z.number().int(),
+    asks_today: z.number().int(),
+    available_now: z.boolean().describe('Whether a new question could be sent to this expert this minute under the default limits and their working hours.'),
+    next_available_at: isoTime
+      .nullable()
+      .describe('When a new question could next be sent to this expert, when known; null while they are available now, muted, or at their limit of open questions.'),
+    unavailable: z
+      .object({
+        why: z
+          .enum(['muted', 'cap', 'quiet_hours', 'working_hours'])
+          .describe('muted: until they unmute; cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now; working_hours: outside the expert’s working hours.'),
+        until: isoTime.optional().describe('When it ends, when that is known (quiet hours end, the daily limit resets, the working day starts).'),
+      })
+      .nullable(),
+    away: z.null().describe('Whether the expert is away; always null for now.'),
+  })
+  .meta({ id: 'Expert' });
+
+export const topicView = z
+  .object({
+    topic: z.string(),
+    experts: z.number().int().describe('Experts who take the topic.'),
+    available_now: z.number().int().describe('Of those, how many could be asked this minute.'),
+    fallback: z.string().nullable().describe('The expert asked when nobody else matches, if any.'),
+  })
+  .meta({ id: 'Topic' });
+
+export const putExpertsBody = expertListSchema;
+export { expertEntrySchema };
