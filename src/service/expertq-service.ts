@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
-import type { Config } from '../config/load-config.js';
 import type { ExpertEntry } from '../config/expert-schema.js';
 import { librarySchema } from '../config/config-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
@@ -22,7 +21,7 @@ import {
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
 import { listInstances } from './instances.js';
-import { startWorkers, type WorkerOptions } from './workers.js';
+import { startWorkers } from './workers.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
@@ -37,26 +36,10 @@ import { waitForDecision } from './wait-for-decision.js';
 import type { ChangeFeed } from '../store/change-feed.js';
 import { newClaimantId } from '../store/lease-keeper.js';
 import { auditTrail, listRequests, requestView, type RequestView } from './views.js';
+import type { ExpertqServiceOptions } from './service-options.js';
 
-export interface ExpertqServiceOptions extends WorkerOptions {
-  config: Pick<Config, 'org' | 'defaults' | 'topics' | 'experts'> & { library?: Config['library']; file?: string | null };
-  store: Store;
-  log: Logger;
-  clock?: Clock;
-  /** `server.allow_private_webhooks`: allow webhook URLs on loopback/private addresses. */
-  allowPrivateWebhooks?: boolean;
-  /**
-   * Builds what `tick()` runs (the scheduler) for this service. The composition root passes it, so
-   * the service does not depend on the scheduler that calls it.
-   */
-  scheduler: (engine: Engine) => TimedWork;
-  /** Where commits are announced to live views (default: the store's, which reaches every process on its database). */
-  changes?: ChangeFeed;
-  /** Names this process on the leases it holds (deliveries, chat messages, LLM jobs); one is made up by default. */
-  instanceId?: string;
-  /** The Slack review channel, its reviewers and the reminder period. */
-  review?: Partial<ReviewSettings>;
-}
+export type { ExpertqServiceOptions };
+
 
 /**
  * The operations of expertq behind one object: HTTP routes, the scheduler and the SDK call these.
