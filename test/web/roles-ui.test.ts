@@ -30,7 +30,7 @@ describe.runIf(HAVE_CHROMIUM)('approval UI with scoped tokens', { timeout: TIMEO
     await expect.poll(async () => (await api('GET', `/proposals/${proposed.proposalId}`)).body.decision?.decided_by).toBe('Riley Reviewer');
 
     await page.getByRole('link', { name: 'Experts' }).click();
-    await expect.poll(() => page.getByText('an admin token can unmute').count()).toBe(1);
+    await expect.poll(() => page.getByText('an admin can unmute').count()).toBe(1);
     expect(await page.getByRole('button', { name: /^Unmute/ }).count()).toBe(0);
   });
 

@@ -107,7 +107,7 @@ export function ExpertsView(props: {
                             Unmute
                           </button>
                         ) : (
-                          <span class="muted small-note">an admin token can unmute</span>
+                          <span class="muted small-note">an admin can unmute</span>
                         )}
                       </span>
                     ) : confirming === e.id ? (
