@@ -80,16 +80,7 @@ export class ExpertRegistry {
 
   /** The registry as entries: what `PUT /experts` took, optional fields only where set. */
   toEntries(): ExpertEntry[] {
-    return this.experts.map((e) => ({
-      id: e.id,
-      name: e.name,
-      topics: e.topics,
-      escalation_to: e.escalation_to,
-      ...(e.timezone !== null ? { timezone: e.timezone } : {}),
-      ...(e.working_hours !== null ? { working_hours: e.working_hours } : {}),
-      ...(e.max_open_asks !== null ? { max_open_asks: e.max_open_asks } : {}),
-      ...(e.max_asks_per_day !== null ? { max_asks_per_day: e.max_asks_per_day } : {}),
-    }));
+    return this.experts.map(entryOf);
   }
 }
 
@@ -97,4 +88,18 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** One registered expert as a registry entry: what `PUT /experts` takes, optional fields only where set. */
+export function entryOf(e: RegisteredExpert): ExpertEntry {
+  return {
+    id: e.id,
+    name: e.name,
+    topics: e.topics,
+    escalation_to: e.escalation_to,
+    ...(e.timezone !== null ? { timezone: e.timezone } : {}),
+    ...(e.working_hours !== null ? { working_hours: e.working_hours } : {}),
+    ...(e.max_open_asks !== null ? { max_open_asks: e.max_open_asks } : {}),
+    ...(e.max_asks_per_day !== null ? { max_asks_per_day: e.max_asks_per_day } : {}),
+  };
 }

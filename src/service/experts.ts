@@ -2,7 +2,7 @@ import type { ExpertEntry } from '../config/expert-schema.js';
 import { systemReason } from '../config/load-config.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { iso } from '../clock.js';
-import { ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
+import { entryOf, ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import { isCapped, limitsFor } from '../core/route-request.js';
 import type { ExpertLiveState } from '../domain/records.js';
@@ -46,14 +46,8 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
     const unavailable = unavailableNow(engine, e, s, now);
     return {
-      id: e.id,
-      name: e.name,
-      topics: e.topics,
+      ...entryOf(e),
       escalation_to: e.escalation_to,
-      ...(e.timezone !== null ? { timezone: e.timezone } : {}),
-      ...(e.working_hours !== null ? { working_hours: e.working_hours } : {}),
-      ...(e.max_open_asks !== null ? { max_open_asks: e.max_open_asks } : {}),
-      ...(e.max_asks_per_day !== null ? { max_asks_per_day: e.max_asks_per_day } : {}),
       muted: s.muted,
       open_asks: s.openAsks,
       asks_today: s.asksToday,
