@@ -16,25 +16,13 @@ export interface AnswerViewer {
 export const EVERYONE: AnswerViewer = { consumer: null };
 
 /** An entry on the wire: times as ISO strings, `stale` worked out, and whose request it was left out. */
-export interface AnswerView {
-  id: string;
-  topic: string;
-  kind: string;
-  question: string;
-  answer: string;
-  structured: unknown;
-  expert_id: string;
-  expert_name: string;
-  request_id: string | null;
-  proposal_id: string | null;
+export type AnswerView = Omit<AnswerRecord, 'consumer_id' | 'created_at' | 'accepted_at' | 'verified_at' | 'status' | 'retired'> & {
   accepted_at: string;
-  accepted_by: string;
   verified_at: string;
   status: AnswerStatus;
-  reuse_count: number;
   retired: { reason: string; by: string; at: string } | null;
   score?: number;
-}
+};
 
 export interface AnswerListQuery {
   q?: string | undefined;
