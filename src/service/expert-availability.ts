@@ -17,9 +17,31 @@ export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: re
   };
 }
 
+/**
+ * Per expert (an immutable registry entry) and rules: from when until when they are known to be
+ * available. Every rule changes on a whole minute (working and quiet hours are `HH:MM` in zones whose
+ * offsets are whole minutes), and away and do-not-disturb only end: an expert available at `from` is
+ * available until the minute ends. Routing asks this for every candidate of every request.
+ */
+const availableSpells = new WeakMap<RegisteredExpert, Map<string, { from: number; to: number }>>();
+const MINUTE_MS = 60_000;
+const AVAILABLE: Availability = Object.freeze({ available: true });
+
 /** Whether an expert may be asked at `now`, else why not and from when (see `availability`). */
 export function expertAvailability(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null, now: number): Availability {
-  return availability(now, rulesOf(engine, expert, quietHours));
+  const rules = rulesOf(engine, expert, quietHours);
+  // Nothing that could block: the common case of an organisation without hours.
+  if (!rules.workingHours && !rules.quietHours && !rules.away && !rules.dnd) return AVAILABLE;
+  const key = `${rules.timeZone} ${rules.orgTimeZone} ${quietHours?.join('-') ?? ''} ${rules.away?.until ?? ''} ${rules.dnd?.until ?? ''}`;
+  let spells = availableSpells.get(expert);
+  const known = spells?.get(key);
+  if (known && known.from <= now && now < known.to) return AVAILABLE;
+  const found = availability(now, rules);
+  if (found.available) {
+    if (!spells) availableSpells.set(expert, (spells = new Map()));
+    spells.set(key, { from: now, to: now - (now % MINUTE_MS) + MINUTE_MS });
+  }
+  return found;
 }
 
 /**

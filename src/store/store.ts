@@ -51,6 +51,11 @@ export interface Store extends Reads {
    * had, the last write failed for want of storage, or less than `minFreeBytes` (16 MiB) is free.
    */
   checkWritable(minFreeBytes?: number): Promise<void>;
+  /**
+   * Finishes the upkeep the engine does in the background after commits (SQLite indexes new requests
+   * for text search about once a second); no read waits for it, and none answers differently after it.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -47,6 +47,17 @@ describe('asks wait for the expert’s working hours', () => {
     expect(await k.asks(id)).toEqual([['mei', 'open']]);
   });
 
+  it('her day ends on the minute: asked up to its last millisecond, not after, however often routing looked just before', async () => {
+    k = await schedulerKit(config(), '2026-11-24T08:59:30Z'); // Tue 16:59:30 in Singapore
+    const asked = [await k.submit({ topic: 'payments' })];
+    await k.tickAt('2026-11-24T08:59:59.999Z');
+    asked.push(await k.submit({ topic: 'payments' }));
+    await k.tickAt('2026-11-24T09:00:00Z');
+    const after = await k.submit({ topic: 'payments' });
+    for (const id of asked) expect((await k.request(id)).status).toBe('asked');
+    expect((await k.request(after)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' });
+  });
+
   it('a Friday evening ask waits for Monday morning in her zone', async () => {
     k = await schedulerKit(config(), '2026-11-27T10:00:00Z'); // Fri 18:00 in Singapore
     const id = await k.submit({ topic: 'payments' });

@@ -116,6 +116,9 @@ export class PgStore extends StoreReads implements Store {
     if (row?.recovery) throw new StorageUnavailable('read_only', 'the database is a read-only replica (in recovery)');
   }
 
+  /** Nothing runs in the background here: a request's words are indexed as it is written. */
+  async settle(): Promise<void> {}
+
   async close(): Promise<void> {
     await this.changes.close();
     await this.pool.end();

@@ -309,4 +309,20 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
   CREATE VIRTUAL TABLE answers_fts USING fts5 (question, answer, tokenize = 'ascii');
   `,
+  // 15: requests reach the text index in batches, after they are written (writing one request's words
+  // at a time cost a submit more than its own row). \`indexed_through\`: every request up to this rowid
+  // is indexed, none after it; a search reads the requests after it directly. Deleting the newest
+  // request lowers it, since SQLite may give the next request that rowid again.
+  `
+  CREATE TABLE search_progress (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    indexed_through INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO search_progress (id, indexed_through) VALUES (1, (SELECT coalesce(max(rowid), 0) FROM requests));
+  CREATE TRIGGER requests_search_through AFTER DELETE ON requests
+    WHEN old.rowid > (SELECT coalesce(max(rowid), 0) FROM requests) BEGIN
+    UPDATE search_progress SET indexed_through = (SELECT coalesce(max(rowid), 0) FROM requests)
+      WHERE indexed_through > (SELECT coalesce(max(rowid), 0) FROM requests);
+  END;
+  `,
 ];

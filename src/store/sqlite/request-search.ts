@@ -3,28 +3,50 @@ import { foldForSearch, requestSearchWords, searchWords, wordStartTests } from '
 import { type Row, whereClause } from './rows.js';
 
 /**
- * A request's words in the full-text index `requests_search` (migration 13), written in the
- * transaction that writes the request; a deleted request leaves it by trigger.
+ * Requests' words in the full-text index `requests_search` (migration 13). A request is indexed after
+ * it is written, with others, by `indexPending` (the store runs it about once a second): every request
+ * up to `search_progress.indexed_through` is indexed, and a search reads the few after it directly.
+ * A deleted request leaves the index by trigger.
  */
 export class SqliteRequestSearch {
+  private readonly reput: Database.Statement;
+  private readonly upTo: Database.Statement;
   private readonly put: Database.Statement;
-  private readonly textOf: Database.Statement;
+  private readonly advance: Database.Statement;
+  private readonly behind: Database.Statement;
 
   constructor(db: Database.Database) {
-    // REPLACE: a request whose drafted question changes is indexed anew under the same rowid.
-    this.put = db.prepare('INSERT OR REPLACE INTO requests_search (rowid, words) VALUES (?, ?)');
-    this.textOf = db.prepare('SELECT rowid, question, asked_question FROM requests WHERE id = ?');
-  }
-
-  /** Indexes the request stored at `rowid`. */
-  index(rowid: number | bigint, question: string, askedQuestion: string | null): void {
-    this.put.run(rowid, requestSearchWords(question, askedQuestion).join(' '));
+    // REPLACE: a request whose drafted question changes is indexed anew under the same rowid, if it
+    // was indexed already; otherwise its turn will come.
+    this.reput = db.prepare(`INSERT OR REPLACE INTO requests_search (rowid, words)
+      SELECT rowid, expertq_search_words(question, asked_question) FROM requests
+      WHERE id = ? AND rowid <= (SELECT indexed_through FROM search_progress)`);
+    this.upTo = db.prepare(`SELECT max(rowid) AS last FROM (SELECT rowid FROM requests
+      WHERE rowid > (SELECT indexed_through FROM search_progress) ORDER BY rowid LIMIT ?)`);
+    this.put = db.prepare(`INSERT INTO requests_search (rowid, words)
+      SELECT rowid, expertq_search_words(question, asked_question) FROM requests
+      WHERE rowid > (SELECT indexed_through FROM search_progress) AND rowid <= ?`);
+    this.advance = db.prepare('UPDATE search_progress SET indexed_through = ?');
+    this.behind = db.prepare('SELECT (SELECT coalesce(max(rowid), 0) FROM requests) > (SELECT indexed_through FROM search_progress) AS behind');
   }
 
   /** Indexes request `id` again from its stored text (after its drafted question changed). */
   reindex(id: string): void {
-    const row = this.textOf.get(id) as { rowid: number; question: string; asked_question: string | null } | undefined;
-    if (row) this.index(row.rowid, row.question, row.asked_question);
+    this.reput.run(id);
+  }
+
+  /** Whether some request waits to be indexed. */
+  pending(): boolean {
+    return (this.behind.get() as { behind: number }).behind === 1;
+  }
+
+  /** Indexes up to `limit` of the requests not indexed yet, oldest first; returns how many. */
+  indexPending(limit: number): number {
+    const last = (this.upTo.get(limit) as { last: number | null }).last;
+    if (last === null) return 0;
+    const { changes } = this.put.run(last);
+    this.advance.run(last);
+    return changes;
   }
 }
 
@@ -98,6 +120,13 @@ export function searchRequests(prepare: (sql: string) => Database.Statement, fil
   // CROSS JOIN: the search starts from what the index finds, since a status or a topic can cover most
   // of the history, which SQLite's planner, without statistics, cannot know. It sorts the ids of what
   // it finds, then reads the page's rows only (sorting whole rows took twice as long).
-  return prepare(`SELECT * FROM requests WHERE id IN (SELECT requests.id FROM requests_search CROSS JOIN requests ON requests.rowid = requests_search.rowid
-    ${where} ORDER BY requests.id DESC LIMIT ?) ORDER BY id DESC`).all(...values, limit) as Row[];
+  // The requests not indexed yet (written in the last second or so) are read directly.
+  const tail = whereClause([
+    ['requests.rowid > (SELECT indexed_through FROM search_progress) AND expertq_matches(question, asked_question, ?)', searched.join(' ')],
+    ...filters,
+  ]);
+  return prepare(`SELECT * FROM requests WHERE id IN (
+      SELECT requests.id FROM requests_search CROSS JOIN requests ON requests.rowid = requests_search.rowid ${where}
+      UNION ALL SELECT requests.id FROM requests ${tail.where}
+      ORDER BY 1 DESC LIMIT ?) ORDER BY id DESC`).all(...values, ...tail.values, limit) as Row[];
 }

@@ -53,7 +53,7 @@ export class SqliteRequests implements RequestRepository {
   }
 
   async insert(r: RequestRecord): Promise<void> {
-    const { lastInsertRowid } = this.stmts.insert.run({
+    this.stmts.insert.run({
       ...r,
       context: json(r.context),
       target_experts: r.target_experts === null ? null : json(r.target_experts),
@@ -65,7 +65,6 @@ export class SqliteRequests implements RequestRepository {
       drafting: r.drafting ? 1 : 0,
       reason: undefined,
     });
-    this.search.index(lastInsertRowid, r.question, r.asked_question);
     this.stmts.addSubscriber.run(r.id, r.consumer_id, SUBMITTER, r.created_at);
   }
 

@@ -8,6 +8,7 @@ import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader } from './open-database.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
+import { SqliteRequestSearch } from './request-search.js';
 import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
 import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
@@ -20,6 +21,13 @@ const MIN_FREE_BYTES = 16 * 1_048_576;
 const FAILURE_MEMORY_MS = 60_000;
 /** At most this many transactions share one COMMIT, so a burst reaches the disk in bounded steps. */
 const MAX_BATCH = 256;
+/**
+ * New requests reach the text index this often, up to `INDEX_CHUNK` per transaction: indexing them
+ * together costs a fraction of indexing each with its own write, and a search reads the few written
+ * since directly.
+ */
+const INDEX_EVERY_MS = 1000;
+const INDEX_CHUNK = 2000;
 
 interface Queued {
   work: (tx: Tx) => Promise<unknown>;
@@ -67,6 +75,11 @@ export class SqliteStore extends StoreReads implements Store {
   private readonly memo: ExpertStateMemo;
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | null = null;
+  private readonly search: SqliteRequestSearch;
+  private readonly indexTimer: NodeJS.Timeout;
+  private indexing = false;
+  /** Prepared once: compiling the pragma for every batch cost as much as a small insert. */
+  private readonly deferKeys: Database.Statement;
 
   /**
    * The last write that failed for want of storage (disk full, read-only, I/O error), until a write
@@ -115,6 +128,21 @@ export class SqliteStore extends StoreReads implements Store {
       },
     };
     this.tx = tx;
+    this.search = new SqliteRequestSearch(db);
+    this.deferKeys = db.prepare('PRAGMA defer_foreign_keys = ON');
+    this.indexTimer = setInterval(() => this.indexSearch(), INDEX_EVERY_MS).unref();
+  }
+
+  /** Indexes the requests written since the last time, in transactions of their own (see `INDEX_CHUNK`). */
+  private indexSearch(): void {
+    if (this.indexing || !this.db.open || !this.search.pending()) return;
+    this.indexing = true;
+    const next = async (): Promise<void> => {
+      // A failure (a full disk) is `lastWriteFailure`'s to report; the next round tries again.
+      const indexed = await this.enqueue({ work: async () => this.search.indexPending(INDEX_CHUNK) }).catch(() => 0);
+      if (indexed === INDEX_CHUNK && this.db.open) return next();
+    };
+    void next().finally(() => (this.indexing = false));
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -137,7 +165,12 @@ export class SqliteStore extends StoreReads implements Store {
     }
   }
 
+  async settle(): Promise<void> {
+    while ((await this.enqueue({ work: async () => this.search.indexPending(INDEX_CHUNK) })) === INDEX_CHUNK);
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.indexTimer);
     await this.draining;
     await this.slow.close();
     if (this.reader !== this.db && this.reader.open) this.reader.close();
@@ -167,7 +200,7 @@ export class SqliteStore extends StoreReads implements Store {
       db.exec('BEGIN IMMEDIATE');
       // References are checked at commit, as on every engine: a transaction may write a row before the
       // row it refers to (a submit writes its request last, in its final state).
-      db.pragma('defer_foreign_keys = ON');
+      this.deferKeys.run();
     } catch (caught) {
       const error = this.failed(caught);
       for (const item of batch) item.reject(error);
