@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, queryWords, rankedOffset } from '../answer-repository.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
 /** A question word counts twice an answer word in the ranking (bm25 column weights). */
@@ -14,6 +14,12 @@ function prepare(db: Database.Database) {
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
     get: p('SELECT * FROM answers WHERE id = ?'),
     retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active'`),
+    stats: p(`SELECT
+      COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= @staleBefore) AS active,
+      COUNT(*) FILTER (WHERE status = 'active' AND verified_at < @staleBefore) AS stale,
+      COUNT(*) FILTER (WHERE status = 'retired') AS retired,
+      COALESCE(SUM(reuse_count), 0) AS reuse_accepted
+      FROM answers`),
   };
 }
 
@@ -39,6 +45,10 @@ export class SqliteAnswers implements AnswerRepository {
 
   async retire(id: string, r: Retirement): Promise<boolean> {
     return this.stmts.retire.run(r.reason, r.by, r.at, id).changes === 1;
+  }
+
+  async stats(staleBefore: number): Promise<AnswerStats> {
+    return this.stmts.stats.get({ staleBefore }) as AnswerStats;
   }
 
   async search(query: AnswerQuery): Promise<AnswerPage> {
