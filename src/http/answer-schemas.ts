@@ -52,3 +52,8 @@ export const importAnswersBody = z.object({ entries: z.array(curatedAnswer).min(
 export const retireBody = z
   .object({ decided_by: decidedBy, reason: z.string().trim().min(1).max(2000).describe('Why the entry must not be offered again.') })
   .strict();
+
+export const answerStatsView = z.object({
+  entries: z.object({ active: z.number().int(), stale: z.number().int(), retired: z.number().int() }).describe('Entries by status (stale: active but not verified within library.verify_after).'),
+  reuse_accepted: z.number().int().describe('Reused answers accepted so far: each one is an ask no expert had to answer.'),
+});

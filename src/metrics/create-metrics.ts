@@ -1,9 +1,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ANSWER_STATUSES } from '../domain/answers.js';
 import { LLM_STAGES, REQUEST_STATUSES } from '../domain/records.js';
+import { REUSE_OUTCOMES } from '../domain/reuse.js';
+import { libraryStats } from '../service/answers.js';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
-/** How old the requests-by-status figures may grow before a scrape has them counted again. */
+/** How old the requests-by-status (and library entries) figures may grow before a scrape has them counted again. */
 export const STATUS_COUNTS_MAX_AGE_MS = 30_000;
 
 /**
@@ -19,6 +22,10 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
   const requestsByStatus = latestOf(() => service.store.metrics.requestsByStatus(), STATUS_COUNTS_MAX_AGE_MS, service.clock, (error) =>
     service.log.warn({ err: error }, 'metrics: counting requests by status failed; the last counts stay'),
   );
+  // One pass over every entry, growing with the library: counted in the background like requests by status.
+  const library = latestOf(() => libraryStats(service), STATUS_COUNTS_MAX_AGE_MS, service.clock, (error) =>
+    service.log.warn({ err: error }, 'metrics: counting library entries failed; the last counts stay'),
+  );
   const experts = sharedWhileInFlight(() => liveStates(service, service.store, service.experts.experts.map((e) => e.id), service.clock.now()));
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => Promise<void>) =>
     new Gauge({ name, help, labelNames, registers: [registry], async collect() { this.reset(); await collect(this); } });
@@ -27,6 +34,10 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     // Every status, 0 included: a ratio such as failed / all needs both series to exist.
     const byStatus = await requestsByStatus();
     for (const status of REQUEST_STATUSES) g.set({ status }, byStatus[status] ?? 0);
+  });
+  gauge('expertq_library_entries', 'Answer library entries by status (stale: not verified within library.verify_after).', ['status'], async (g) => {
+    const stats = await library();
+    for (const status of ANSWER_STATUSES) g.set({ status }, stats[status]);
   });
   gauge('expertq_expert_open_asks', 'Unanswered asks per expert.', ['expert'], async (g) => {
     for (const [expert, s] of await experts()) g.set({ expert }, s.openAsks);
@@ -85,6 +96,17 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
         const [stage, reason] = key.split(' ');
         this.inc({ stage, reason }, n);
       }
+    },
+  });
+
+  new Counter({
+    name: 'expertq_reuse_total',
+    help: 'Library answers offered instead of asking an expert, and what reviewers made of them (accepted, returned to ask an expert, rejected).',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const outcome of REUSE_OUTCOMES) this.inc({ outcome }, service.counters.reuse.get(outcome) ?? 0);
     },
   });
 

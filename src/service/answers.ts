@@ -2,7 +2,7 @@ import { normalizeTopic } from '../core/normalize-topic.js';
 import type { AnswerRecord, AnswerStatus } from '../domain/answers.js';
 import { badRequest, notFound, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
-import type { FoundAnswer } from '../store/store.js';
+import type { AnswerStats, FoundAnswer } from '../store/store.js';
 import { audit, type Engine } from './engine.js';
 
 /**
@@ -83,6 +83,11 @@ export async function listAnswers(engine: Engine, viewer: AnswerViewer, query: A
     cursor: query.cursor,
   });
   return { items: page.items.map((a) => answerView(engine, a)), next_cursor: page.next_cursor };
+}
+
+/** The whole library in figures, for reviewers and metrics: entries by status and the asks reuse has spared. */
+export async function libraryStats(engine: Engine): Promise<AnswerStats> {
+  return engine.store.answers.stats(staleBefore(engine));
 }
 
 /** One entry; one the viewer may not see is answered as if it did not exist. */

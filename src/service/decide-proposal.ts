@@ -6,7 +6,8 @@ import { compileSchema } from '../llm/json-schema.js';
 import { DEFAULT_KIND_SCHEMA } from '../llm/structure-answer.js';
 import { kindSchemaOf } from './consumers.js';
 import type { Reads, Tx } from '../store/store.js';
-import { audit, emitEvent, queueMessage, type Engine } from './engine.js';
+import { reusedFrom } from '../domain/reuse.js';
+import { audit, countOne, emitEvent, queueMessage, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
 import { recordAnswer } from './record-answer.js';
@@ -44,6 +45,7 @@ export async function decideProposal(
   const edit = status === 'accepted' ? await reviewerEdit(engine, tx, proposal, request, input) : null;
   const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
   if (!(await tx.proposals.decide(proposalId, status, decision))) return (await tx.proposals.get(proposalId))!;
+  if (reusedFrom(proposal.provenance) !== null) countOne(engine.counters.reuse, status);
 
   let decided: ProposalRecord = { ...proposal, status, decision };
   if (edit) {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
+import type { ReuseOutcome } from '../domain/reuse.js';
 import { startOfLocalDay, startOfNextLocalDay } from '../core/local-time.js';
 import { newId } from '../ids.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
@@ -50,6 +51,8 @@ export interface ServiceCounters {
   transportFailures: Map<string, number>;
   /** LLM calls that failed or returned something unusable, by `stage` and `reason` (key `stage reason`). */
   llmFailures: Map<string, number>;
+  /** Proposals made from a library entry, by what became of them. */
+  reuse: Map<ReuseOutcome, number>;
 }
 
 /** Adds one to a counter of a labelled count. */

@@ -55,7 +55,7 @@ export class ExpertqService implements Engine {
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
-  readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map(), llmFailures: new Map() };
+  readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map() };
   /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
   lastTickAt: number | null = null;
   readonly transport: Transport;

@@ -1,7 +1,8 @@
 import type { ProposalRecord } from '../domain/records.js';
 import { proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../store/store.js';
-import { audit, type Engine } from './engine.js';
+import { reusedFrom } from '../domain/reuse.js';
+import { audit, countOne, type Engine } from './engine.js';
 import { planAsk } from './place-asks.js';
 import { updateReviewCard } from './review-channel.js';
 
@@ -24,6 +25,7 @@ export async function returnProposal(engine: Engine, tx: Tx, proposalId: string,
   if (!pending) return proposal;
   const decision = { decided_by: input.decided_by, note: input.instructions, reason: 'returned', decided_at: now };
   if (!(await tx.proposals.decide(proposalId, 'rejected', decision))) return (await tx.proposals.get(proposalId))!;
+  if (reusedFrom(proposal.provenance) !== null) countOne(engine.counters.reuse, 'returned');
 
   const request = (await tx.requests.get(proposal.request_id))!;
   request.status = 'asked';

@@ -24,10 +24,21 @@ export interface AnswerPage {
   next_cursor: string | null;
 }
 
+/** The whole library in figures: entries by status, and the asks reuse has spared. */
+export interface AnswerStats {
+  active: number;
+  stale: number;
+  retired: number;
+  /** Reused proposals accepted (the sum of every entry's `reuse_count`, retired ones included). */
+  reuse_accepted: number;
+}
+
 /** The answer library: entries, their full-text index (kept in step by every write) and retirement. */
 export interface AnswerReads {
   get(id: string): Promise<AnswerRecord | undefined>;
   search(query: AnswerQuery): Promise<AnswerPage>;
+  /** One pass over the entries: active ones verified before `staleBefore` count as stale. */
+  stats(staleBefore: number): Promise<AnswerStats>;
 }
 
 export interface AnswerRepository extends AnswerReads {

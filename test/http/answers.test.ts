@@ -109,6 +109,24 @@ describe('the answer library over HTTP', () => {
     expect((await t.callAs(REVIEWER, 'GET', `/api/v1/answers/${fresh.id}`)).body.status).toBe('stale');
   });
 
+  it('the library in figures: entries by status and the asks reuse has spared, for reviewers and admins only', async () => {
+    t = await buildTestApp({ token: ADMIN, credentials, config: { library: { verify_after: '30d' } } });
+    expect((await t.callAs(REVIEWER, 'GET', '/api/v1/answers/stats')).body).toEqual({ entries: { active: 0, stale: 0, retired: 0 }, reuse_accepted: 0 });
+    await t.callAs(ADMIN, 'POST', '/api/v1/answers', faq({ verified_at: '2026-10-01T00:00:00.000Z' }));
+    const fresh = (await t.callAs(ADMIN, 'POST', '/api/v1/answers', faq({ question: 'Fresh refund?' }))).body;
+    const wrong = (await t.callAs(ADMIN, 'POST', '/api/v1/answers', faq({ question: 'Wrong refund?' }))).body;
+    await t.callAs(REVIEWER, 'POST', `/api/v1/answers/${wrong.id}/retire`, { reason: 'Wrong.' });
+    // An entry reused twice (accepting a reused proposal counts it on the entry).
+    const reused = { ...(await t.store.answers.get(fresh.id))!, id: 'ans_reused', reuse_count: 2 };
+    await t.store.transaction((tx) => tx.answers.insert(reused));
+
+    expect((await t.callAs(REVIEWER, 'GET', '/api/v1/answers/stats')).body).toEqual({ entries: { active: 2, stale: 1, retired: 1 }, reuse_accepted: 2 });
+    t.clock.advance(31 * DAY);
+    expect((await t.callAs(ADMIN, 'GET', '/api/v1/answers/stats')).body).toEqual({ entries: { active: 0, stale: 3, retired: 1 }, reuse_accepted: 2 });
+    // Figures across every consumer's requests are not a consumer's to read.
+    expect((await t.callAs(BILLING, 'GET', '/api/v1/answers/stats')).status).toBe(403);
+  });
+
   it('with share: all every consumer finds every active entry; with same_consumer only those of its own requests', async () => {
     for (const share of ['all', 'same_consumer'] as const) {
       t = await buildTestApp({ token: ADMIN, credentials, config: { library: { share } } });

@@ -84,6 +84,46 @@ describe('GET /metrics', () => {
   });
 });
 
+describe('answer library metrics', () => {
+  /** A pending proposal made from a library entry (what reuse at submit offers a reviewer). */
+  async function reusedProposal(question: string): Promise<string> {
+    const id = (await t.call('POST', '/api/v1/requests', submitBody({ question, target_experts: ['sam'] }))).body.request_id as string;
+    const proposalId = (await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Yes.', request_id: id })).body.proposal_id as string;
+    const p = (await t.store.proposals.get(proposalId))!;
+    await t.store.transaction((tx) => tx.proposals.revise(proposalId, { ...p, provenance: { ...p.provenance, reused_from: 'ans_1' } as typeof p.provenance }));
+    return proposalId;
+  }
+
+  it('counts entries by status (re-counted at most every 30 s) and reused proposals by what the reviewer decided', async () => {
+    t = await buildTestApp({ token: TOKEN, config: { library: { verify_after: '30d' } } });
+    let text = (await scrape()).text;
+    for (const status of ['active', 'stale', 'retired']) expect(text).toMatch(new RegExp(`^expertq_library_entries\\{status="${status}"\\} 0$`, 'm'));
+    for (const outcome of ['offered', 'accepted', 'returned', 'rejected']) expect(text).toMatch(new RegExp(`^expertq_reuse_total\\{outcome="${outcome}"\\} 0$`, 'm'));
+
+    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Reused, accepted?')}/accept`, { decided_by: 'rita' });
+    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Reused, rejected?')}/reject`, { decided_by: 'rita', reason: 'Not it.' });
+    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Reused, sent back?')}/return`, { decided_by: 'rita', instructions: 'Ask again.' });
+    // An expert's own answer accepted is not a reuse.
+    const own = (await t.call('POST', '/api/v1/requests', submitBody({ question: 'Own answer?', target_experts: ['sam'] }))).body.request_id;
+    const ownProposal = (await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Mine.', request_id: own })).body.proposal_id;
+    await t.call('POST', `/api/v1/proposals/${ownProposal}/accept`, { decided_by: 'rita' });
+    await t.call('POST', '/api/v1/answers', { topic: 'billing', question: 'Old FAQ?', answer: 'Old.', expert_id: 'dana', verified_at: '2026-09-01T00:00:00.000Z' });
+
+    text = (await scrape()).text;
+    expect(text).toMatch(/^expertq_reuse_total\{outcome="accepted"\} 1$/m);
+    expect(text).toMatch(/^expertq_reuse_total\{outcome="rejected"\} 1$/m);
+    expect(text).toMatch(/^expertq_reuse_total\{outcome="returned"\} 1$/m);
+    // The entry figures are those of the first count until 30 s have passed; then counted again in the background.
+    expect(text).toMatch(/^expertq_library_entries\{status="active"\} 0$/m);
+    t.clock.advance(30_000);
+    await scrape();
+    await until(async () => /^expertq_library_entries\{status="active"\} 2$/m.test((await scrape()).text), 5_000, 'the entries were counted again');
+    text = (await scrape()).text;
+    expect(text).toMatch(/^expertq_library_entries\{status="stale"\} 1$/m);
+    expect(text).toMatch(/^expertq_library_entries\{status="retired"\} 0$/m);
+  });
+});
+
 describe('latency metrics', () => {
   it('times HTTP requests by route pattern (never the raw URL) and status, and scheduler ticks', async () => {
     t = await buildTestApp({ token: TOKEN });

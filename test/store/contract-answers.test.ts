@@ -78,6 +78,20 @@ describe.each(ENGINES)('$name store: the answer library', (engine) => {
     expect(await ids({ q: 'refund OR NOT AND | & ! " \' * :' })).toHaveLength(2);
   });
 
+  it('counts entries by status (stale worked out from staleBefore) and sums how often they were reused', async () => {
+    expect(await e.store.answers.stats(T0 - 90 * DAY)).toEqual({ active: 0, stale: 0, retired: 0, reuse_accepted: 0 });
+    await e.store.transaction(async (tx) => {
+      await tx.answers.insert(answerEntry('ans_1', { reuse_count: 3 }));
+      await tx.answers.insert(answerEntry('ans_2', { verified_at: T0 - 91 * DAY, reuse_count: 1 }));
+      await tx.answers.insert(answerEntry('ans_3', { reuse_count: 2 }));
+      await tx.answers.insert(answerEntry('ans_4'));
+      await tx.answers.retire('ans_3', { reason: 'wrong', by: 'rita', at: T0 });
+    });
+    // A retired entry's past reuse still counts: those asks were spared.
+    expect(await e.store.answers.stats(T0 - 90 * DAY)).toEqual({ active: 2, stale: 1, retired: 1, reuse_accepted: 6 });
+    expect(await e.store.answers.stats(T0 - 100 * DAY)).toEqual({ active: 3, stale: 0, retired: 1, reuse_accepted: 6 });
+  });
+
   it('pages a ranked search by position, and only committed entries are found', async () => {
     await e.store.transaction(async (tx) => {
       for (let i = 1; i <= 5; i++) await tx.answers.insert(answerEntry(`ans_${i}`, { question: `Refund ${'refund '.repeat(i)}question`, answer: 'x' }));

@@ -1,6 +1,6 @@
-import type { RequestFilters } from './routes.js';
+import type { AnswerFilters, RequestFilters } from './routes.js';
 import { SseParser } from './sse.js';
-import type { AuditEntry, ErrorBody, Expert, Proposal, QueueItem, RequestRecord } from './wire.js';
+import type { Answer, AnswerStats, AuditEntry, ErrorBody, Expert, Proposal, QueueItem, RequestRecord } from './wire.js';
 
 const BASE = '/api/v1';
 const TOKEN_KEY = 'expertq.token';
@@ -112,6 +112,18 @@ export function apiClient(token: string | null) {
       if (cursor) query.set('cursor', cursor);
       return call<{ items: RequestRecord[]; next_cursor: string | null }>(token, 'GET', `/requests?${query}`);
     },
+    /** `GET /answers`: ranked by relevance with `q`; status empty means active, `any` every status. */
+    answers: (filters: AnswerFilters, cursor: string | null, limit = 20) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (filters.q.trim()) query.set('q', filters.q.trim());
+      if (filters.topic.trim()) query.set('topic', filters.topic.trim());
+      const status = filters.status || 'active';
+      if (status !== 'any') query.set('status', status);
+      if (cursor) query.set('cursor', cursor);
+      return call<{ items: Answer[]; next_cursor: string | null }>(token, 'GET', `/answers?${query}`);
+    },
+    answerStats: () => call<AnswerStats>(token, 'GET', '/answers/stats'),
+    retireAnswer: (id: string, body: { decided_by: string; reason: string }) => call<Answer>(token, 'POST', `/answers/${encodeURIComponent(id)}/retire`, body),
 
     /**
      * Reads `GET /queue/events` until it ends, the signal aborts, or nothing (not even a heartbeat)

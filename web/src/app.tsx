@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { apiClient, probe, signInState, signOutSession, tokenStore, Unauthorized, type Me, type SignInOffer } from './api.js';
+import { AnswersView } from './answers-view.js';
 import { ConsumerToken, NotAReviewer } from './cannot-review.js';
 import { NameDialog, ShortcutsDialog } from './dialogs.js';
 import { ExpertsView } from './experts-view.js';
@@ -143,6 +144,8 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
     document.title = pending ? `(${pending}) Review queue · expertq` : 'Review queue · expertq';
   }, [pending]);
 
+  const mayRetire = props.me.routes === '*' || props.me.routes.includes('POST /answers/:id/retire');
+
   /** The reviewer's name for `decided_by`: remembered, else asked for once. */
   const reviewer = (): Promise<string | null> => {
     if (name) return Promise.resolve(name);
@@ -236,6 +239,7 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
             </a>
             <a href="#/requests" aria-current={route.view === 'requests' ? 'page' : undefined}>Requests</a>
             <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
+            <a href="#/answers" aria-current={route.view === 'answers' ? 'page' : undefined}>Answers</a>
           </nav>
           <div class="top-tools">
             {tokenName && props.me.via === 'session' ? (
@@ -270,6 +274,8 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
           <RequestView api={api} id={route.id} onUnauthorized={onUnauthorized} />
         ) : route.view === 'requests' ? (
           <RequestsView api={api} filters={route.filters} onUnauthorized={onUnauthorized} />
+        ) : route.view === 'answers' ? (
+          <AnswersView api={api} filters={route.filters} onUnauthorized={onUnauthorized} announce={announce} reviewer={mayRetire ? reviewer : null} />
         ) : route.view === 'experts' ? (
           <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} isAdmin={props.me.role === 'admin'} mutedBy={tokenName ?? (name || null)} />
         ) : (

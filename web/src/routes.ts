@@ -6,14 +6,23 @@ export interface RequestFilters {
   q: string;
 }
 
+/** The Answers page's filters: `status` empty means active entries, `any` every status. */
+export interface AnswerFilters {
+  q: string;
+  topic: string;
+  status: string;
+}
+
 export type Route =
   | { view: 'queue' }
+  | { view: 'answers'; filters: AnswerFilters }
   | { view: 'experts' }
   | { view: 'requests'; filters: RequestFilters }
   | { view: 'request'; id: string };
 
 /**
- * Hash routes (`#/`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`):
+ * Hash routes (`#/`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`,
+ * `#/answers?q=…&topic=…&status=…`):
  * the static server only ever serves index.html, and a filtered history is a link one can share.
  */
 export function parseRoute(hash: string): Route {
@@ -21,6 +30,11 @@ export function parseRoute(hash: string): Route {
   const request = /^\/requests\/([^/]+)$/.exec(path);
   if (request) return { view: 'request', id: decodeURIComponent(request[1]!) };
   if (path === '/experts') return { view: 'experts' };
+  if (path === '/answers') {
+    const query = new URLSearchParams(search);
+    const get = (key: string) => query.get(key) ?? '';
+    return { view: 'answers', filters: { q: get('q'), topic: get('topic'), status: get('status') } };
+  }
   if (path === '/requests') {
     const query = new URLSearchParams(search);
     const get = (key: string) => query.get(key) ?? '';
@@ -29,11 +43,20 @@ export function parseRoute(hash: string): Route {
   return { view: 'queue' };
 }
 
+function withQuery(path: string, filters: object): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters) as Array<[string, string]>) if (value.trim()) query.set(key, value.trim());
+  const search = query.toString();
+  return `${path}${search ? `?${search}` : ''}`;
+}
+
 /** The hash of the Requests page with these filters (empty ones left out). */
 export function requestsHash(filters: RequestFilters): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value.trim()) query.set(key, value.trim());
-  const search = query.toString();
-  return `#/requests${search ? `?${search}` : ''}`;
+  return withQuery('#/requests', filters);
+}
+
+/** The hash of the Answers page with these filters (empty ones left out). */
+export function answersHash(filters: AnswerFilters): string {
+  return withQuery('#/answers', filters);
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { answerStatsView, answerView } from '../../src/http/answer-schemas.js';
 import type { auditEntry, errorBody, expertView, proposal, queueItem, requestRecord } from '../../src/http/schemas.js';
 
 /** The API's wire shapes, inferred from the server's own zod schemas (types only: nothing is bundled). */
@@ -30,3 +31,5 @@ export type RequestRecord = z.infer<typeof requestRecord> & {
 export type AuditEntry = z.infer<typeof auditEntry>;
 export type Expert = z.infer<typeof expertView>;
 export type ErrorBody = z.infer<typeof errorBody>;
+export type Answer = z.infer<typeof answerView>;
+export type AnswerStats = z.infer<typeof answerStatsView>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addAnswers, getAnswer, listAnswers, retireAnswer, type AnswerViewer } from '../../service/answers.js';
-import { answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../answer-schemas.js';
+import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer } from '../../service/answers.js';
+import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../answer-schemas.js';
 import type { Caller } from '../auth.js';
 import { errorBody, idParams } from '../schemas.js';
 import { decisionBy } from './proposals.js';
@@ -21,6 +21,19 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       response: { 200: z.object({ items: z.array(answerView), next_cursor: z.string().nullable() }) },
     },
     handler: async (req) => listAnswers(service, viewerOf(req.caller), req.query),
+  });
+
+  app.get('/answers/stats', {
+    schema: {
+      summary: 'The library in figures: entries by status, and how many asks reuse has spared',
+      description: 'Reviewer or admin. Counts every entry, whichever consumer its request came from.',
+      tags: ['answers'],
+      response: { 200: answerStatsView },
+    },
+    handler: async () => {
+      const { active, stale, retired, reuse_accepted } = await libraryStats(service);
+      return { entries: { active, stale, retired }, reuse_accepted };
+    },
   });
 
   app.get('/answers/:id', {

@@ -1,6 +1,6 @@
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, queryWords, rankedOffset } from '../answer-repository.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 
@@ -53,6 +53,20 @@ export class PgAnswers implements AnswerRepository {
       [r.reason, r.by, r.at, id],
     );
     return changed === 1;
+  }
+
+  async stats(staleBefore: number): Promise<AnswerStats> {
+    const row = await one(
+      this.db,
+      `SELECT
+        COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= $1) AS active,
+        COUNT(*) FILTER (WHERE status = 'active' AND verified_at < $1) AS stale,
+        COUNT(*) FILTER (WHERE status = 'retired') AS retired,
+        COALESCE(SUM(reuse_count), 0) AS reuse_accepted
+        FROM answers`,
+      [staleBefore],
+    );
+    return row as unknown as AnswerStats;
   }
 
   async search(query: AnswerQuery): Promise<AnswerPage> {

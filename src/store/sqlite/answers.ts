@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, queryWords, rankedOffset } from '../answer-repository.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset } from '../answer-repository.js';
+import { mainThreadReads, type SlowReads } from './worker-reader.js';
 import { ANSWER_COLUMNS, answerColumns, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
 /** A question word counts twice an answer word in the ranking (bm25 column weights). */
@@ -17,14 +18,24 @@ function prepare(db: Database.Database) {
   };
 }
 
+/** Every entry read once: on the reading thread when there is one, as it grows with the library. */
+const STATS = `SELECT
+  COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= @staleBefore) AS active,
+  COUNT(*) FILTER (WHERE status = 'active' AND verified_at < @staleBefore) AS stale,
+  COUNT(*) FILTER (WHERE status = 'retired') AS retired,
+  COALESCE(SUM(reuse_count), 0) AS reuse_accepted
+  FROM answers`;
+
 /** The answer library in SQLite: each entry and its FTS5 row are written by the same statement pair, in the caller's transaction. */
 export class SqliteAnswers implements AnswerRepository {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly cached: (sql: string) => Database.Statement;
+  private readonly reads: SlowReads;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, slow: SlowReads | null = null) {
     this.stmts = prepare(db);
     this.cached = statementCache(db);
+    this.reads = slow ?? mainThreadReads(db);
   }
 
   async insert(a: AnswerRecord): Promise<void> {
@@ -39,6 +50,10 @@ export class SqliteAnswers implements AnswerRepository {
 
   async retire(id: string, r: Retirement): Promise<boolean> {
     return this.stmts.retire.run(r.reason, r.by, r.at, id).changes === 1;
+  }
+
+  async stats(staleBefore: number): Promise<AnswerStats> {
+    return (await this.reads.get(STATS, { staleBefore })) as unknown as AnswerStats;
   }
 
   async search(query: AnswerQuery): Promise<AnswerPage> {

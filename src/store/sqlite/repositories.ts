@@ -29,7 +29,7 @@ export interface RepositoryOptions {
  * runs every statement synchronously, so each method has done its work when it returns; whether that
  * work is inside a transaction is the caller's (the store's) business, not theirs. The writer's
  * repositories get the store's `memo` of experts' states, which it forgets as each transaction starts;
- * the readers' get `slow`, where a text search, the metrics counts and a retention batch's pick run.
+ * the readers' get `slow`, where a text search, the metrics and library counts and a retention batch's pick run.
  */
 export function createRepositories(db: Database.Database, { memo = null, slow = null }: RepositoryOptions = {}): Repositories {
   return {
@@ -44,6 +44,6 @@ export function createRepositories(db: Database.Database, { memo = null, slow = 
     retention: new SqliteRetention(db, slow),
     metrics: new SqliteMetrics(db, slow),
     instances: new SqliteInstances(db),
-    answers: new SqliteAnswers(db),
+    answers: new SqliteAnswers(db, slow),
   };
 }
