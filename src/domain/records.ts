@@ -183,6 +183,8 @@ export interface ConsumerRecord {
   dedup_window_ms: number;
   auto_accept: boolean;
   kind_schemas: Record<string, unknown> | null;
+  /** Requests it may submit per local day (org time zone); null: `defaults.max_requests_per_consumer_per_day` applies. */
+  max_requests_per_day: number | null;
   created_at: number;
   updated_at: number;
 }

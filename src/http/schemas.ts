@@ -10,7 +10,16 @@ export const errorBody = z
     error: z.object({
       code: z.string(),
       message: z.string(),
-      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      details: z
+        .array(
+          z.object({
+            path: z.string(),
+            message: z.string(),
+            limit: z.number().int().optional().describe('rate_limited: the daily quota that was reached.'),
+            resets_at: z.string().optional().describe('rate_limited: when the quota starts again (the next midnight in the organisation\'s time zone).'),
+          }),
+        )
+        .optional(),
     }),
   })
   .meta({ id: 'Error' });
@@ -230,6 +239,12 @@ export const registerConsumerBody = z
     dedup_window: z.string().min(2).max(50).optional(),
     auto_accept: z.boolean().optional(),
     kind_schemas: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    max_requests_per_day: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Requests this consumer may submit per day, counted from midnight in the organisation\'s time zone; beyond it a submit answers 429. Unset: the server default (none unless configured).'),
   })
   .strict()
   .meta({ id: 'ConsumerRegistration' });
@@ -242,6 +257,7 @@ export const consumerView = z
     dedup_window: z.string(),
     auto_accept: z.boolean(),
     kind_schemas: z.record(z.string(), z.unknown()).nullable(),
+    max_requests_per_day: z.number().int().nullable().describe('Its own daily request quota; null: the server default applies.'),
     created_at: isoTime,
     updated_at: isoTime,
   })

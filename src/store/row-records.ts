@@ -68,6 +68,7 @@ export function toConsumer(r: Row): ConsumerRecord {
     dedup_window_ms: r.dedup_window_ms as number,
     auto_accept: r.auto_accept === 1,
     kind_schemas: r.kind_schemas === null ? null : JSON.parse(r.kind_schemas as string),
+    max_requests_per_day: (r.max_requests_per_day as number | null | undefined) ?? null,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
   };

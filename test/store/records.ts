@@ -98,6 +98,7 @@ export function consumer(id: string, over: Partial<ConsumerRecord> = {}): Consum
     dedup_window_ms: HOUR,
     auto_accept: false,
     kind_schemas: null,
+    max_requests_per_day: null,
     created_at: T0,
     updated_at: T0,
     ...over,

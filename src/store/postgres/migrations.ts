@@ -292,4 +292,10 @@ export const PG_MIGRATIONS: PgMigration[] = [
   CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
   CREATE INDEX answers_search ON answers USING GIN (search);
   `,
+  // 7: a consumer's daily request quota, and the index that counts a consumer's requests since a
+  // local midnight (SQLite's 15).
+  `
+  ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
+  CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
+  `,
 ];

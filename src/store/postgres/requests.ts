@@ -115,6 +115,15 @@ export class PgRequests implements RequestRepository {
     return row && toRequest(row);
   }
 
+  async countSubmittedSince(consumerId: string, since: number): Promise<number> {
+    // Two instances submitting for one consumer at once: the second waits here until the first commits,
+    // then counts its request too (READ COMMITTED reads what committed before each statement, so the
+    // count is a statement of its own, after the lock).
+    if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('quota:' || $1, 0))`, [consumerId]);
+    const row = await one(this.db, 'SELECT COUNT(*) AS n FROM requests WHERE consumer_id = $1 AND created_at >= $2', [consumerId, since]);
+    return Number(row?.n ?? 0);
+  }
+
   async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
     return (await run(this.db, SUBSCRIBE, [requestId, consumerId, via, at])) === 1;
   }

@@ -309,4 +309,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
   CREATE VIRTUAL TABLE answers_fts USING fts5 (question, answer, tokenize = 'ascii');
   `,
+  // 15: a consumer's daily request quota, and the index that counts a consumer's requests since a
+  // local midnight (a range of one consumer's rows, not its whole history).
+  `
+  ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
+  CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
+  `,
 ];

@@ -24,6 +24,7 @@ function prepare(db: Database.Database) {
         @drafting, @asked_question, @own_policy)`),
     get: p('SELECT * FROM requests WHERE id = ?'),
     findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+    countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
     addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
     subscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
     appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
@@ -113,6 +114,11 @@ export class SqliteRequests implements RequestRepository {
   async findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined> {
     const row = this.stmts.findByDedupKey.get(dedupKey, since) as Row | undefined;
     return row && toRequest(row);
+  }
+
+  async countSubmittedSince(consumerId: string, since: number): Promise<number> {
+    // A transaction holds SQLite's one writer from its start: nobody else inserts while it counts.
+    return (this.stmts.countSubmittedSince.get(consumerId, since) as { n: number }).n;
   }
 
   async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
