@@ -50,6 +50,8 @@ export type Policy = z.infer<typeof policySchema>;
 export interface Defaults extends Policy {
   /** Requests one consumer may submit per local day (org time zone); null or absent: no limit. */
   max_requests_per_consumer_per_day?: number | null;
+  /** How long before an open request gives up its subscribers get `request_expiring` (ms); null or absent: never. */
+  warn_before?: number | null;
 }
 
 /** The routing policy part of the defaults (what a request's `routing_policy` may override). */
@@ -162,7 +164,7 @@ export const configSchema = z
       .prefault({}),
     defaults: policySchema
       .partial()
-      .extend({ max_requests_per_consumer_per_day: z.number().int().min(1).optional() })
+      .extend({ max_requests_per_consumer_per_day: z.number().int().min(1).optional(), warn_before: durationSchema.optional() })
       .strict()
       .prefault({})
       .transform((d): Defaults => ({
@@ -172,6 +174,7 @@ export const configSchema = z
         max_open_asks_per_expert: d.max_open_asks_per_expert ?? 3,
         max_asks_per_expert_per_day: d.max_asks_per_expert_per_day ?? 5,
         max_requests_per_consumer_per_day: d.max_requests_per_consumer_per_day ?? null,
+        warn_before: d.warn_before ?? null,
       })),
     review: z
       .object({ remind_after: durationSchema.default(3_600_000) })

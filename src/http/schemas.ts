@@ -267,7 +267,7 @@ export const deliveryView = z
   .object({
     id: z.string(),
     event_id: z.string(),
-    event: z.string().nullable().describe('proposal_accepted, proposal_rejected, request_failed or proposal'),
+    event: z.string().nullable().describe('proposal_accepted, proposal_rejected, request_failed, request_expiring or proposal'),
     consumer_id: z.string(),
     request_id: z.string(),
     state: z.enum(['pending', 'delivered', 'dead', 'dropped']),

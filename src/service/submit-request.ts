@@ -90,6 +90,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     drafting: engine.llm !== null,
     asked_question: null,
     give_up_at: now + policy.give_up_after,
+    warn_at: warnAt(engine, now, now + policy.give_up_after),
     created_at: now,
     updated_at: now,
   });
@@ -105,6 +106,16 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
   await writeNewRequest(tx, request);
   if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
   return { request_id: request.id, status: 'queued' };
+}
+
+/**
+ * When a new request warns its subscribers that it is about to give up: `warn_before` ahead of its
+ * give-up time. None when no `warn_before` is set, or when it is as long as the whole wait (the
+ * warning would go out as the request is submitted, telling nothing new).
+ */
+function warnAt(engine: Engine, now: number, giveUpAt: number): number | null {
+  const before = engine.config.defaults.warn_before ?? null;
+  return before !== null && giveUpAt - before > now ? giveUpAt - before : null;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -30,6 +30,11 @@ export interface RequestReads {
    * Ids only: each is read again in its own transaction.
    */
   dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>>;
+  /**
+   * Open requests whose `warn_at` has passed (their `request_expiring` is due), by (warn_at, id) after
+   * `after`. Ids only: each is read again in its own transaction.
+   */
+  dueWarnings(now: number, after: DueCursor | null, limit: number): Promise<Array<{ id: string; warn_at: number }>>;
   /** Held requests with no queued or open ask, oldest submission first. */
   held(): Promise<HeldRequest[]>;
 }

@@ -30,6 +30,7 @@ export function toRequest(r: Row): RequestRecord {
     drafting: r.drafting === 1,
     asked_question: r.asked_question as string | null,
     give_up_at: r.give_up_at as number,
+    warn_at: (r.warn_at as number | null | undefined) ?? null,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
   };

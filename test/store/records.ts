@@ -29,6 +29,7 @@ export function request(id: string, over: Partial<RequestRecord> = {}): RequestR
     drafting: false,
     asked_question: null,
     give_up_at: T0 + DAY,
+    warn_at: null,
     created_at: T0,
     updated_at: T0,
     ...over,

@@ -298,4 +298,9 @@ export const PG_MIGRATIONS: PgMigration[] = [
   ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
   CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
   `,
+  // 8: when an open request warns its subscribers that it will give up soon (SQLite's 16).
+  `
+  ALTER TABLE requests ADD COLUMN warn_at BIGINT;
+  CREATE INDEX requests_warn ON requests (warn_at) WHERE warn_at IS NOT NULL AND status IN ('queued', 'asked', 'escalated');
+  `,
 ];

@@ -315,4 +315,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
   CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
   `,
+  // 16: when an open request warns its subscribers that it will give up soon (\`defaults.warn_before\`);
+  // cleared once the warning is queued, so it goes out once whatever the instances and restarts.
+  `
+  ALTER TABLE requests ADD COLUMN warn_at INTEGER;
+  CREATE INDEX requests_warn ON requests (warn_at) WHERE warn_at IS NOT NULL AND status IN ('queued', 'asked', 'escalated');
+  `,
 ];
