@@ -37,6 +37,8 @@ export interface InProcessConsumer extends ConsumerHandlers {
   auto_accept?: boolean;
   dedup_window?: string;
   kind_schemas?: Record<string, unknown>;
+  /** Requests it may submit per local day (org time zone); unset: the configured default. */
+  max_requests_per_day?: number;
 }
 
 /**
@@ -71,9 +73,9 @@ export class Expertq {
 
   /** Registers (or re-registers after a restart) an in-process consumer with its handlers. */
   async registerConsumer(consumer: InProcessConsumer): Promise<void> {
-    const { id, handles_kinds, auto_accept, dedup_window, kind_schemas, ...handlers } = consumer;
+    const { id, handles_kinds, auto_accept, dedup_window, kind_schemas, max_requests_per_day, ...handlers } = consumer;
     await this.service.registerConsumer(
-      { id, handles_kinds, auto_accept, dedup_window, kind_schemas, delivery: { type: 'in_process' } },
+      { id, handles_kinds, auto_accept, dedup_window, kind_schemas, max_requests_per_day, delivery: { type: 'in_process' } },
       handlers,
     );
   }

@@ -18,6 +18,10 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** `rate_limited`: the quota that was reached. */
+  limit?: number;
+  /** `rate_limited`: when the quota starts again (ISO-8601). */
+  resets_at?: string;
 }
 
 /** The one error class: a code from the API's list, a human sentence, optional details. */
@@ -27,6 +31,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /** Sent as `Retry-After` (seconds): when trying again can succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';

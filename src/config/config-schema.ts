@@ -46,6 +46,25 @@ export const policySchema = z
 
 export type Policy = z.infer<typeof policySchema>;
 
+/** `defaults.*`: the routing policy every request starts from, and the limits that are not per request. */
+export interface Defaults extends Policy {
+  /** Requests one consumer may submit per local day (org time zone); null or absent: no limit. */
+  max_requests_per_consumer_per_day?: number | null;
+  /** How long before an open request gives up its subscribers get `request_expiring` (ms); null or absent: never. */
+  warn_before?: number | null;
+}
+
+/** The routing policy part of the defaults (what a request's `routing_policy` may override). */
+export function policyOf(d: Policy): Policy {
+  return {
+    escalation_after: d.escalation_after,
+    give_up_after: d.give_up_after,
+    quiet_hours: d.quiet_hours,
+    max_open_asks_per_expert: d.max_open_asks_per_expert,
+    max_asks_per_expert_per_day: d.max_asks_per_expert_per_day,
+  };
+}
+
 /**
  * The answer library: when an entry needs checking again (`verify_after`) and which consumers see
  * which entries (`share`). `reuse`, `min_score` and `llm_min_score` govern offering entries at submit.
@@ -143,13 +162,20 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    defaults: policySchema.partial().prefault({}).transform((d) => ({
-      escalation_after: d.escalation_after ?? 2 * 3_600_000,
-      give_up_after: d.give_up_after ?? 24 * 3_600_000,
-      quiet_hours: d.quiet_hours ?? null,
-      max_open_asks_per_expert: d.max_open_asks_per_expert ?? 3,
-      max_asks_per_expert_per_day: d.max_asks_per_expert_per_day ?? 5,
-    })),
+    defaults: policySchema
+      .partial()
+      .extend({ max_requests_per_consumer_per_day: z.number().int().min(1).optional(), warn_before: durationSchema.optional() })
+      .strict()
+      .prefault({})
+      .transform((d): Defaults => ({
+        escalation_after: d.escalation_after ?? 2 * 3_600_000,
+        give_up_after: d.give_up_after ?? 24 * 3_600_000,
+        quiet_hours: d.quiet_hours ?? null,
+        max_open_asks_per_expert: d.max_open_asks_per_expert ?? 3,
+        max_asks_per_expert_per_day: d.max_asks_per_expert_per_day ?? 5,
+        max_requests_per_consumer_per_day: d.max_requests_per_consumer_per_day ?? null,
+        warn_before: d.warn_before ?? null,
+      })),
     review: z
       .object({ remind_after: durationSchema.default(3_600_000) })
       .strict()

@@ -13,6 +13,8 @@ export interface ConsumerHandlers {
   onProposalAccepted?: (event: Record<string, unknown>) => unknown;
   onProposalRejected?: (event: Record<string, unknown>) => unknown;
   onRequestFailed?: (event: Record<string, unknown>) => unknown;
+  /** The request gives up soon (`defaults.warn_before`): the consumer may decide to stop waiting. */
+  onRequestExpiring?: (event: Record<string, unknown>) => unknown;
 }
 
 const HANDLER: Record<EventType, keyof ConsumerHandlers> = {
@@ -20,6 +22,7 @@ const HANDLER: Record<EventType, keyof ConsumerHandlers> = {
   proposal_accepted: 'onProposalAccepted',
   proposal_rejected: 'onProposalRejected',
   request_failed: 'onRequestFailed',
+  request_expiring: 'onRequestExpiring',
 };
 
 export interface DispatcherOptions {

@@ -37,6 +37,8 @@ export interface RequestRecord {
   /** The drafted question every ask of this request carries (element 3); null without a draft. */
   asked_question: string | null;
   give_up_at: number;
+  /** When its subscribers get `request_expiring` (`give_up_at - warn_before`); null: no warning due (none set, or sent). */
+  warn_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -102,7 +104,7 @@ export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'waiting_for_expert' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
-  | 'llm_call' | 'llm_fallback' | 'answer_retired';
+  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring';
 
 export interface AuditEntry {
   request_id: string;
@@ -113,7 +115,7 @@ export interface AuditEntry {
   data: Record<string, unknown>;
 }
 
-export type EventType = 'proposal' | 'proposal_accepted' | 'proposal_rejected' | 'request_failed';
+export type EventType = 'proposal' | 'proposal_accepted' | 'proposal_rejected' | 'request_failed' | 'request_expiring';
 
 export interface EventRecord {
   id: string;
@@ -183,6 +185,8 @@ export interface ConsumerRecord {
   dedup_window_ms: number;
   auto_accept: boolean;
   kind_schemas: Record<string, unknown> | null;
+  /** Requests it may submit per local day (org time zone); null: `defaults.max_requests_per_consumer_per_day` applies. */
+  max_requests_per_day: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -75,6 +75,15 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     },
   });
   new Counter({
+    name: 'expertq_rate_limited_submits_total',
+    help: 'Submits refused with 429 because their consumer reached its daily request quota.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(service.counters.rateLimitedSubmits);
+    },
+  });
+  new Counter({
     name: 'expertq_transport_errors_total',
     help: 'Failed sends to experts (Slack or console), by error code (ratelimited, user_not_found, http_503, …).',
     labelNames: ['code'],

@@ -7,6 +7,7 @@ import type { DueCursor, Reads, Tx } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/timed-work.js';
 import { guarded, mayPlace, placeWaiting, type WakeScope } from '../service/place-waiting.js';
 import { escalateAsk, giveUp } from './timed-transitions.js';
+import { warnExpiring } from './warn-expiring.js';
 
 export interface SchedulerOptions {
   /** Due rows handled per transaction (one commit, one fsync, per batch). */
@@ -37,8 +38,8 @@ interface Drain<T, R> {
  * (caps reset) and the registry last seen. Both start "unknown", so the first tick after a start
  * re-checks all waiting work.
  *
- * Order within a tick: give-ups first (a request past `give_up_after` fails rather than escalates),
- * then escalations, then waiting work, so capacity released by the first two is used in the same tick.
+ * Order within a tick: give-ups first (a request past `give_up_after` fails rather than escalates or
+ * warns), then warnings of requests about to give up, then escalations, then waiting work, so capacity released by the first two is used in the same tick.
  */
 export class Scheduler implements TimedWork {
   private readonly batchSize: number;
@@ -55,7 +56,7 @@ export class Scheduler implements TimedWork {
   }
 
   async tick(now: number): Promise<TickResult> {
-    const result: TickResult = { timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false };
+    const result: TickResult = { timed_out: 0, rate_limited: 0, warned: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false };
     const freed = new Set<string>();
     const store = this.engine.store;
     let budget = this.maxPerTick;
@@ -74,6 +75,16 @@ export class Scheduler implements TimedWork {
         return giveUp(this.engine, tx, request, now, batchFreed);
       },
       done: (code) => (code === 'rate_limited' ? result.rate_limited++ : code === 'timeout' ? result.timed_out++ : undefined),
+    });
+    budget -= await this.drain<{ id: string; warn_at: number }, boolean>({
+      budget,
+      now,
+      freed,
+      due: (tx, after, limit) => tx.requests.dueWarnings(now, after, limit),
+      cursorOf: (r) => ({ at: r.warn_at, id: r.id }),
+      requestOf: (r) => r.id,
+      work: (tx, r) => warnExpiring(this.engine, tx, r.id, now),
+      done: (warned) => (warned ? result.warned++ : undefined),
     });
     budget -= await this.drain<AskRecord, boolean>({
       budget,
@@ -101,7 +112,7 @@ export class Scheduler implements TimedWork {
         return remindReviewers(this.engine, tx, now);
       });
     }
-    if (result.timed_out + result.rate_limited + result.escalated + result.sent + result.placed > 0) {
+    if (result.timed_out + result.rate_limited + result.warned + result.escalated + result.sent + result.placed > 0) {
       this.engine.log.info({ ...result }, 'scheduler tick');
     }
     return result;

@@ -14,6 +14,8 @@ export interface ConsumerInput {
   dedup_window?: string | undefined;
   auto_accept?: boolean | undefined;
   kind_schemas?: Record<string, unknown> | undefined;
+  /** Requests it may submit per local day; unset: `defaults.max_requests_per_consumer_per_day`. */
+  max_requests_per_day?: number | undefined;
 }
 
 /** `whsec_` + base64 of 24 random bytes, the Standard Webhooks secret format. */
@@ -33,6 +35,10 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
   }
   if (dedupMs > MAX_DURATION_MS) {
     throw badRequest('dedup_window must be at most 365 days.', [{ path: 'dedup_window', message: `"${dedupWindow}" is longer than the maximum of 365 days` }]);
+  }
+  const quota = input.max_requests_per_day;
+  if (quota !== undefined && !(Number.isSafeInteger(quota) && quota >= 1)) {
+    throw badRequest('max_requests_per_day must be a whole number of at least 1.', [{ path: 'max_requests_per_day', message: `${String(quota)} is not a positive whole number` }]);
   }
   for (const [kind, schema] of Object.entries(input.kind_schemas ?? {})) {
     // Answers of the kind are validated against it: a schema Ajv cannot compile is refused now.
@@ -56,6 +62,7 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
     dedup_window_ms: dedupMs,
     auto_accept: input.auto_accept ?? false,
     kind_schemas: input.kind_schemas ?? null,
+    max_requests_per_day: quota ?? null,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
@@ -73,6 +80,7 @@ export function consumerView(c: ConsumerRecord) {
     dedup_window: c.dedup_window,
     auto_accept: c.auto_accept,
     kind_schemas: c.kind_schemas,
+    max_requests_per_day: c.max_requests_per_day,
     created_at: iso(c.created_at),
     updated_at: iso(c.updated_at),
   };

@@ -47,6 +47,8 @@ export interface Engine {
 
 export interface ServiceCounters {
   reviewReminders: number;
+  /** Submits refused because their consumer reached its daily quota. */
+  rateLimitedSubmits: number;
   /** Failed sends to experts, by transport error code. */
   transportFailures: Map<string, number>;
   /** LLM calls that failed or returned something unusable, by `stage` and `reason` (key `stage reason`). */

@@ -6,7 +6,7 @@ import { librarySchema } from '../config/config-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
 import type { ConsumerHandlers, DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
 import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
 import { expireDrafts } from './finish-llm-job.js';
 import type { LlmWorker } from './llm-worker.js';
@@ -55,7 +55,7 @@ export class ExpertqService implements Engine {
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
-  readonly counters: ServiceCounters = { reviewReminders: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map() };
+  readonly counters: ServiceCounters = { reviewReminders: 0, rateLimitedSubmits: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map() };
   /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
   lastTickAt: number | null = null;
   readonly transport: Transport;
@@ -130,7 +130,13 @@ export class ExpertqService implements Engine {
   }
 
   async submitRequest(input: SubmitInput): Promise<SubmitResult> {
-    const result = await this.submits.submit(input);
+    const result = await this.submits.submit(input).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'rate_limited') {
+        this.counters.rateLimitedSubmits++;
+        this.log.info({ consumer_id: input.consumer_id }, 'submit refused: the consumer reached its daily quota');
+      }
+      throw error;
+    });
     this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
     return result;
   }

@@ -1,4 +1,4 @@
-import type { Policy } from '../config/config-schema.js';
+import { policyOf, type Policy } from '../config/config-schema.js';
 import { chooseExperts, findCandidates, isCapped } from '../core/route-request.js';
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
 import { isWaiting, type AskRecord, type RequestRecord } from '../domain/records.js';
@@ -177,7 +177,7 @@ async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number,
  */
 async function followDefaults(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<Policy> {
   if (request.own_policy === null) return request.routing_policy;
-  const current: Policy = { ...engine.config.defaults, ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
+  const current: Policy = { ...policyOf(engine.config.defaults), ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
   const changed = (Object.keys(current) as Array<keyof Policy>).some((k) => JSON.stringify(current[k]) !== JSON.stringify(request.routing_policy[k]));
   if (changed) {
     request.routing_policy = current;

@@ -3,7 +3,9 @@ import { firstCandidates } from '../core/route-request.js';
 import { StorageUnavailable } from '../store/errors.js';
 import type { Tx } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
-import { submitRequest, type SubmitInput, type SubmitResult } from './submit-request.js';
+import { dailyQuotaOf } from './consumer-quota.js';
+import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult } from './submit-request.js';
+import type { ConsumerRecord } from '../domain/records.js';
 
 /** At most this many submits share one transaction. */
 const MAX_BATCH = 64;
@@ -21,10 +23,13 @@ export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitI
   }
   if (likely.size > 0) await liveStates(engine, tx, [...likely], now);
   const results: SubmitResult[] = [];
+  const consumers = new Map<string, ConsumerRecord | undefined>();
   for (const input of inputs) {
-    // The consumer's own dedup window matters only to a request that has a dedup key.
-    const window = input.dedup_key === undefined ? undefined : (await tx.consumers.get(input.consumer_id))?.dedup_window_ms;
-    results.push(await submitRequest(engine, tx, input, window === undefined ? {} : { dedupWindowMs: window }));
+    if (!consumers.has(input.consumer_id)) consumers.set(input.consumer_id, await tx.consumers.get(input.consumer_id));
+    const consumer = consumers.get(input.consumer_id);
+    const options: SubmitOptions = { dailyQuota: dailyQuotaOf(engine, consumer) };
+    if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
+    results.push(await submitRequest(engine, tx, input, options));
   }
   return results;
 }

@@ -1,4 +1,4 @@
-import type { Policy } from '../config/config-schema.js';
+import { policyOf, type Policy } from '../config/config-schema.js';
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
@@ -7,6 +7,7 @@ import { queueDraft } from './llm-jobs.js';
 import type { FailureCode, Reason, RequestRecord } from '../domain/records.js';
 import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
+import { checkDailyQuota } from './consumer-quota.js';
 import type { Tx } from '../store/store.js';
 import { audit, emitEvent, liveStates, type Engine } from './engine.js';
 import { routingFacts } from './expert-availability.js';
@@ -41,6 +42,8 @@ export const DEFAULT_DEDUP_WINDOW_MS = 86_400_000;
 export interface SubmitOptions {
   /** The submitting consumer's `dedup_window` in ms, when it is registered. */
   dedupWindowMs?: number;
+  /** Requests the consumer may submit per local day (its own quota or the default); unset: no limit. */
+  dailyQuota?: number | null;
 }
 
 /** Submits a request in the caller's transaction: deduplicated, routed and asked (or held, or failed at once). */
@@ -56,7 +59,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
   const ownPolicy = stripUndefined(input.routing_policy ?? {});
   // give_up_after may be shorter than escalation_after: the request then gives up before anyone else
   // is asked (an agent that needs an answer within 15 minutes sets only give_up_after).
-  const policy: Policy = { ...engine.config.defaults, ...ownPolicy };
+  const policy: Policy = { ...policyOf(engine.config.defaults), ...ownPolicy };
   const consumerActor = `consumer:${input.consumer_id}`;
 
   if (input.dedup_key !== undefined) {
@@ -65,6 +68,9 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     const deduped = existing && (await dedupAgainst(engine, tx, existing, input.consumer_id, now));
     if (deduped) return deduped;
   }
+  // After deduplication: a submit answered with an existing request creates nothing, so it is not
+  // refused and does not count.
+  if (options.dailyQuota != null) await checkDailyQuota(engine, tx, input.consumer_id, options.dailyQuota, now);
 
   const request: RequestRecord = newRequest({
     id: newId('req'),
@@ -84,6 +90,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     drafting: engine.llm !== null,
     asked_question: null,
     give_up_at: now + policy.give_up_after,
+    warn_at: warnAt(engine, now, now + policy.give_up_after),
     created_at: now,
     updated_at: now,
   });
@@ -99,6 +106,16 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
   await writeNewRequest(tx, request);
   if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
   return { request_id: request.id, status: 'queued' };
+}
+
+/**
+ * When a new request warns its subscribers that it is about to give up: `warn_before` ahead of its
+ * give-up time. None when no `warn_before` is set, or when it is as long as the whole wait (the
+ * warning would go out as the request is submitted, telling nothing new).
+ */
+function warnAt(engine: Engine, now: number, giveUpAt: number): number | null {
+  const before = engine.config.defaults.warn_before ?? null;
+  return before !== null && giveUpAt - before > now ? giveUpAt - before : null;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -2,6 +2,8 @@
 export interface TickResult {
   timed_out: number;
   rate_limited: number;
+  /** Open requests whose subscribers were told they give up soon (`request_expiring`). */
+  warned: number;
   escalated: number;
   /** Queued asks sent (quiet hours over, or their expert freed up). */
   sent: number;

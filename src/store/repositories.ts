@@ -15,6 +15,12 @@ export interface RequestReads {
   list(query: RequestQuery): Promise<RequestRecord[]>;
   /** The newest request with this dedup key created at or after `since`. */
   findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined>;
+  /**
+   * How many requests this consumer submitted at or after `since` (its daily quota). Inside a
+   * transaction the count is the consumer's to act on until commit: a second transaction counting for
+   * the same consumer waits for it, so two instances never both take the last request of a quota.
+   */
+  countSubmittedSince(consumerId: string, since: number): Promise<number>;
   /** Consumers attached to a request (submitter and deduplicated), in the order they came. */
   subscribers(requestId: string): Promise<string[]>;
   /** A request's audit trail, oldest first. */
@@ -24,6 +30,11 @@ export interface RequestReads {
    * Ids only: each is read again in its own transaction.
    */
   dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>>;
+  /**
+   * Open requests whose `warn_at` has passed (their `request_expiring` is due), by (warn_at, id) after
+   * `after`. Ids only: each is read again in its own transaction.
+   */
+  dueWarnings(now: number, after: DueCursor | null, limit: number): Promise<Array<{ id: string; warn_at: number }>>;
   /** Held requests with no queued or open ask, oldest submission first. */
   held(): Promise<HeldRequest[]>;
 }

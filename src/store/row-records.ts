@@ -30,6 +30,7 @@ export function toRequest(r: Row): RequestRecord {
     drafting: r.drafting === 1,
     asked_question: r.asked_question as string | null,
     give_up_at: r.give_up_at as number,
+    warn_at: (r.warn_at as number | null | undefined) ?? null,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
   };
@@ -68,6 +69,7 @@ export function toConsumer(r: Row): ConsumerRecord {
     dedup_window_ms: r.dedup_window_ms as number,
     auto_accept: r.auto_accept === 1,
     kind_schemas: r.kind_schemas === null ? null : JSON.parse(r.kind_schemas as string),
+    max_requests_per_day: (r.max_requests_per_day as number | null | undefined) ?? null,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
   };

@@ -21,7 +21,7 @@ export interface RequestQuery {
   before?: string | undefined;
 }
 
-export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'proposal_id' | 'held' | 'updated_at' | 'drafting' | 'asked_question' | 'routing_policy'>>;
+export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'proposal_id' | 'held' | 'warn_at' | 'updated_at' | 'drafting' | 'asked_question' | 'routing_policy'>>;
 export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at' | 'send_after'>>;
 
 /**

@@ -27,6 +27,8 @@ describe('configuration', () => {
       quiet_hours: null,
       max_open_asks_per_expert: 3,
       max_asks_per_expert_per_day: 5,
+      max_requests_per_consumer_per_day: null,
+      warn_before: null,
     });
     expect(config.storagePath).toBe('/etc/expertq/expertq.db');
     expect(config.llm).toBeNull();
@@ -68,6 +70,8 @@ describe('configuration', () => {
     ['org: {name: A}\ndefaults: {escalation_after: 400d}\n', 'defaults.escalation_after', 'longer than the maximum of 365 days'],
     ['org: {name: A}\ndefaults: {quiet_hours: ["25:00", "07:00"]}\n', 'defaults.quiet_hours.0', 'HH:MM'],
     ['org: {name: A}\ndefaults: {max_open_asks_per_expert: 0}\n', 'defaults.max_open_asks_per_expert', ''],
+    ['org: {name: A}\ndefaults: {max_requests_per_consumer_per_day: 0}\n', 'defaults.max_requests_per_consumer_per_day', ''],
+    ['org: {name: A}\ndefaults: {warn_before: soon}\n', 'defaults.warn_before', '"soon" is not a duration'],
     ['org: {name: A}\nserver: {port: 99999}\n', 'server.port', ''],
     ['org: {name: A}\nserver: {api_token_env: "not a var"}\n', 'server.api_token_env', 'environment variable name'],
     ['org: {name: A}\nexperts:\n  - {id: a, topics: [x]}\n', 'experts.0.name', ''],

@@ -50,7 +50,7 @@ describe('the SQLite store under the scheduler', () => {
     const changes = () => (k.t.store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
     const before = changes();
     const tick = await k.tickAfter(MINUTE);
-    expect(tick).toEqual({ timed_out: 0, rate_limited: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false });
+    expect(tick).toEqual({ timed_out: 0, rate_limited: 0, warned: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false });
     expect(changes()).toBe(before);
   });
 });

@@ -25,6 +25,7 @@ describe('audit trail in words', () => {
     [row('escalated', 'system', { from: 'dana', to: 'lee', because: 'no_reply', waited: '2h' }), 'Escalated from Dana Smith to Lee Chen: no reply in time after 2h.'],
     [row('escalated', 'system', { from: 'lee', to: null, because: 'skip' }), 'Lee Chen skipped, and there is no one left to escalate to.'],
     [row('skipped', 'expert:dana', { why: 'skip' }), 'Dana Smith skipped the question.'],
+    [row('expiring', 'system', { gives_up_at: '2026-11-24T12:00:00.000Z', in: '2h' }), `Subscribers were told the request gives up in 2h, at ${dateTime('2026-11-24T12:00:00.000Z')}.`],
     [row('muted', 'reviewer:alice', { ask_id: 'ask_1' }), 'alice muted the expert; the question was passed on.'],
     [row('muted', 'expert:dana', { ask_id: 'ask_1' }), 'Dana Smith muted themselves; the question was passed on.'],
     [row('decided', 'reviewer:alice', { status: 'accepted', note: 'ok', edited: true }), 'alice accepted the answer, edited before accepting, noting “ok”.'],

@@ -90,6 +90,8 @@ export function auditSentence(entry: AuditEntry, name: NameOf): string {
       return `Failed (${str(d.code).replace(/_/g, ' ')}): ${str(d.message)}`;
     case 'cancelled':
       return `Cancelled by ${who}.`;
+    case 'expiring':
+      return `Subscribers were told the request gives up ${d.in ? `in ${str(d.in)}` : 'soon'}${d.gives_up_at ? `, at ${dateTime(str(d.gives_up_at))}` : ''}.`;
     case 'deduped':
       return `${str(d.consumer_id)} asked the same question again; ${d.newly_attached ? 'it now gets this request’s answer too' : 'it was already subscribed'}.`;
     case 'llm_call':

@@ -17,7 +17,9 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       summary: 'Submit a question for an expert',
       tags: ['requests'],
       body: submitRequestBody,
-      response: { 200: submitResult, 400: errorBody },
+      description:
+        'A consumer may submit at most its daily quota of new requests (max_requests_per_day, else the server default), counted from midnight in the organisation\'s time zone. Beyond it the answer is 429 rate_limited with Retry-After (seconds until that midnight) and resets_at in the details; nothing is stored. A submit answered with an existing request (deduplicated) is not counted.',
+      response: { 200: submitResult, 400: errorBody, 429: errorBody },
     },
     handler: async (req) => {
       actAsOwnConsumer(req.caller, req.body.consumer_id, 'submit');

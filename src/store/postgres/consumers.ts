@@ -15,12 +15,12 @@ export class PgConsumers implements ConsumerRepository {
     await write(
       this.db,
       `INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
-        dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        dedup_window_ms, auto_accept, kind_schemas, max_requests_per_day, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
         ON CONFLICT (id) DO UPDATE SET handles_kinds = excluded.handles_kinds, delivery_type = excluded.delivery_type,
         delivery = excluded.delivery, secret = excluded.secret, dedup_window = excluded.dedup_window,
         dedup_window_ms = excluded.dedup_window_ms, auto_accept = excluded.auto_accept,
-        kind_schemas = excluded.kind_schemas, updated_at = excluded.updated_at`,
+        kind_schemas = excluded.kind_schemas, max_requests_per_day = excluded.max_requests_per_day, updated_at = excluded.updated_at`,
       [
         c.id,
         json(c.handles_kinds),
@@ -31,6 +31,7 @@ export class PgConsumers implements ConsumerRepository {
         c.dedup_window_ms,
         c.auto_accept ? 1 : 0,
         c.kind_schemas === null ? null : json(c.kind_schemas),
+        c.max_requests_per_day,
         c.created_at,
         c.updated_at,
       ],

@@ -292,4 +292,15 @@ export const PG_MIGRATIONS: PgMigration[] = [
   CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
   CREATE INDEX answers_search ON answers USING GIN (search);
   `,
+  // 7: a consumer's daily request quota, and the index that counts a consumer's requests since a
+  // local midnight (SQLite's 15).
+  `
+  ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
+  CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
+  `,
+  // 8: when an open request warns its subscribers that it will give up soon (SQLite's 16).
+  `
+  ALTER TABLE requests ADD COLUMN warn_at BIGINT;
+  CREATE INDEX requests_warn ON requests (warn_at) WHERE warn_at IS NOT NULL AND status IN ('queued', 'asked', 'escalated');
+  `,
 ];

@@ -16,12 +16,15 @@ const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')
 
 const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
     routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-    drafting, asked_question, own_policy, search_words)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, ${SEARCH_WORDS_OF('$21')})`;
+    drafting, asked_question, own_policy, warn_at, search_words)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, ${SEARCH_WORDS_OF('$22')})`;
 const SUBSCRIBE = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
 const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
 const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
     AND (give_up_at > $2 OR id > $3) ORDER BY give_up_at, id LIMIT $4`;
+const WARNINGS = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= $1 ORDER BY warn_at, id LIMIT $2`;
+const WARNINGS_AFTER = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= $1 AND warn_at >= $2
+    AND (warn_at > $2 OR id > $3) ORDER BY warn_at, id LIMIT $4`;
 const HELD = `SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
     AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
     ORDER BY created_at, id`;
@@ -42,7 +45,7 @@ export class PgRequests implements RequestRepository {
       r.id, r.consumer_id, r.kind, r.topic, r.question, json(r.context),
       r.target_experts === null ? null : json(r.target_experts), json(r.routing_policy), r.dedup_key, r.status,
       r.reason?.code ?? null, r.reason?.message ?? null, r.proposal_id, r.held ? 1 : 0, r.give_up_at, r.created_at, r.updated_at,
-      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), searchWordsOf(r.question, r.asked_question),
+      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), r.warn_at, searchWordsOf(r.question, r.asked_question),
     ]);
     await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
   }
@@ -115,6 +118,15 @@ export class PgRequests implements RequestRepository {
     return row && toRequest(row);
   }
 
+  async countSubmittedSince(consumerId: string, since: number): Promise<number> {
+    // Two instances submitting for one consumer at once: the second waits here until the first commits,
+    // then counts its request too (READ COMMITTED reads what committed before each statement, so the
+    // count is a statement of its own, after the lock).
+    if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('quota:' || $1, 0))`, [consumerId]);
+    const row = await one(this.db, 'SELECT COUNT(*) AS n FROM requests WHERE consumer_id = $1 AND created_at >= $2', [consumerId, since]);
+    return Number(row?.n ?? 0);
+  }
+
   async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
     return (await run(this.db, SUBSCRIBE, [requestId, consumerId, via, at])) === 1;
   }
@@ -138,6 +150,11 @@ export class PgRequests implements RequestRepository {
   async dueGiveUps(now: number, after: DueCursor | null, limit: number): Promise<Array<Pick<RequestRecord, 'id' | 'give_up_at'>>> {
     const rows = after === null ? await all(this.db, GIVE_UPS, [now, limit]) : await all(this.db, GIVE_UPS_AFTER, [now, after.at, after.id, limit]);
     return rows as Array<Pick<RequestRecord, 'id' | 'give_up_at'>>;
+  }
+
+  async dueWarnings(now: number, after: DueCursor | null, limit: number): Promise<Array<{ id: string; warn_at: number }>> {
+    const rows = after === null ? await all(this.db, WARNINGS, [now, limit]) : await all(this.db, WARNINGS_AFTER, [now, after.at, after.id, limit]);
+    return rows as Array<{ id: string; warn_at: number }>;
   }
 
   async held(): Promise<HeldRequest[]> {

@@ -7,13 +7,13 @@ function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
     upsert: p(`INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
-        dedup_window_ms, auto_accept, kind_schemas, created_at, updated_at)
+        dedup_window_ms, auto_accept, kind_schemas, max_requests_per_day, created_at, updated_at)
         VALUES (@id, @handles_kinds, @delivery_type, @delivery, @secret, @dedup_window, @dedup_window_ms, @auto_accept,
-        @kind_schemas, @created_at, @updated_at)
+        @kind_schemas, @max_requests_per_day, @created_at, @updated_at)
         ON CONFLICT (id) DO UPDATE SET handles_kinds = excluded.handles_kinds, delivery_type = excluded.delivery_type,
         delivery = excluded.delivery, secret = excluded.secret, dedup_window = excluded.dedup_window,
         dedup_window_ms = excluded.dedup_window_ms, auto_accept = excluded.auto_accept,
-        kind_schemas = excluded.kind_schemas, updated_at = excluded.updated_at`),
+        kind_schemas = excluded.kind_schemas, max_requests_per_day = excluded.max_requests_per_day, updated_at = excluded.updated_at`),
     get: p('SELECT * FROM consumers WHERE id = ?'),
     list: p('SELECT * FROM consumers ORDER BY created_at, rowid'),
     delete: p('DELETE FROM consumers WHERE id = ?'),

@@ -325,4 +325,16 @@ export const MIGRATIONS: readonly string[] = [
       WHERE indexed_through > (SELECT coalesce(max(rowid), 0) FROM requests);
   END;
   `,
+  // 16: a consumer's daily request quota, and the index that counts a consumer's requests since a
+  // local midnight (a range of one consumer's rows, not its whole history).
+  `
+  ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
+  CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
+  `,
+  // 17: when an open request warns its subscribers that it will give up soon (\`defaults.warn_before\`);
+  // cleared once the warning is queued, so it goes out once whatever the instances and restarts.
+  `
+  ALTER TABLE requests ADD COLUMN warn_at INTEGER;
+  CREATE INDEX requests_warn ON requests (warn_at) WHERE warn_at IS NOT NULL AND status IN ('queued', 'asked', 'escalated');
+  `,
 ];

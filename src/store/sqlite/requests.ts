@@ -11,6 +11,7 @@ import { json, type Row, statementCache, toAudit, toRequest, whereClause } from 
  * after the last row handled.
  */
 const OPEN = `status IN ('queued', 'asked', 'escalated')`;
+// `requests_warn` is partial on `warn_at IS NOT NULL AND <OPEN>`: the due-warning statements repeat both.
 const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')`;
 
 function prepare(db: Database.Database) {
@@ -18,12 +19,13 @@ function prepare(db: Database.Database) {
   return {
     insert: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
         routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-        drafting, asked_question, own_policy)
+        drafting, asked_question, own_policy, warn_at)
         VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
         @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
-        @drafting, @asked_question, @own_policy)`),
+        @drafting, @asked_question, @own_policy, @warn_at)`),
     get: p('SELECT * FROM requests WHERE id = ?'),
     findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+    countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
     addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
     subscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
     appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
@@ -31,6 +33,9 @@ function prepare(db: Database.Database) {
     giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
     giveUpsAfter: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? AND give_up_at >= ?
       AND (give_up_at > ? OR id > ?) ORDER BY give_up_at, id LIMIT ?`),
+    warnings: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= ? ORDER BY warn_at, id LIMIT ?`),
+    warningsAfter: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= ? AND warn_at >= ?
+      AND (warn_at > ? OR id > ?) ORDER BY warn_at, id LIMIT ?`),
     held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
       AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
       ORDER BY created_at, id`),
@@ -114,6 +119,11 @@ export class SqliteRequests implements RequestRepository {
     return row && toRequest(row);
   }
 
+  async countSubmittedSince(consumerId: string, since: number): Promise<number> {
+    // A transaction holds SQLite's one writer from its start: nobody else inserts while it counts.
+    return (this.stmts.countSubmittedSince.get(consumerId, since) as { n: number }).n;
+  }
+
   async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
     return this.stmts.addSubscriber.run(requestId, consumerId, via, at).changes === 1;
   }
@@ -137,6 +147,13 @@ export class SqliteRequests implements RequestRepository {
     return (after === null ? this.stmts.giveUps.all(now, limit) : this.stmts.giveUpsAfter.all(now, after.at, after.at, after.id, limit)) as Array<
       Pick<RequestRecord, 'id' | 'give_up_at'>
     >;
+  }
+
+  async dueWarnings(now: number, after: DueCursor | null, limit: number): Promise<Array<{ id: string; warn_at: number }>> {
+    return (after === null ? this.stmts.warnings.all(now, limit) : this.stmts.warningsAfter.all(now, after.at, after.at, after.id, limit)) as Array<{
+      id: string;
+      warn_at: number;
+    }>;
   }
 
   async held(): Promise<HeldRequest[]> {

@@ -100,4 +100,23 @@ describe('due work on two instances of one PostgreSQL database', () => {
       expect(failed).toHaveLength(1);
     }
   });
+  it('warns each request about to give up once, though both instances tick at the same moment', async () => {
+    const clock = new FakeClock();
+    const [a, b] = await twoInstances(YAML.replace('give_up_after: 3h', 'give_up_after: 3h, warn_before: 30m'), clock);
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const submitted = await a.service.submitRequest({ consumer_id: 'bot', topic: 'billing', question: `Question ${i}?`, context: { asked_because: 'test' } });
+      ids.push(submitted.request_id);
+    }
+    await a.service.idle();
+
+    clock.advance(2 * 60 * 60_000 + 30 * 60_000);
+    const ticks = await Promise.all([a.service.tick(), b.service.tick()]);
+    expect(ticks[0].warned + ticks[1].warned).toBe(20);
+    expect((await Promise.all([a.service.tick(), b.service.tick()])).map((t) => t.warned)).toEqual([0, 0]);
+    for (const id of ids) {
+      const warned = (await a.service.store.outbox.events(id)).filter((e) => e.type === 'request_expiring');
+      expect(warned.map((e) => e.body.gives_up_at)).toEqual([new Date(clock.now() + 30 * 60_000).toISOString()]);
+    }
+  });
 });

@@ -79,4 +79,21 @@ describe('PostgreSQL locking across instances', () => {
     expect(placed.filter(Boolean)).toHaveLength(1);
     expect(await a.asks.openOf('maria')).toHaveLength(1);
   });
+  it('two instances submitting for one consumer at the same moment never pass its daily quota', async () => {
+    const [a] = await twoInstances();
+    await a.transaction((tx) => tx.requests.insert(request('req_old', { consumer_id: 'ledger', created_at: T0 - HOUR })));
+
+    // A quota of two: one request already today, room for exactly one more.
+    const inserted = await race(
+      (tx) => tx.requests.countSubmittedSince('ledger', T0 - 2 * HOUR),
+      async (tx, count, instance) => {
+        if (count >= 2) return false;
+        await tx.requests.insert(request(`req_${instance}`, { consumer_id: 'ledger' }));
+        return true;
+      },
+    );
+
+    expect(inserted.filter(Boolean)).toHaveLength(1);
+    expect(await a.requests.countSubmittedSince('ledger', T0 - 2 * HOUR)).toBe(2);
+  });
 });

@@ -52,6 +52,19 @@ describe('SQLite plans of reads over a long history', () => {
     ]);
   });
 
+  it("a consumer's requests today (its daily quota) are a range from the day's start on that consumer's requests", async () => {
+    await db.store.requests.countSubmittedSince('billing-bot', dayStart);
+    expect(db.plansOf(/COUNT\(\*\) AS n FROM requests/)).toEqual(['SEARCH requests USING COVERING INDEX requests_consumer_created (consumer_id=? AND created_at>?)']);
+  });
+
+  it('due request_expiring warnings, first page and next, are a range on open requests with a warning to send', async () => {
+    await db.store.requests.dueWarnings(T0, null, 100);
+    await db.store.requests.dueWarnings(T0, { at: T0 - HOUR, id: 'req_5' }, 100);
+    const plans = db.plansOf(/warn_at <=/);
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) expect(plan).toMatch(/^SEARCH requests USING INDEX requests_warn \(warn_at/);
+  });
+
   it("a consumer's open requests in one status are a range on its open requests only", async () => {
     await db.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1', { status: 'accepted' }));
