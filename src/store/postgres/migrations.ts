@@ -292,4 +292,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
   CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
   CREATE INDEX answers_search ON answers USING GIN (search);
   `,
+  // 7: away spells, kept beside the mute (one row per expert with any state). An expert is away while
+  // away_until is set; the scheduler ends a spell by clearing it once its time has come.
+  `
+  ALTER TABLE expert_state ADD COLUMN away_until BIGINT;
+  ALTER TABLE expert_state ADD COLUMN away_delegate TEXT COLLATE "C";
+  ALTER TABLE expert_state ADD COLUMN away_note TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_by TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_at BIGINT;
+  CREATE INDEX expert_state_away ON expert_state (away_until) WHERE away_until IS NOT NULL;
+  `,
 ];

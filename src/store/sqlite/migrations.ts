@@ -309,4 +309,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX answers_request ON answers (request_id) WHERE request_id IS NOT NULL;
   CREATE VIRTUAL TABLE answers_fts USING fts5 (question, answer, tokenize = 'ascii');
   `,
+  // 15: away spells, kept beside the mute (one row per expert with any state). An expert is away while
+  // away_until is set; the scheduler ends a spell by clearing it once its time has come.
+  `
+  ALTER TABLE expert_state ADD COLUMN away_until INTEGER;
+  ALTER TABLE expert_state ADD COLUMN away_delegate TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_note TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_by TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_at INTEGER;
+  CREATE INDEX expert_state_away ON expert_state (away_until) WHERE away_until IS NOT NULL;
+  `,
 ];
