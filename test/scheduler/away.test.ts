@@ -84,6 +84,7 @@ describe('what going away does to questions', () => {
     await goAway('ana', { until: '1d', delegate_to: 'dee' });
     const during = await k.submit({ topic: 'tax' });
     expect(await k.asks(during)).toEqual([['dee', 'open']]);
+    expect((await k.t.call('GET', '/api/v1/topics')).body.find((t: { topic: string }) => t.topic === 'tax')).toMatchObject({ experts: 1, available_now: 0 });
 
     expect(await k.tickAt(Date.parse(START) + DAY)).toBeDefined();
     expect((await k.expert('ana')).available_now).toBe(true);

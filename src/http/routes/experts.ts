@@ -13,7 +13,7 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     schema: {
       summary: 'The topics questions can be asked about',
       description:
-        'Every topic an expert takes or that has a fallback expert, with how many experts take it and how many could be asked this minute (not muted, not at a limit, not in quiet hours). Any token may read it.',
+        'Every topic an expert takes or that has a fallback expert, with how many experts take it and how many could be asked this minute (not muted, not away, not at a limit, not in quiet hours). Any token may read it.',
       tags: ['experts'],
       response: { 200: z.array(topicView) },
     },
