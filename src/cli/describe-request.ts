@@ -79,7 +79,7 @@ export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 
   return `${r.id} ${r.status}`;
 }
 
-/** The STATE column of `expertq experts`: "available", or why not ("muted", "at cap", "quiet hours"). */
+/** The STATE column of `expertq experts`: "available", or why not ("muted", "at cap", "away until …"). */
 export function expertState(e: Pick<ExpertWire, 'muted' | 'available_now' | 'unavailable'>, now: number, timeZone = 'UTC'): string {
   const u = e.unavailable;
   if (u) {
@@ -89,6 +89,13 @@ export function expertState(e: Pick<ExpertWire, 'muted' | 'available_now' | 'una
   if (e.muted) return 'muted';
   if (e.available_now === false) return 'unavailable';
   return 'available';
+}
+
+/** A line under `expertq experts` for an expert who is away: until when, who stands in, and the note. */
+export function awayLine(e: Pick<ExpertWire, 'id' | 'away'>, now: number, timeZone = 'UTC'): string | null {
+  if (!e.away) return null;
+  const instead = e.away.delegate_to ? `; ${e.away.delegate_to} is asked first meanwhile` : '';
+  return `${e.id} is away until ${formatWhen(e.away.until, now, timeZone)}${instead}${e.away.note ? ` (${e.away.note})` : ''}`;
 }
 
 /** The drafted question beside the raw one, when an LLM drafted a different one; null otherwise. */

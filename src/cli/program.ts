@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { addAnswerCommands } from './commands/answers.js';
 import { addAskCommand } from './commands/ask.js';
 import { addConsumerCommands } from './commands/consumers.js';
+import { addAwayCommands } from './commands/away.js';
 import { addExpertCommands } from './commands/experts.js';
 import { addRequestCommands } from './commands/requests.js';
 import { addReviewCommands } from './commands/review.js';
@@ -41,6 +42,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   addAskCommand(context);
   addRequestCommands(context);
   addExpertCommands(context);
+  addAwayCommands(context);
   addConsumerCommands(context);
   addAnswerCommands(context);
   return program;

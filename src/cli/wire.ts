@@ -26,6 +26,7 @@ export type ExpertWire = Omit<ExpertView, 'available_now' | 'unavailable' | 'nex
   available_now?: boolean;
   next_available_at?: string | null;
   unavailable?: { why: string; until?: string } | null;
+  away?: { until: string; delegate_to: string | null; note: string | null; set_by: string } | null;
 };
 
 export const REQUEST_STATUSES = ['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed'] as const;

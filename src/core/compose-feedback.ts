@@ -38,6 +38,7 @@ export type AskClosure =
   | { why: 'answered_elsewhere'; by: string }
   | { why: 'skipped'; passedTo: string | null }
   | { why: 'muted' }
+  | { why: 'away'; passedTo: string | null }
   | { why: 'escalated'; to: string; after: string }
   | { why: 'failed'; code: FailureCode };
 
@@ -51,6 +52,8 @@ export function composeAskStatus(c: AskClosure): string {
       return c.passedTo ? `Skipped: passed on to ${c.passedTo}.` : 'Skipped. Nobody else could take it.';
     case 'muted':
       return 'Muted: passed on. Reply `unmute` to receive questions again.';
+    case 'away':
+      return c.passedTo ? `You are away: passed on to ${c.passedTo}.` : 'You are away: nobody else could take it.';
     case 'escalated':
       return `No reply within ${c.after}, so this was passed on to ${c.to}. An answer in this thread is still welcome.`;
     case 'failed':

@@ -104,7 +104,7 @@ export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'waiting_for_expert' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
-  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring';
+  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back';
 
 export interface AuditEntry {
   request_id: string;
@@ -165,6 +165,18 @@ export interface ChatRef {
   channel: string;
   ts: string;
   thread_ts?: string | null;
+}
+
+/**
+ * An expert's away spell: no asks until `until` (ms); `delegate_to` is tried first for what would have
+ * gone to them. Kept beside the mute in the expert's live state.
+ */
+export interface AwayState {
+  until: number;
+  delegate_to: string | null;
+  note: string | null;
+  set_by: string;
+  set_at: number;
 }
 
 export interface ExpertLiveState {

@@ -3,6 +3,29 @@ import { expertEntrySchema, expertListSchema } from '../config/expert-schema.js'
 import { isoTime } from './iso-time.js';
 
 /** Wire shapes of the expert registry and topics: what `GET /experts` and `GET /topics` answer, and `PUT /experts` takes. */
+export const awayView = z
+  .object({
+    until: isoTime.describe('When the spell ends by itself and the expert is asked again.'),
+    delegate_to: z.string().nullable().describe('Who is asked instead while the expert is away, if anyone.'),
+    note: z.string().nullable(),
+    set_by: z.string().describe('Who set the expert away (`reviewer:<name>`).'),
+    set_at: isoTime,
+  })
+  .meta({ id: 'Away' });
+
+export const putAwayBody = z
+  .object({
+    until: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .describe('When the expert is back: an ISO date or time (a date or time without an offset is read in the expert’s time zone), or a duration from now such as `3d` or `1w`. At most a year ahead.'),
+    delegate_to: z.string().trim().min(1).nullish().describe('Another expert asked first, while this one is away, with what would have gone to them.'),
+    note: z.string().max(500).nullish().describe('Shown to whoever looks at the registry, e.g. "On holiday, back Monday".'),
+  })
+  .strict();
+
 export const expertView = z
   .object({
     id: z.string(),
@@ -23,12 +46,12 @@ export const expertView = z
     unavailable: z
       .object({
         why: z
-          .enum(['muted', 'cap', 'quiet_hours', 'working_hours'])
-          .describe('muted: until they unmute; cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now; working_hours: outside the expert’s working hours.'),
+          .enum(['muted', 'away', 'cap', 'quiet_hours', 'working_hours'])
+          .describe('muted: until they unmute; away: until their away spell ends; cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now; working_hours: outside the expert’s working hours.'),
         until: isoTime.optional().describe('When it ends, when that is known (quiet hours end, the daily limit resets, the working day starts).'),
       })
       .nullable(),
-    away: z.null().describe('Whether the expert is away; always null for now.'),
+    away: awayView.nullable().describe('The expert’s away spell in force; null when they are not away.'),
   })
   .meta({ id: 'Expert' });
 

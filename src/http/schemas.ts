@@ -201,7 +201,7 @@ export const rejectBody = z
   .strict();
 export const pendingQuery = z.object({ status: z.literal('pending').default('pending') }).strict();
 
-export { expertEntrySchema, expertView, putExpertsBody, topicView } from './expert-schemas.js';
+export { awayView, expertEntrySchema, expertView, putAwayBody, putExpertsBody, topicView } from './expert-schemas.js';
 
 export const replyBody = z
   .object({ expert_id: z.string().min(1), text: z.string().min(1).max(10_000), request_id: z.string().min(1).optional() })
@@ -214,7 +214,13 @@ export const replyResult = z.object({
   proposal_id: z.string().optional(),
 });
 
-export const auditQuery = z.object({ request_id: z.string().min(1) }).strict();
+export const auditQuery = z
+  .object({
+    request_id: z.string().min(1).optional().describe('The request whose steps to list.'),
+    expert_id: z.string().min(1).optional().describe('Instead: the expert whose own trail to list (away, back).'),
+  })
+  .strict()
+  .refine((q) => (q.request_id === undefined) !== (q.expert_id === undefined), { message: 'give exactly one of request_id and expert_id' });
 export const auditEntry = z.object({
   at: isoTime,
   type: z.string(),

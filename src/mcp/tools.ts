@@ -192,7 +192,9 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
     () =>
       run(async () => {
         const experts = await backend.experts();
-        const lines = experts.map((e) => `${e.name} (${e.id}): ${e.topics.join(', ')}; ${e.muted ? 'muted' : `${e.open_asks} open asks, ${e.asks_today} today`}`);
+        const state = (e: (typeof experts)[number]) =>
+          e.muted ? 'muted' : e.away ? `away until ${e.away.until}${e.away.delegate_to ? ` (${e.away.delegate_to} stands in)` : ''}` : `${e.open_asks} open asks, ${e.asks_today} today`;
+        const lines = experts.map((e) => `${e.name} (${e.id}): ${e.topics.join(', ')}; ${state(e)}`);
         return { text: lines.join('\n') || 'No experts are configured.', structured: { experts } };
       }),
   );

@@ -1,5 +1,6 @@
 import type { ExpertRegistry } from '../core/expert-registry.js';
 import { nextDayStartOfAny, type Engine } from '../service/engine.js';
+import { endDueAways } from '../service/expert-away.js';
 import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review-channel.js';
 import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
@@ -98,6 +99,8 @@ export class Scheduler implements TimedWork {
     });
     result.more = budget <= 0;
 
+    // Away spells that have ended: those experts' waiting work gets its chance below.
+    for (const id of await endDueAways(this.engine, now)) freed.add(id);
     // Each step looks first with a read and opens a transaction only when there is work: an idle tick writes nothing.
     const scope = this.wakeScope(now, freed);
     if (await mayPlace(store, scope, now)) {

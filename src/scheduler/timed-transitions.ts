@@ -47,7 +47,7 @@ export async function escalateAsk(engine: Engine, tx: Tx, due: AskRecord, now: n
   const ask = await tx.asks.get(due.id);
   if (!ask || ask.state !== 'open' || ask.escalate_at === null || ask.escalate_at > now) return false;
   const escalatable = request !== undefined && (request.status === 'asked' || request.status === 'escalated');
-  const target = escalatable ? await nextInChain(engine, tx, request, ask.expert_id) : null;
+  const target = escalatable ? await nextInChain(engine, tx, request, ask.expert_id, now) : null;
   if (!escalatable || target === null) {
     await tx.asks.update(ask.id, { escalate_at: null });
     engine.log.debug({ request_id: ask.request_id, ask_id: ask.id, expert_id: ask.expert_id }, 'escalation due, nobody to escalate to; the ask keeps waiting');

@@ -23,6 +23,7 @@ import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
 import { listInstances } from './instances.js';
 import { startWorkers } from './workers.js';
 import { reviewFromChat } from './review-from-chat.js';
+import { endAway, setAway, type AwayInput } from './expert-away.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
@@ -35,7 +36,7 @@ import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
 import type { ChangeFeed } from '../store/change-feed.js';
 import { newClaimantId } from '../store/lease-keeper.js';
-import { auditTrail, listRequests, requestView, type RequestView } from './views.js';
+import { auditTrail, expertAuditTrail, listRequests, requestView, type RequestView } from './views.js';
 import type { ExpertqServiceOptions } from './service-options.js';
 
 export type { ExpertqServiceOptions };
@@ -256,8 +257,25 @@ export class ExpertqService implements Engine {
     return this.committed(await unmuteExpert(this, id));
   }
 
+  /** Sets an expert away until a time, with an optional delegate; their waiting questions pass on at once. */
+  async setAway(id: string, input: AwayInput, by: string): Promise<ExpertView> {
+    await setAway(this, id, input, by);
+    return this.committed((await listExperts(this)).find((e) => e.id === id)!);
+  }
+
+  /** Ends an expert's away spell now; nothing happens when they are not away. */
+  async endAway(id: string, by: string): Promise<ExpertView> {
+    await endAway(this, id, by);
+    return this.committed((await listExperts(this)).find((e) => e.id === id)!);
+  }
+
   audit(requestId: string) {
     return auditTrail(this, requestId);
+  }
+
+  /** An expert's own audit trail (away, back). */
+  expertAudit(expertId: string) {
+    return expertAuditTrail(this, expertId);
   }
 
   /** Registers a webhook consumer (HTTP) or, with `handlers`, an in-process one (SDK). */

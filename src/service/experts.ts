@@ -5,13 +5,15 @@ import { iso } from '../clock.js';
 import { entryOf, ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import { isCapped, limitsFor } from '../core/route-request.js';
-import type { ExpertLiveState } from '../domain/records.js';
+import type { AwayState, ExpertLiveState } from '../domain/records.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { placeWaiting } from './place-waiting.js';
 import type { Tx } from '../store/store.js';
 import { audit, liveStates, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 import { passOn } from './pass-on.js';
+import { awaysAt } from './away-state.js';
+import { awayView, type AwayView } from './expert-away.js';
 
 export interface ExpertView {
   id: string;
@@ -29,12 +31,12 @@ export interface ExpertView {
   /** When a new question could next be sent, when known; null while available now. */
   next_available_at: string | null;
   unavailable: Unavailable | null;
-  /** Away spells are not built yet: always null. */
-  away: null;
+  /** The away spell in force, if any. */
+  away: AwayView | null;
 }
 
 export interface Unavailable {
-  why: 'muted' | 'cap' | 'quiet_hours' | 'working_hours';
+  why: 'muted' | 'away' | 'cap' | 'quiet_hours' | 'working_hours';
   until?: string;
 }
 
@@ -42,9 +44,11 @@ export interface Unavailable {
 export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const now = engine.clock.now();
   const states = await liveStates(engine, engine.store, null, now);
+  const aways = await awaysAt(engine.store, null, now);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
-    const unavailable = unavailableNow(engine, e, s, now);
+    const away = aways.get(e.id) ?? null;
+    const unavailable = unavailableNow(engine, e, s, away, now);
     return {
       ...entryOf(e),
       escalation_to: e.escalation_to,
@@ -54,7 +58,7 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
       available_now: unavailable === null,
       next_available_at: unavailable?.next ?? null,
       unavailable: unavailable && { why: unavailable.why, ...(unavailable.until ? { until: unavailable.until } : {}) },
-      away: null,
+      away: away && awayView(away),
     };
   });
 }
@@ -64,9 +68,15 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
  * that reason lasts, and when a question could next be sent (`next`: also after the hours that follow
  * a cap's reset), when known.
  */
-function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveState, now: number): (Unavailable & { next?: string }) | null {
+function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveState, away: AwayState | null, now: number): (Unavailable & { next?: string }) | null {
   const { defaults, org } = engine.config;
   if (s.muted) return { why: 'muted' };
+  if (away) {
+    // Back at `until`, or later when their working hours (or quiet hours) start later.
+    const then = expertAvailability(engine, expert, defaults.quiet_hours, away.until);
+    const next = then.available ? away.until : then.until;
+    return { why: 'away', until: iso(away.until), ...(next !== null ? { next: iso(next) } : {}) };
+  }
   if (isCapped(s, defaults, expert)) {
     if (s.openAsks >= limitsFor(defaults, expert).max_open_asks_per_expert) return { why: 'cap' };
     const reset = startOfNextLocalDay(now, expert.timezone ?? org.timezone);

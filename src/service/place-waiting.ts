@@ -1,13 +1,13 @@
 import { policyOf, type Policy } from '../config/config-schema.js';
-import { chooseExperts, findCandidates, isCapped } from '../core/route-request.js';
+import { findCandidates, isCapped } from '../core/route-request.js';
 import { compareWaiting, type WaitingKey } from '../core/waiting-order.js';
 import { isWaiting, type AskRecord, type RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
 import type { HeldRequest, Reads, Tx, WaitingAsk } from '../store/store.js';
-import { liveStates, type Engine } from './engine.js';
-import { routingFacts } from './expert-availability.js';
-import { passOn } from './pass-on.js';
+import type { Engine } from './engine.js';
+import { passOn, passOnForAway } from './pass-on.js';
 import { trySendAsk } from './place-asks.js';
+import { routeLive } from './route-live.js';
 import { askAsRouted, failRequest } from './submit-request.js';
 
 /** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */
@@ -131,10 +131,11 @@ async function sendWaitingAsk(
   const outcome = await trySendAsk(engine, tx, request, ask, now);
   if (outcome === 'sent') result.sent++;
   else if (outcome === 'capped') blocked.add(key);
-  else if (outcome === 'muted') {
-    // The expert muted while this ask waited: pass it on exactly as their `mute` reply would have.
+  else if (outcome === 'muted' || outcome === 'away') {
+    // The expert muted (or went away) while this ask waited: pass it on exactly as their `mute` reply (or going away) would have.
     const before = await liveExperts(tx, request.id);
-    await passOn(engine, tx, request, ask, 'mute', now);
+    if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);
+    else await passOnForAway(engine, tx, request, ask, now);
     const after = await liveExperts(tx, request.id);
     for (const id of before) if (!after.has(id)) freed.add(id);
   } else if (outcome === 'unknown_expert') {
@@ -150,8 +151,7 @@ async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number,
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
-  const states = await liveStates(engine, tx, candidates.map((c) => c.expertId), now);
-  const decision = chooseExperts(candidates, states, policy, (id) => engine.experts.get(id)?.order ?? 0, routingFacts(engine, policy.quiet_hours, now));
+  const { decision, states } = await routeLive(engine, tx, candidates, policy, now);
   if (decision.outcome === 'held') {
     for (const c of candidates) {
       const state = states.get(c.expertId);
@@ -160,7 +160,7 @@ async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number,
     return;
   }
   if (decision.outcome === 'failed') {
-    await failRequest(engine, tx, request, 'no_expert_found', 'Every expert who could take this held request is now muted or gone.', now);
+    await failRequest(engine, tx, request, 'no_expert_found', 'Every expert who could take this held request is now muted, away or gone.', now);
     return;
   }
   request.held = false;

@@ -1,6 +1,6 @@
 import { policyOf, type Policy } from '../config/config-schema.js';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { chooseExperts, findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
+import { findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { queueDraft } from './llm-jobs.js';
@@ -9,8 +9,9 @@ import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
 import { checkDailyQuota } from './consumer-quota.js';
 import type { Tx } from '../store/store.js';
-import { audit, emitEvent, liveStates, type Engine } from './engine.js';
+import { audit, emitEvent, type Engine } from './engine.js';
 import { routingFacts } from './expert-availability.js';
+import { routeLive } from './route-live.js';
 import { newRequest, updateRequest, writeNewRequest } from './new-request.js';
 import { planAsk } from './place-asks.js';
 import { suggestTopics } from './topics.js';
@@ -196,25 +197,25 @@ export async function askAsRouted(
 
 /** Why nobody can be asked: nobody takes the topic (and which topics are close), or everyone who does muted. */
 function noExpertMessage(engine: Engine, request: RequestRecord): string {
-  if (request.target_experts) return 'Every expert listed in target_experts has muted questions.';
+  if (request.target_experts) return 'Every expert listed in target_experts has muted questions or is away.';
   const candidates = findCandidates(request.topic, null, engine.experts, engine.config.topics);
-  if (candidates.length > 0) return `Every expert who takes the topic "${request.topic}" has muted questions, and it has no other fallback.`;
+  if (candidates.length > 0) return `Every expert who takes the topic "${request.topic}" has muted questions or is away, and it has no other fallback.`;
   return `No expert takes the topic "${request.topic}" (exactly or by a similar topic), and it has no fallback expert.${suggestTopics(engine, request.topic)}`;
 }
 
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
 async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
-  const order = (id: string) => engine.experts.get(id)?.order ?? 0;
-  const facts = routingFacts(engine, request.routing_policy.quiet_hours, now);
+  const policy = request.routing_policy;
+  const facts = routingFacts(engine, policy.quiet_hours, now);
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);
   if (first.length > 0) {
-    const decision = chooseExperts(first, await liveStates(engine, tx, first.map((c) => c.expertId), now), request.routing_policy, order, facts);
+    const { decision } = await routeLive(engine, tx, first, policy, now);
     // Someone further down the cascade may be free now while the exact matches are not.
     const askedNow = decision.outcome === 'ask' && decision.ask.every((id) => (facts(id)?.availableFrom ?? now) <= now);
     if (askedNow || first[0]!.step === 'target') return decision;
   }
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
-  return chooseExperts(candidates, await liveStates(engine, tx, candidates.map((c) => c.expertId), now), request.routing_policy, order, facts);
+  return (await routeLive(engine, tx, candidates, policy, now)).decision;
 }
 
 /**

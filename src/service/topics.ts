@@ -1,5 +1,6 @@
 import { closestTopics } from '../core/closest-topics.js';
 import { isCapped } from '../core/route-request.js';
+import { awaysAt } from './away-state.js';
 import { liveStates, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 
@@ -7,7 +8,7 @@ export interface TopicView {
   topic: string;
   /** Experts who list the topic. */
   experts: number;
-  /** Of those, how many could be asked this minute under the default limits (not muted, not at a limit, inside their working hours, not quiet hours). */
+  /** Of those, how many could be asked this minute under the default limits (not muted, not away, not at a limit, inside their working hours, not quiet hours). */
   available_now: number;
   /** The expert asked when nobody else matches, if the topic has one. */
   fallback: string | null;
@@ -24,12 +25,13 @@ export function knownTopics(engine: Engine): string[] {
 /** The topics with how many experts take each and how many could be asked now. */
 export async function listTopics(engine: Engine, now: number): Promise<TopicView[]> {
   const states = await liveStates(engine, engine.store, null, now);
+  const away = await awaysAt(engine.store, null, now);
   const { defaults } = engine.config;
   return knownTopics(engine).map((topic) => {
     const experts = engine.experts.withTopic(topic);
     const available = experts.filter((e) => {
       const s = states.get(e.id);
-      if (s && (s.muted || isCapped(s, defaults, e))) return false;
+      if (away.has(e.id) || (s && (s.muted || isCapped(s, defaults, e)))) return false;
       return expertAvailability(engine, e, defaults.quiet_hours, now).available;
     }).length;
     return { topic, experts: experts.length, available_now: available, fallback: engine.config.topics[topic]?.fallback ?? null };

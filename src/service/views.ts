@@ -1,3 +1,4 @@
+import { expertTrail } from './expert-away.js';
 import { iso } from '../clock.js';
 import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
@@ -102,6 +103,12 @@ export async function listRequests(engine: Engine, query: RequestQuery): Promise
     items: await Promise.all(page.map((r) => requestView(engine, r))),
     next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
   };
+}
+
+/** An expert's own audit trail (away, back), oldest first. Unknown expert: 404. */
+export async function expertAuditTrail(engine: Engine, expertId: string) {
+  if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
+  return (await engine.store.requests.audit(expertTrail(expertId))).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
 }
 
 /** A request's audit trail, oldest first. Unknown id: 404. */

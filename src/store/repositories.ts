@@ -1,6 +1,6 @@
 import type { PruneCounts, RetentionCutoffs } from './retention.js';
 import type {
-  AskRecord, AskState, AuditEntry, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
+  AskRecord, AskState, AuditEntry, AwayState, ChatRef, ConsumerRecord, Decision, DeliveryJob, DeliveryRecord, EventRecord, ExpertLiveState,
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from '../domain/records.js';
 import type {
@@ -64,6 +64,10 @@ export interface AskReads {
   expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>): Promise<Map<string, ExpertLiveState>>;
   /** Whether an expert is muted (cheaper than `expertStates` when only this matters). */
   isMuted(expertId: string): Promise<boolean>;
+  /** Away spells of these experts (or of every expert: null), ended or not: callers compare `until` with their clock. */
+  aways(expertIds: readonly string[] | null): Promise<Map<string, AwayState>>;
+  /** Experts whose away spell ends at or before `now`, with its end (for `endAway`). */
+  dueAways(now: number): Promise<Array<{ expert_id: string; until: number }>>;
   /** Open asks whose `escalate_at` has passed, by (escalate_at, id) after `after`. */
   dueEscalations(now: number, after: DueCursor | null, limit: number): Promise<AskRecord[]>;
   /** Queued asks whose quiet hours have ended (`send_after <= now`). */
@@ -76,6 +80,13 @@ export interface AskRepository extends AskReads {
   insert(ask: AskRecord): Promise<void>;
   update(id: string, patch: AskPatch): Promise<void>;
   setMuted(expertId: string, muted: boolean, at: number): Promise<void>;
+  /** Sets (or, null, clears) an expert's away spell. */
+  setAway(expertId: string, away: AwayState | null, at: number): Promise<void>;
+  /**
+   * Ends an away spell that ends at `until`; false (no change) when it is not there any more (ended,
+   * or set again, by another instance or a reviewer): so a spell ends once however many ask.
+   */
+  endAway(expertId: string, until: number, at: number): Promise<boolean>;
 }
 
 /** Proposals, their decisions and their review cards in a chat channel. */

@@ -1,5 +1,5 @@
 import type { AnswerRecord } from '../domain/answers.js';
-import type { AuditEntry, ConsumerRecord, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { AuditEntry, AwayState, ConsumerRecord, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 
 /**
  * Rows to records, for every engine: each keeps JSON as text, flags as 0/1 and times as epoch
@@ -132,3 +132,20 @@ export function answerColumns(a: AnswerRecord): unknown[] {
 export const ANSWER_COLUMNS =
   'id, topic, kind, question, answer, structured, expert_id, expert_name, consumer_id, request_id, proposal_id, accepted_at, ' +
   'accepted_by, verified_at, status, reuse_count, retired_reason, retired_by, retired_at, created_at';
+
+/** The columns of `expert_state` an away spell is kept in, in the order `awayValues` gives them. */
+export const AWAY_COLUMNS = ['away_until', 'away_delegate', 'away_note', 'away_set_by', 'away_set_at'] as const;
+
+export function awayValues(away: AwayState | null): unknown[] {
+  return away ? [away.until, away.delegate_to, away.note, away.set_by, away.set_at] : [null, null, null, null, null];
+}
+
+export function toAway(row: Row): AwayState {
+  return {
+    until: row.away_until as number,
+    delegate_to: (row.away_delegate as string | null) ?? null,
+    note: (row.away_note as string | null) ?? null,
+    set_by: row.away_set_by as string,
+    set_at: row.away_set_at as number,
+  };
+}

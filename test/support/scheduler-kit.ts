@@ -33,7 +33,7 @@ export interface SchedulerKit {
   audit(id: string): Promise<AuditRow[]>;
   /** Audit rows of one type. */
   auditOf(id: string, type: string): Promise<AuditRow[]>;
-  expert(id: string): Promise<{ id: string; muted: boolean; open_asks: number; asks_today: number; available_now: boolean; unavailable: unknown }>;
+  expert(id: string): Promise<{ id: string; muted: boolean; open_asks: number; asks_today: number; available_now: boolean; unavailable: unknown; away?: unknown }>;
   /** Expert ids the console transport sent messages to, in order. */
   recipients(): string[];
   /** `event` rows written for a request (the outbox), oldest first. */

@@ -40,7 +40,7 @@ function headers(token: string | null, extra: Record<string, string> = {}): Reco
   return token ? { ...extra, authorization: `Bearer ${token}` } : extra;
 }
 
-async function call<T>(token: string | null, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function call<T>(token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const res = await fetch(BASE + path, {
     method,
     headers: headers(token, body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -103,6 +103,9 @@ export function apiClient(token: string | null) {
     audit: (requestId: string) => call<AuditEntry[]>(token, 'GET', `/audit?request_id=${encodeURIComponent(requestId)}`),
     experts: () => call<Expert[]>(token, 'GET', '/experts'),
     unmute: (id: string) => call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/unmute`),
+    setAway: (id: string, body: { until: string; delegate_to: string | null; note: string | null }) =>
+      call<Expert>(token, 'PUT', `/experts/${encodeURIComponent(id)}/away`, body),
+    endAway: (id: string) => call<Expert>(token, 'DELETE', `/experts/${encodeURIComponent(id)}/away`),
     mute: (id: string, mutedBy: string | null) =>
       call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/mute`, mutedBy ? { muted_by: mutedBy } : {}),
     /** `GET /requests` with the history filters; empty values are left out. */

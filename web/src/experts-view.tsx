@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Unauthorized, type Api } from './api.js';
+import { AwayForm, type AwayChoice } from './away-form.js';
+import { dateTime } from './format.js';
 import type { Expert } from './wire.js';
 
 /**
  * The expert registry with live state, re-read every 5 s while shown. An admin can mute an expert (on
  * their behalf: holiday, overload; their open asks pass on along the escalation chain, after a confirm
- * step) and unmute them again.
+ * step) and unmute them again, and set an expert away until a time with a delegate (their open asks
+ * pass on at once) or end that early.
  */
 export function ExpertsView(props: {
   api: Api;
@@ -20,6 +23,7 @@ export function ExpertsView(props: {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [awayFor, setAwayFor] = useState<string | null>(null);
 
   const failed = (e: unknown) => {
     if (e instanceof Unauthorized) return onUnauthorized();
@@ -64,6 +68,38 @@ export function ExpertsView(props: {
     } finally {
       setBusy(null);
       setConfirming(null);
+    }
+  };
+
+  const replace = (updated: Expert) => setExperts((list) => list && list.map((e) => (e.id === updated.id ? updated : e)));
+  const nameOf = (id: string) => experts?.find((e) => e.id === id)?.name ?? id;
+
+  const setAway = async (expert: Expert, choice: AwayChoice) => {
+    setBusy(expert.id);
+    try {
+      const updated = await api.setAway(expert.id, choice);
+      replace(updated);
+      setAwayFor(null);
+      const passed = expert.open_asks ? ` Their ${expert.open_asks} open question${expert.open_asks === 1 ? ' was' : 's were'} passed on.` : '';
+      announce(`${expert.name} is away until ${dateTime(updated.away?.until ?? choice.until)}.${passed}`);
+    } catch (e) {
+      if (e instanceof Unauthorized) return onUnauthorized();
+      announce(`Could not set ${expert.name} away: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const endAway = async (expert: Expert) => {
+    setBusy(expert.id);
+    try {
+      replace(await api.endAway(expert.id));
+      announce(`${expert.name} is back and can be asked again.`);
+    } catch (e) {
+      if (e instanceof Unauthorized) return onUnauthorized();
+      announce(`Could not end ${expert.name}’s away: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    } finally {
+      setBusy(null);
     }
   };
 
@@ -118,11 +154,30 @@ export function ExpertsView(props: {
                         <button type="button" class="small danger" disabled={busy === e.id} onClick={() => mute(e)}>Mute</button>
                         <button type="button" class="small" onClick={() => setConfirming(null)}>Cancel</button>
                       </span>
+                    ) : awayFor === e.id ? (
+                      <AwayForm expert={e} experts={experts} busy={busy === e.id} onSave={(choice) => setAway(e, choice)} onCancel={() => setAwayFor(null)} />
+                    ) : e.away ? (
+                      <span class="state-cell away">
+                        <span class="status status-away">away</span>
+                        <span class="small-note">
+                          until {dateTime(e.away.until)}
+                          {e.away.delegate_to ? `; ${nameOf(e.away.delegate_to)} is asked instead` : ''}
+                          {e.away.note ? ` (${e.away.note})` : ''}
+                        </span>
+                        {props.isAdmin ? (
+                          <button type="button" class="small" disabled={busy === e.id} onClick={() => endAway(e)} aria-label={`End ${e.name}’s away`}>
+                            End away
+                          </button>
+                        ) : null}
+                      </span>
                     ) : (
                       <span class="state-cell">
                         <span class="status status-available">available</span>
                         {props.isAdmin ? (
-                          <button type="button" class="small" onClick={() => setConfirming(e.id)} aria-label={`Mute ${e.name}…`}>Mute…</button>
+                          <>
+                            <button type="button" class="small" onClick={() => setConfirming(e.id)} aria-label={`Mute ${e.name}…`}>Mute…</button>
+                            <button type="button" class="small" onClick={() => setAwayFor(e.id)} aria-label={`Set ${e.name} away…`}>Away…</button>
+                          </>
                         ) : null}
                       </span>
                     )}

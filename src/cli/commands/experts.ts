@@ -1,6 +1,6 @@
 import type { CliContext } from '../context.js';
 import { osUser } from '../context.js';
-import { expertState } from '../describe-request.js';
+import { awayLine, expertState } from '../describe-request.js';
 import type { ExpertWire } from '../wire.js';
 
 interface TopicRow {
@@ -25,17 +25,19 @@ export function addExpertCommands({ program, say, table, client, print }: CliCon
 
   program
     .command('experts')
-    .description('the expert registry with live state (available, or why not: muted, at cap, quiet hours)')
+    .description('the expert registry with live state (available, or why not: muted, away, at cap, quiet hours)')
     .action(async () => {
       const c = client();
       const experts = await c.get<ExpertWire[]>('/experts');
       const now = Date.now();
-      print(experts, () =>
+      print(experts, () => {
         table(
           ['EXPERT', 'NAME', 'OPEN', 'TODAY', 'STATE', 'TOPICS'],
           experts.map((e) => [e.id, e.name, String(e.open_asks), String(e.asks_today), expertState(e, now, c.timeZone), e.topics.join(', ')]),
-        ),
-      );
+        );
+        const away = experts.map((e) => awayLine(e, now, c.timeZone)).filter((line): line is string => line !== null);
+        if (away.length > 0) say(['', ...away].join('\n'));
+      });
     });
 
   program

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, expertView, idParams, muteBody, putExpertsBody, topicView } from '../schemas.js';
+import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../schemas.js';
 import type { RouteOptions } from './requests.js';
 
 export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
@@ -13,7 +13,7 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     schema: {
       summary: 'The topics questions can be asked about',
       description:
-        'Every topic an expert takes or that has a fallback expert, with how many experts take it and how many could be asked this minute (not muted, not at a limit, not in quiet hours). Any token may read it.',
+        'Every topic an expert takes or that has a fallback expert, with how many experts take it and how many could be asked this minute (not muted, not away, not at a limit, not in quiet hours). Any token may read it.',
       tags: ['experts'],
       response: { 200: z.array(topicView) },
     },
@@ -41,6 +41,30 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     },
     // A named token mutes as itself; the unnamed admin token says who in `muted_by` (default "admin").
     handler: async (req) => service.muteExpert(req.params.id, req.caller.name ?? req.body?.muted_by ?? 'admin'),
+  });
+
+  app.put('/experts/:id/away', {
+    schema: {
+      summary: 'Set an expert away until a time, with an optional delegate',
+      description:
+        'While away the expert is not asked. Their open and not yet sent questions pass on at once: to the delegate when the delegate can be asked now, else along the escalation chain. New questions that would have gone to them go to the delegate first. The spell ends by itself at `until`. Setting it again replaces the spell.',
+      tags: ['experts'],
+      params: idParams,
+      body: putAwayBody,
+      response: { 200: expertView, 400: errorBody, 404: errorBody },
+    },
+    handler: async (req) => service.setAway(req.params.id, req.body, `reviewer:${req.caller.name ?? 'admin'}`),
+  });
+
+  app.delete('/experts/:id/away', {
+    schema: {
+      summary: 'End an expert’s away spell now',
+      description: 'Questions waiting for the expert get their chance at once. An expert who is not away is left as they are (no error).',
+      tags: ['experts'],
+      params: idParams,
+      response: { 200: expertView, 404: errorBody },
+    },
+    handler: async (req) => service.endAway(req.params.id, `reviewer:${req.caller.name ?? 'admin'}`),
   });
 
   app.post('/experts/:id/unmute', {

@@ -16,11 +16,11 @@ export const replyRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { se
 
   app.get('/audit', {
     schema: {
-      summary: 'Every step of a request, in order',
+      summary: 'Every step of a request, or an expert’s own trail (away, back), in order',
       tags: ['audit'],
       querystring: auditQuery,
       response: { 200: z.array(auditEntry), 404: errorBody },
     },
-    handler: async (req) => service.audit(req.query.request_id),
+    handler: async (req) => (req.query.expert_id !== undefined ? service.expertAudit(req.query.expert_id) : service.audit(req.query.request_id!)),
   });
 };

@@ -1,7 +1,8 @@
-import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
+import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
-import { all, type Db, one, write } from './sql.js';
+import { awayValues, toAway } from '../row-records.js';
+import { all, type Db, one, run, write } from './sql.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
@@ -42,6 +43,16 @@ const SQL = {
   setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
       ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
   muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
+  someAway: 'SELECT * FROM expert_state WHERE expert_id = ANY($1::text[]) AND away_until IS NOT NULL',
+  allAway: 'SELECT * FROM expert_state WHERE away_until IS NOT NULL',
+  dueAways: 'SELECT expert_id, away_until FROM expert_state WHERE away_until IS NOT NULL AND away_until <= $1 ORDER BY away_until, expert_id',
+  setAway: `INSERT INTO expert_state (expert_id, muted, updated_at, away_until, away_delegate, away_note, away_set_by, away_set_at)
+      VALUES ($1, 0, $2, $3, $4, $5, $6, $7)
+      ON CONFLICT (expert_id) DO UPDATE SET updated_at = excluded.updated_at, away_until = excluded.away_until,
+        away_delegate = excluded.away_delegate, away_note = excluded.away_note, away_set_by = excluded.away_set_by, away_set_at = excluded.away_set_at`,
+  // Two instances ending the same spell: the second waits for the first's row lock, then finds it cleared.
+  endAway: `UPDATE expert_state SET away_until = NULL, away_delegate = NULL, away_note = NULL, away_set_by = NULL, away_set_at = NULL, updated_at = $1
+      WHERE expert_id = $2 AND away_until = $3`,
   escalations: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 ORDER BY escalate_at, id LIMIT $2`,
   escalationsAfter: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 AND escalate_at >= $2
       AND (escalate_at > $2 OR id > $3) ORDER BY escalate_at, id LIMIT $4`,
@@ -139,6 +150,23 @@ export class PgAsks implements AskRepository {
 
   async isMuted(expertId: string): Promise<boolean> {
     return (await one(this.db, SQL.muted, [expertId]))?.muted === 1;
+  }
+
+  async aways(expertIds: readonly string[] | null): Promise<Map<string, AwayState>> {
+    const rows = expertIds === null ? await all(this.db, SQL.allAway) : await all(this.db, SQL.someAway, [[...new Set(expertIds)]]);
+    return new Map(rows.map((r) => [r.expert_id as string, toAway(r)]));
+  }
+
+  async dueAways(now: number): Promise<Array<{ expert_id: string; until: number }>> {
+    return (await all(this.db, SQL.dueAways, [now])).map((r) => ({ expert_id: r.expert_id as string, until: r.away_until as number }));
+  }
+
+  async setAway(expertId: string, away: AwayState | null, at: number): Promise<void> {
+    await write(this.db, SQL.setAway, [expertId, at, ...awayValues(away)]);
+  }
+
+  async endAway(expertId: string, until: number, at: number): Promise<boolean> {
+    return (await run(this.db, SQL.endAway, [at, expertId, until])) > 0;
   }
 
   // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs little

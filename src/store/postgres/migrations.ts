@@ -293,14 +293,24 @@ export const PG_MIGRATIONS: PgMigration[] = [
   CREATE INDEX answers_search ON answers USING GIN (search);
   `,
   // 7: a consumer's daily request quota, and the index that counts a consumer's requests since a
-  // local midnight (SQLite's 15).
+  // local midnight (SQLite's 16).
   `
   ALTER TABLE consumers ADD COLUMN max_requests_per_day INTEGER;
   CREATE INDEX requests_consumer_created ON requests (consumer_id, created_at);
   `,
-  // 8: when an open request warns its subscribers that it will give up soon (SQLite's 16).
+  // 8: when an open request warns its subscribers that it will give up soon (SQLite's 17).
   `
   ALTER TABLE requests ADD COLUMN warn_at BIGINT;
   CREATE INDEX requests_warn ON requests (warn_at) WHERE warn_at IS NOT NULL AND status IN ('queued', 'asked', 'escalated');
+  `,
+  // 9: away spells, kept beside the mute (one row per expert with any state). An expert is away while
+  // away_until is set; the scheduler ends a spell by clearing it once its time has come.
+  `
+  ALTER TABLE expert_state ADD COLUMN away_until BIGINT;
+  ALTER TABLE expert_state ADD COLUMN away_delegate TEXT COLLATE "C";
+  ALTER TABLE expert_state ADD COLUMN away_note TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_by TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_at BIGINT;
+  CREATE INDEX expert_state_away ON expert_state (away_until) WHERE away_until IS NOT NULL;
   `,
 ];

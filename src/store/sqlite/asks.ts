@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { ExpertStateMemo } from '../expert-state-memo.js';
-import type { AskRecord, ExpertLiveState } from '../../domain/records.js';
+import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
-import { type Row, statementCache } from './rows.js';
+import { awayValues, type Row, statementCache, toAway } from './rows.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
@@ -47,6 +47,15 @@ function prepare(db: Database.Database) {
     setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
         ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
     muted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
+    awayOf: p('SELECT * FROM expert_state WHERE expert_id = ? AND away_until IS NOT NULL'),
+    allAway: p('SELECT * FROM expert_state WHERE away_until IS NOT NULL'),
+    dueAways: p('SELECT expert_id, away_until FROM expert_state WHERE away_until IS NOT NULL AND away_until <= ? ORDER BY away_until, expert_id'),
+    setAway: p(`INSERT INTO expert_state (expert_id, muted, updated_at, away_until, away_delegate, away_note, away_set_by, away_set_at)
+        VALUES (?, 0, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (expert_id) DO UPDATE SET updated_at = excluded.updated_at, away_until = excluded.away_until,
+          away_delegate = excluded.away_delegate, away_note = excluded.away_note, away_set_by = excluded.away_set_by, away_set_at = excluded.away_set_at`),
+    endAway: p(`UPDATE expert_state SET away_until = NULL, away_delegate = NULL, away_note = NULL, away_set_by = NULL, away_set_at = NULL, updated_at = ?
+        WHERE expert_id = ? AND away_until = ?`),
     escalations: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? ORDER BY escalate_at, id LIMIT ?`),
     escalationsAfter: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? AND escalate_at >= ?
       AND (escalate_at > ? OR id > ?) ORDER BY escalate_at, id LIMIT ?`),
@@ -141,6 +150,23 @@ export class SqliteAsks implements AskRepository {
 
   async isMuted(expertId: string): Promise<boolean> {
     return (this.stmts.muted.get(expertId) as { muted: number } | undefined)?.muted === 1;
+  }
+
+  async aways(expertIds: readonly string[] | null): Promise<Map<string, AwayState>> {
+    const rows = expertIds === null ? (this.stmts.allAway.all() as Row[]) : [...new Set(expertIds)].flatMap((id) => this.stmts.awayOf.all(id) as Row[]);
+    return new Map(rows.map((r) => [r.expert_id as string, toAway(r)]));
+  }
+
+  async dueAways(now: number): Promise<Array<{ expert_id: string; until: number }>> {
+    return (this.stmts.dueAways.all(now) as Row[]).map((r) => ({ expert_id: r.expert_id as string, until: r.away_until as number }));
+  }
+
+  async setAway(expertId: string, away: AwayState | null, at: number): Promise<void> {
+    this.stmts.setAway.run(expertId, at, ...awayValues(away));
+  }
+
+  async endAway(expertId: string, until: number, at: number): Promise<boolean> {
+    return this.stmts.endAway.run(at, expertId, until).changes > 0;
   }
 
   // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs

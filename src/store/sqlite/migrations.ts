@@ -337,4 +337,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE requests ADD COLUMN warn_at INTEGER;
   CREATE INDEX requests_warn ON requests (warn_at) WHERE warn_at IS NOT NULL AND status IN ('queued', 'asked', 'escalated');
   `,
+  // 18: away spells, kept beside the mute (one row per expert with any state). An expert is away while
+  // away_until is set; the scheduler ends a spell by clearing it once its time has come.
+  `
+  ALTER TABLE expert_state ADD COLUMN away_until INTEGER;
+  ALTER TABLE expert_state ADD COLUMN away_delegate TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_note TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_by TEXT;
+  ALTER TABLE expert_state ADD COLUMN away_set_at INTEGER;
+  CREATE INDEX expert_state_away ON expert_state (away_until) WHERE away_until IS NOT NULL;
+  `,
 ];

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { AwayState } from '../../src/domain/records.js';
+import { ENGINES } from './engines.js';
+import { DAY, HOUR, T0 } from './records.js';
+import { useEngine } from './use-engine.js';
+
+const spell = (until: number, over: Partial<AwayState> = {}): AwayState => ({
+  until,
+  delegate_to: 'bob',
+  note: 'Holiday',
+  set_by: 'reviewer:admin',
+  set_at: T0,
+  ...over,
+});
+
+describe.each(ENGINES)('$name store: away spells', (engine) => {
+  const e = useEngine(engine);
+
+  it('keeps an away spell beside the mute, lists it, and clears it', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.asks.setMuted('carol', true, T0);
+      await tx.asks.setAway('carol', spell(T0 + DAY), T0);
+      await tx.asks.setAway('dana', spell(T0 + 2 * DAY, { delegate_to: null, note: null }), T0);
+    });
+    expect(await e.store.asks.aways(['carol', 'nobody'])).toEqual(new Map([['carol', spell(T0 + DAY)]]));
+    expect(await e.store.asks.aways(null)).toEqual(
+      new Map([['carol', spell(T0 + DAY)], ['dana', spell(T0 + 2 * DAY, { delegate_to: null, note: null })]]),
+    );
+    // The mute is untouched by away, and the other way round.
+    expect(await e.store.asks.isMuted('carol')).toBe(true);
+    await e.store.transaction((tx) => tx.asks.setMuted('carol', false, T0 + 1));
+    expect((await e.store.asks.aways(['carol'])).get('carol')).toEqual(spell(T0 + DAY));
+
+    await e.store.transaction((tx) => tx.asks.setAway('carol', null, T0 + 2));
+    expect(await e.store.asks.aways(null)).toEqual(new Map([['dana', spell(T0 + 2 * DAY, { delegate_to: null, note: null })]]));
+  });
+
+  it('lists spells due to end and ends each once, and not one set again since', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.asks.setAway('carol', spell(T0 + HOUR), T0);
+      await tx.asks.setAway('dana', spell(T0 + 3 * HOUR), T0);
+    });
+    expect(await e.store.asks.dueAways(T0 + 2 * HOUR)).toEqual([{ expert_id: 'carol', until: T0 + HOUR }]);
+    const other = await e.another();
+    expect(await e.store.transaction((tx) => tx.asks.endAway('carol', T0 + HOUR, T0 + 2 * HOUR))).toBe(true);
+    expect(await other.transaction((tx) => tx.asks.endAway('carol', T0 + HOUR, T0 + 2 * HOUR))).toBe(false);
+    // Set again for longer before the scheduler got to the old end: the old end no longer applies.
+    await e.store.transaction((tx) => tx.asks.setAway('dana', spell(T0 + 5 * HOUR), T0 + HOUR));
+    expect(await e.store.transaction((tx) => tx.asks.endAway('dana', T0 + 3 * HOUR, T0 + 3 * HOUR))).toBe(false);
+    expect(await e.store.asks.dueAways(T0 + 4 * HOUR)).toEqual([]);
+    expect([...(await e.store.asks.aways(null)).keys()]).toEqual(['dana']);
+  });
+});
