@@ -184,6 +184,11 @@ export interface ExpertLiveState {
   openAsks: number;
   queuedAsks: number;
   asksToday: number;
+  /**
+   * The away spell recorded for the expert (maybe past its end, not cleared yet), read with the rest
+   * so routing needs no read of its own; absent in the states of a pass over every expert.
+   */
+  away?: { until: number; delegate_to: string | null } | null;
 }
 
 export interface ConsumerRecord {

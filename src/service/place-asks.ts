@@ -5,7 +5,6 @@ import { isCapped } from '../core/route-request.js';
 import { newId } from '../ids.js';
 import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../domain/records.js';
 import type { AskPatch, Tx } from '../store/store.js';
-import { isAway } from './away-state.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 import { updateRequest } from './new-request.js';
@@ -69,7 +68,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   const policy = request.routing_policy;
   const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
   if (state?.muted) return await notNow('muted');
-  if (await isAway(tx, expert.id, now)) return await notNow('away');
+  if (state?.away && state.away.until > now) return await notNow('away');
   if (state && isCapped(state, policy, expert)) return await notNow('capped');
   const free = expertAvailability(engine, expert, policy.quiet_hours, now);
   if (!free.available) {

@@ -3,7 +3,7 @@ import type { ExpertLiveState } from '../domain/records.js';
 /**
  * Experts' live states as one transaction read them. Routing reads the states of the experts it may
  * ask and then writes asks; inside a transaction each expert's state is read once (with its lock, on
- * an engine that takes one) and kept until the transaction writes to that expert's asks or mute
+ * an engine that takes one) and kept until the transaction writes to that expert’s asks, mute or away
  * (`forget`; a new ask is counted in, `added`), so reading it again costs nothing and still sees the transaction's own changes.
  */
 export class ExpertStateMemo {

@@ -1,5 +1,5 @@
 import type { AnswerRecord } from '../domain/answers.js';
-import type { AuditEntry, AwayState, ConsumerRecord, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { AuditEntry, AwayState, ConsumerRecord, ExpertLiveState, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 
 /**
  * Rows to records, for every engine: each keeps JSON as text, flags as 0/1 and times as epoch
@@ -147,5 +147,16 @@ export function toAway(row: Row): AwayState {
     note: (row.away_note as string | null) ?? null,
     set_by: row.away_set_by as string,
     set_at: row.away_set_at as number,
+  };
+}
+
+/** One expert's live state from a row of counts beside their `expert_state` columns (all null when they have none). */
+export function toLiveState(r: Row): ExpertLiveState {
+  return {
+    muted: r.muted === 1,
+    openAsks: Number(r.open),
+    queuedAsks: Number(r.queued),
+    asksToday: Number(r.today),
+    away: r.away_until === null || r.away_until === undefined ? null : { until: Number(r.away_until), delegate_to: (r.away_delegate as string | null) ?? null },
   };
 }

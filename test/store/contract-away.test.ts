@@ -50,4 +50,20 @@ describe.each(ENGINES)('$name store: away spells', (engine) => {
     expect(await e.store.asks.dueAways(T0 + 4 * HOUR)).toEqual([]);
     expect([...(await e.store.asks.aways(null)).keys()]).toEqual(['dana']);
   });
+
+  it('an expert’s live state carries their spell, also when it changes inside the transaction that read it', async () => {
+    const awayOf = async (reads: Pick<typeof e.store, 'asks'>) => (await reads.asks.expertStates(['carol', 'dana'], T0)).get('carol')?.away ?? null;
+    expect(await awayOf(e.store)).toBeNull();
+    const seen = await e.store.transaction(async (tx) => {
+      const before = await awayOf(tx);
+      await tx.asks.setAway('carol', spell(T0 + DAY), T0);
+      const during = await awayOf(tx);
+      await tx.asks.endAway('carol', T0 + DAY, T0 + 1);
+      return [before, during, await awayOf(tx)];
+    });
+    expect(seen).toEqual([null, { until: T0 + DAY, delegate_to: 'bob' }, null]);
+    await e.store.transaction((tx) => tx.asks.setAway('carol', spell(T0 + DAY, { delegate_to: null }), T0));
+    expect(await awayOf(e.store)).toEqual({ until: T0 + DAY, delegate_to: null });
+    expect((await e.store.asks.expertStates(['dana'], T0)).get('dana')).toEqual({ muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: null });
+  });
 });

@@ -1,7 +1,7 @@
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
-import { awayValues, toAway } from '../row-records.js';
+import { awayValues, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
 
 /**
@@ -25,8 +25,8 @@ const SQL = {
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'open') AS open,
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'queued') AS queued,
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= e.day_start) AS today,
-      (SELECT muted FROM expert_state WHERE expert_id = e.id) AS muted
-    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)`,
+      s.muted, s.away_until, s.away_delegate
+    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start) LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
   // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
   // one statement (a projection's columns are computed left to right).
   lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
@@ -162,10 +162,12 @@ export class PgAsks implements AskRepository {
   }
 
   async setAway(expertId: string, away: AwayState | null, at: number): Promise<void> {
+    this.memo.forget(expertId);
     await write(this.db, SQL.setAway, [expertId, at, ...awayValues(away)]);
   }
 
   async endAway(expertId: string, until: number, at: number): Promise<boolean> {
+    this.memo.forget(expertId);
     return (await run(this.db, SQL.endAway, [at, expertId, until])) > 0;
   }
 
@@ -190,7 +192,7 @@ export class PgAsks implements AskRepository {
   private async readStates(ids: readonly string[], dayOf: (id: string) => number): Promise<Map<string, ExpertLiveState>> {
     const states = new Map<string, ExpertLiveState>();
     for (const r of await all(this.db, SQL.someStates, [ids, ids.map(dayOf)])) {
-      states.set(r.expert_id as string, { muted: r.muted === 1, openAsks: r.open as number, queuedAsks: r.queued as number, asksToday: r.today as number });
+      states.set(r.expert_id as string, toLiveState(r));
     }
     return states;
   }

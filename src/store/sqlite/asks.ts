@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ExpertStateMemo } from '../expert-state-memo.js';
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
-import { awayValues, type Row, statementCache, toAway } from './rows.js';
+import { awayValues, type Row, statementCache, toAway, toLiveState } from './rows.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
@@ -29,7 +29,8 @@ function prepare(db: Database.Database) {
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'open') AS open,
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'queued') AS queued,
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND sent_at >= @dayStart) AS today,
-        (SELECT muted FROM expert_state WHERE expert_id = @id) AS muted`),
+        s.muted, s.away_until, s.away_delegate
+        FROM (SELECT 1) LEFT JOIN expert_state AS s ON s.expert_id = @id`),
     // Every expert: scans only live asks (partial index).
     allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
         WHERE state IN ('open', 'queued') GROUP BY expert_id`),
@@ -119,8 +120,8 @@ export class SqliteAsks implements AskRepository {
     if (ids !== null) {
       const read = async (missing: readonly string[]) => {
         for (const id of missing) {
-          const r = this.stmts.oneState.get({ id, dayStart: dayOf(id) }) as { open: number; queued: number; today: number; muted: number | null };
-          states.set(id, { muted: r.muted === 1, openAsks: r.open, queuedAsks: r.queued, asksToday: r.today });
+          const r = this.stmts.oneState.get({ id, dayStart: dayOf(id) }) as Row;
+          states.set(id, toLiveState(r));
         }
         return states;
       };
@@ -162,10 +163,12 @@ export class SqliteAsks implements AskRepository {
   }
 
   async setAway(expertId: string, away: AwayState | null, at: number): Promise<void> {
+    this.memo?.forget(expertId);
     this.stmts.setAway.run(expertId, at, ...awayValues(away));
   }
 
   async endAway(expertId: string, until: number, at: number): Promise<boolean> {
+    this.memo?.forget(expertId);
     return this.stmts.endAway.run(at, expertId, until).changes > 0;
   }
 
