@@ -186,7 +186,7 @@ export interface ExpertLiveState {
   asksToday: number;
   /**
    * The away spell recorded for the expert (maybe past its end, not cleared yet), read with the rest
-   * so routing needs no read of its own; absent in the states of a pass over every expert.
+   * so routing needs no read of its own.
    */
   away?: { until: number; delegate_to: string | null } | null;
 }

@@ -94,7 +94,7 @@ describe.each(ENGINES)('$name store: counts stay exact', (engine) => {
   });
 });
 
-const zero: ExpertLiveState = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
+const zero: ExpertLiveState = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: null };
 
 describe.each(ENGINES)('$name store: experts’ live state', (engine) => {
   const e = useEngine(engine);
@@ -127,8 +127,8 @@ describe.each(ENGINES)('$name store: experts’ live state', (engine) => {
       await tx.asks.update('ask_d7', { state: 'open', sent_at: T0 - MINUTE, escalate_at: T0 + HOUR });
       await tx.asks.setMuted('kim', false, T0 + 1);
     });
-    const dana = { muted: false, openAsks: 3, queuedAsks: 1, asksToday: 4 };
-    const lee = { muted: true, openAsks: 0, queuedAsks: 2, asksToday: 1 };
+    const dana = { ...zero, openAsks: 3, queuedAsks: 1, asksToday: 4 };
+    const lee = { ...zero, muted: true, queuedAsks: 2, asksToday: 1 };
     const ola = { ...zero, muted: true };
 
     expect(await e.store.asks.expertStates(['dana', 'lee', 'sam', 'kim', 'nobody'], dayStart)).toEqual(

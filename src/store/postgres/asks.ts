@@ -129,7 +129,7 @@ export class PgAsks implements AskRepository {
     if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('experts:all', 0))`);
     const get = (id: string) => {
       let s = states.get(id);
-      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
+      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: null }));
       return s;
     };
     for (const r of await all(this.db, SQL.allLive)) {
@@ -140,6 +140,7 @@ export class PgAsks implements AskRepository {
     const earliest = Math.min(dayStart, ...(dayStarts?.values() ?? []));
     for (const r of await all(this.db, SQL.allToday, [earliest, JSON.stringify(Object.fromEntries(dayStarts ?? [])), dayStart])) get(r.expert_id as string).asksToday = r.today as number;
     for (const r of await all(this.db, SQL.allMuted)) get(r.expert_id as string).muted = true;
+    for (const r of await all(this.db, SQL.allAway)) get(r.expert_id as string).away = toLiveState(r).away;
     return states;
   }
 

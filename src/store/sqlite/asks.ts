@@ -130,7 +130,7 @@ export class SqliteAsks implements AskRepository {
     }
     const get = (id: string) => {
       let s = states.get(id);
-      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 }));
+      if (!s) states.set(id, (s = { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: null }));
       return s;
     };
     for (const r of this.stmts.allLive.all() as Row[]) {
@@ -141,6 +141,7 @@ export class SqliteAsks implements AskRepository {
     const days = JSON.stringify(Object.fromEntries(dayStarts ?? []));
     for (const r of this.stmts.allToday.all({ days, dayStart }) as Row[]) if ((r.today as number) > 0) get(r.expert_id as string).asksToday = r.today as number;
     for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
+    for (const r of this.stmts.allAway.all() as Row[]) get(r.expert_id as string).away = toLiveState(r).away;
     return states;
   }
 

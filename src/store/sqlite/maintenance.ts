@@ -2,6 +2,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync } 
 import Database from 'better-sqlite3';
 import { lockDatabase } from './lock-database.js';
 import { MIGRATIONS } from './migrations.js';
+import { defineSearchFunctions } from './request-search.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -90,6 +91,8 @@ function openExisting(path: string, options: { readonly: boolean }): Database.Da
   if (!existsSync(path)) throw new MaintenanceError(`There is no database at ${path} (storage.path).`);
   const db = new Database(path, { readonly: options.readonly, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  // The store's statements use expertq's word rules (a prune keeps the text index in step).
+  defineSearchFunctions(db);
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
     db.close();
