@@ -24,6 +24,19 @@ export interface AnswerPage {
   next_cursor: string | null;
 }
 
+/** Entries that might answer a new request again: looked up by the full-text index, scored by the caller. */
+export interface ReuseQuery {
+  /** The request's normalized topic and kind: only entries of both are offered. */
+  topic: string;
+  kind: string;
+  /** Words of the new question (stop words left out): an entry whose question has any of them is a candidate. */
+  words: readonly string[];
+  /** Entries verified before this instant are stale and not offered. */
+  staleBefore: number;
+  /** The index's best this many, so a popular topic costs no more than a small one. */
+  limit: number;
+}
+
 /** The answer library: entries, their full-text index (kept in step by every write) and retirement. */
 export interface AnswerReads {
   get(id: string): Promise<AnswerRecord | undefined>;
@@ -34,6 +47,10 @@ export interface AnswerRepository extends AnswerReads {
   insert(answer: AnswerRecord): Promise<void>;
   /** Retires an active entry; false (and no change) when it was already retired or does not exist. */
   retire(id: string, retirement: Retirement): Promise<boolean>;
+  /** Active, non-stale entries whose question shares a word with the new one, the index's best first; none without words. */
+  reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]>;
+  /** Counts one more accepted reuse of an entry. */
+  countReuse(id: string): Promise<void>;
 }
 
 /**
