@@ -130,8 +130,8 @@ export class ExpertqService implements Engine {
   }
 
   async submitRequest(input: SubmitInput): Promise<SubmitResult> {
-    const result = await this.submits.submit(input);
-    this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
+    const { reused, ...result } = await this.submits.submit(input);
+    this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id, reused }, 'request submitted');
     return result;
   }
 

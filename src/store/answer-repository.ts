@@ -33,6 +33,8 @@ export interface ReuseQuery {
   words: readonly string[];
   /** Entries verified before this instant are stale and not offered. */
   staleBefore: number;
+  /** Only entries of this consumer's requests and curated ones (no consumer). */
+  consumerId?: string | undefined;
   /** The index's best this many, so a popular topic costs no more than a small one. */
   limit: number;
 }
@@ -41,14 +43,14 @@ export interface ReuseQuery {
 export interface AnswerReads {
   get(id: string): Promise<AnswerRecord | undefined>;
   search(query: AnswerQuery): Promise<AnswerPage>;
+  /** Active, non-stale entries whose question shares a word with the new one, the index's best first; none without words. */
+  reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]>;
 }
 
 export interface AnswerRepository extends AnswerReads {
   insert(answer: AnswerRecord): Promise<void>;
   /** Retires an active entry; false (and no change) when it was already retired or does not exist. */
   retire(id: string, retirement: Retirement): Promise<boolean>;
-  /** Active, non-stale entries whose question shares a word with the new one, the index's best first; none without words. */
-  reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]>;
   /** Counts one more accepted reuse of an entry. */
   countReuse(id: string): Promise<void>;
 }

@@ -118,6 +118,12 @@ describe.each(ENGINES)('$name store: the answer library', (engine) => {
     expect(await ids(['euros'])).toEqual([]);
     expect(await ids([])).toEqual([]);
     expect(await ids(['refund'], 1)).toHaveLength(1);
+    const own = (consumerId: string) =>
+      e.store.answers.reuseCandidates({ topic: 'billing', kind: 'answer', words: ['refund'], staleBefore: T0 - 90 * DAY, limit: 50, consumerId });
+    expect((await own('ledger')).map((a) => a.id).sort()).toEqual(['ans_1', 'ans_2']);
+    expect(await own('crm')).toEqual([]);
+    await e.store.transaction((tx) => tx.answers.insert(answerEntry('ans_8', { question: 'Refund rules', consumer_id: null, request_id: null, proposal_id: null })));
+    expect((await own('crm')).map((a) => a.id)).toEqual(['ans_8']);
     expect((await candidates(['annual']))[0]).toEqual(answerEntry('ans_2', { question: 'Refund window for annual plans', answer: 'Pro-rated.' }));
   });
 

@@ -63,12 +63,13 @@ export class PgAnswers implements AnswerRepository {
     if (query.words.length === 0) return [];
     // Weight A holds the question's words: an entry is offered for what it was asked, not for words of its answer.
     const tsquery = query.words.map((w) => `'${w}':A`).join(' | ');
+    const own = query.consumerId === undefined ? '' : ' AND (consumer_id = $6 OR consumer_id IS NULL)';
     const rows = await all(
       this.db,
       `SELECT ${ANSWER_COLUMNS} FROM answers
-        WHERE search @@ $1::tsquery AND topic = $2 AND kind = $3 AND status = 'active' AND verified_at >= $4
+        WHERE search @@ $1::tsquery AND topic = $2 AND kind = $3 AND status = 'active' AND verified_at >= $4${own}
         ORDER BY ts_rank(search, $1::tsquery, 1) DESC LIMIT $5`,
-      [tsquery, query.topic, query.kind, query.staleBefore, query.limit],
+      [tsquery, query.topic, query.kind, query.staleBefore, query.limit, ...(query.consumerId === undefined ? [] : [query.consumerId])],
     );
     return rows.map(toAnswer);
   }

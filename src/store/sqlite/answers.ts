@@ -50,11 +50,12 @@ export class SqliteAnswers implements AnswerRepository {
     if (query.words.length === 0) return [];
     // Only the question column: an entry is offered for what it was asked, not for words of its answer.
     const match = `question : (${query.words.map((w) => `"${w}"`).join(' OR ')})`;
+    const own = query.consumerId === undefined ? '' : ' AND (a.consumer_id = ? OR a.consumer_id IS NULL)';
     const rows = this.cached(
       `SELECT a.* FROM answers_fts JOIN answers a ON a.rowid = answers_fts.rowid
-        WHERE answers_fts MATCH ? AND a.topic = ? AND a.kind = ? AND a.status = 'active' AND a.verified_at >= ?
+        WHERE answers_fts MATCH ? AND a.topic = ? AND a.kind = ? AND a.status = 'active' AND a.verified_at >= ?${own}
         ORDER BY bm25(answers_fts) LIMIT ?`,
-    ).all(match, query.topic, query.kind, query.staleBefore, query.limit) as Row[];
+    ).all(match, query.topic, query.kind, query.staleBefore, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.limit) as Row[];
     return rows.map(toAnswer);
   }
 
