@@ -42,18 +42,33 @@ export interface QuestionMatch<C extends MatchCandidate> {
   score: number;
 }
 
+const HAS_DIGIT = /\p{N}/u;
+
 /**
- * The entry to offer for a question: the highest score at or above `minScore`, ties going to the most
- * recently verified (then the smaller id, so the choice never depends on the order entries came in);
- * null when none is close enough.
+ * Whether two questions name the same numbers (words with a digit: invoice numbers, versions,
+ * amounts, years). "Refund for invoice 1042?" and "Refund for invoice 1043?" share most words and are
+ * still different questions, so the score alone cannot tell them apart.
+ */
+export function sameNumbers(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const numbers = (tokens: ReadonlySet<string>) => [...tokens].filter((t) => HAS_DIGIT.test(t));
+  const ofA = numbers(a);
+  const ofB = numbers(b);
+  return ofA.length === ofB.length && ofA.every((t) => b.has(t));
+}
+
+/**
+ * The entry to offer for a question: the highest score at or above `minScore` among entries naming
+ * the same numbers, ties going to the most recently verified (then the smaller id, so the choice never
+ * depends on the order entries came in); null when none is close enough.
  */
 export function bestMatch<C extends MatchCandidate>(question: string, candidates: readonly C[], minScore: number): QuestionMatch<C> | null {
   const tokens = questionTokens(question);
   if (tokens.size === 0) return null;
   let best: QuestionMatch<C> | null = null;
   for (const entry of candidates) {
-    const score = jaccard(tokens, questionTokens(entry.question));
-    if (score < minScore || score === 0) continue;
+    const theirs = questionTokens(entry.question);
+    const score = jaccard(tokens, theirs);
+    if (score < minScore || score === 0 || !sameNumbers(tokens, theirs)) continue;
     if (best === null || score > best.score || (score === best.score && isNewer(entry, best.entry))) best = { entry, score };
   }
   return best;

@@ -44,4 +44,13 @@ describe('matching a question against the library', () => {
     const twin = entry('ans_0', 'plans refund window annual', 200);
     expect(bestMatch('annual refund window plans', [newer, twin], 0.6)?.entry.id).toBe('ans_0');
   });
+
+  it('never offers an entry naming other numbers, however alike the rest', () => {
+    const entries = [entry('ans_1', 'Crash test question number 1?'), entry('ans_2', 'Refund for invoice 1042 in 2026?')];
+    expect(bestMatch('Crash test question number 2?', entries, 0.6)).toBeNull();
+    expect(bestMatch('Crash test question number?', entries, 0.6)).toBeNull();
+    expect(bestMatch('Crash test question, number 1', entries, 0.6)?.entry.id).toBe('ans_1');
+    expect(bestMatch('Refund for invoice 1042 in 2026, please?', entries, 0.6)?.entry.id).toBe('ans_2');
+    expect(bestMatch('Refund for invoice 1043 in 2026?', entries, 0.6)).toBeNull();
+  });
 });
