@@ -71,8 +71,13 @@ export interface Provenance {
   source: string;
   transport: string;
   answered_at: string;
-  ask_id: string;
+  /** Null when the answer came from the library: nobody was asked. */
+  ask_id: string | null;
   escalated: boolean;
+  /** Only on a proposal reused from the library: the entry, the request it first answered (null if curated), when it was last verified. */
+  reused_from?: string;
+  original_request_id?: string | null;
+  verified_at?: string;
   /** Who edited the answer before accepting it (the expert's text is kept as `original_answer`). */
   edited_by?: string;
   /** Only when an LLM is configured: the model, and whether drafting and structuring succeeded. */
@@ -104,7 +109,7 @@ export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'waiting_for_expert' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
-  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back';
+  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back' | 'reused' | 'reuse_declined';
 
 export interface AuditEntry {
   request_id: string;

@@ -6,6 +6,5 @@ export type ReuseOutcome = (typeof REUSE_OUTCOMES)[number];
 
 /** The library entry a proposal was made from, or null when an expert answered it. */
 export function reusedFrom(provenance: Provenance): string | null {
-  const from = (provenance as { reused_from?: unknown }).reused_from;
-  return typeof from === 'string' ? from : null;
+  return provenance.reused_from ?? null;
 }

@@ -33,6 +33,10 @@ export const routingPolicyInput = z
     quiet_hours: quietHoursSchema.optional(),
     max_open_asks_per_expert: z.number().int().min(1).optional(),
     max_asks_per_expert_per_day: z.number().int().min(1).optional(),
+    reuse: z
+      .enum(['offer', 'off'])
+      .optional()
+      .describe('offer (the default set by `library.reuse`): a close enough accepted answer from the library is proposed instead of asking an expert; off: always ask.'),
   })
   .strict();
 
@@ -68,8 +72,11 @@ export const proposal = z
       source: z.string(),
       transport: z.string(),
       answered_at: isoTime,
-      ask_id: z.string(),
+      ask_id: z.string().nullable().describe('The ask the expert answered; null when the answer was reused from the library.'),
       escalated: z.boolean(),
+      reused_from: z.string().optional().describe('Only when reused: the library entry (`ans_…`) this answer comes from; nobody was asked.'),
+      original_request_id: z.string().nullable().optional().describe('Only when reused: the request the entry first answered (null for an entry added by hand).'),
+      verified_at: isoTime.optional().describe('Only when reused: when the entry was last confirmed true.'),
       edited_by: z.string().optional().describe('Who edited the answer before accepting it.'),
       llm: z
         .object({ model: z.string(), drafted: z.boolean(), structured: z.boolean() })
@@ -194,7 +201,16 @@ export const acceptBody = z
   })
   .strict();
 export const returnBody = z
-  .object({ decided_by: decidedBy, instructions: z.string().trim().min(1).max(2000) })
+  .object({
+    decided_by: decidedBy,
+    instructions: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('What the expert should change or add. Required, except for an answer reused from the library, where sending back means "not a match, ask an expert".'),
+  })
   .strict();
 export const rejectBody = z
   .object({ decided_by: decidedBy, reason: z.string().trim().min(1).max(4000), note: z.string().max(4000).optional() })

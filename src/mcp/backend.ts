@@ -45,6 +45,6 @@ export interface McpBackend {
   topics(): Promise<TopicItem[]>;
   queue(): Promise<QueueEntry[]>;
   decide(id: string, decision: 'accept' | 'reject', body: { decided_by: string; note?: string | undefined; reason?: string | undefined; answer?: string | undefined; structured?: unknown }): Promise<ProposalBody>;
-  returnProposal(id: string, body: { decided_by: string; instructions: string }): Promise<ProposalBody>;
+  returnProposal(id: string, body: { decided_by: string; instructions?: string | undefined }): Promise<ProposalBody>;
   searchAnswers(query: AnswerListQuery): Promise<{ items: AnswerView[]; next_cursor: string | null }>;
 }

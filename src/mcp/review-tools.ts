@@ -79,10 +79,10 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
     'return_proposal',
     {
       title: 'Send a proposal back to its expert',
-      description: 'Withdraws a pending proposal and asks the same expert again with your instructions; consumers are not told of a rejection. No-op when already decided.',
+      description: 'Withdraws a pending proposal and asks the same expert again with your instructions; consumers are not told of a rejection. For an answer reused from the library, asks an expert instead. No-op when already decided.',
       inputSchema: {
         proposal_id: z.string().min(1).max(100),
-        instructions: z.string().min(1).max(2000),
+        instructions: z.string().min(1).max(2000).optional().describe('Required, except for an answer reused from the library: sending it back then means "ask an expert".'),
         decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
       },
       outputSchema: proposal.shape,

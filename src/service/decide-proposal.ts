@@ -30,6 +30,8 @@ export interface DecisionInput {
  * decided proposal, and events are written once. The expert who answered cannot decide their own
  * proposal (409). An accept may carry the reviewer's edit: consumers get the edited answer, and the
  * record keeps the expert's text (`original_answer`) and who edited it (`provenance.edited_by`).
+ * Accepting an answer reused from the library counts the reuse on its entry instead of adding an
+ * entry, and messages nobody.
  */
 export async function decideProposal(
   engine: Engine,
@@ -68,7 +70,11 @@ export async function decideProposal(
       ...(edit ? { edited: true, original_answer: edit.original_answer, answer: edit.answer } : {}),
     },
   });
-  if (status === 'accepted') {
+  if (status === 'accepted' && proposal.provenance.reused_from !== undefined) {
+    // A library answer: the entry already holds it, so it counts one more reuse; nobody was asked, so nobody is told.
+    await tx.answers.countReuse(proposal.provenance.reused_from);
+    await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
+  } else if (status === 'accepted') {
     await recordAnswer(tx, request, decided, now);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
     const expert = engine.experts.get(proposal.provenance.expert_id);

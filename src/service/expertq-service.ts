@@ -131,14 +131,14 @@ export class ExpertqService implements Engine {
   }
 
   async submitRequest(input: SubmitInput): Promise<SubmitResult> {
-    const result = await this.submits.submit(input).catch((error: unknown) => {
+    const { reused, ...result } = await this.submits.submit(input).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'rate_limited') {
         this.counters.rateLimitedSubmits++;
         this.log.info({ consumer_id: input.consumer_id }, 'submit refused: the consumer reached its daily quota');
       }
       throw error;
     });
-    this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id }, 'request submitted');
+    this.log.info({ request_id: result.request_id, status: result.status, consumer_id: input.consumer_id, reused }, 'request submitted');
     return result;
   }
 

@@ -1,14 +1,18 @@
-import type { ProposalRecord } from '../domain/records.js';
+import type { ProposalRecord, RequestRecord } from '../domain/records.js';
+import { badRequest } from '../errors.js';
 import { proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../store/store.js';
-import { reusedFrom } from '../domain/reuse.js';
 import { audit, countOne, type Engine } from './engine.js';
+import { queueDraft } from './llm-jobs.js';
 import { planAsk } from './place-asks.js';
 import { updateReviewCard } from './review-channel.js';
+import { routeAndAsk } from './submit-request.js';
+import { updateRequest } from './new-request.js';
 
 export interface ReturnInput {
   decided_by: string;
-  instructions: string;
+  /** Required unless the proposal was reused from the library (then sending it back only says "ask an expert"). */
+  instructions?: string | undefined;
   typed_by?: string | undefined;
 }
 
@@ -18,31 +22,56 @@ export interface ReturnInput {
  * same expert is asked again, in the same thread on Slack, with the reviewer's instructions after the
  * question (the six elements stay in order). The give-up clock keeps running from submission. A later
  * answer makes a new pending proposal; the returned one stays in the request's history.
+ *
+ * A proposal reused from the library has no expert to send it back to: returning it says "not a
+ * match, ask an expert", and the request is routed as if nothing had matched.
  */
 export async function returnProposal(engine: Engine, tx: Tx, proposalId: string, input: ReturnInput): Promise<ProposalRecord> {
   const now = engine.clock.now();
   const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
-  const decision = { decided_by: input.decided_by, note: input.instructions, reason: 'returned', decided_at: now };
+  const reused = proposal.provenance.reused_from !== undefined;
+  if (!reused && input.instructions === undefined) {
+    throw badRequest('Say what the expert should change or add: instructions are required.', [{ path: 'instructions', message: 'is required' }]);
+  }
+  const decision = { decided_by: input.decided_by, note: input.instructions ?? null, reason: 'returned', decided_at: now };
   if (!(await tx.proposals.decide(proposalId, 'rejected', decision))) return (await tx.proposals.get(proposalId))!;
-  if (reusedFrom(proposal.provenance) !== null) countOne(engine.counters.reuse, 'returned');
+  if (reused) countOne(engine.counters.reuse, 'returned');
 
   const request = (await tx.requests.get(proposal.request_id))!;
-  request.status = 'asked';
-  await tx.requests.update(request.id, { status: 'asked', updated_at: now });
   await updateReviewCard(engine, tx, proposal, now);
-  await audit(engine, tx, {
-    request_id: request.id,
-    at: now,
-    type: 'returned',
-    actor: `reviewer:${input.decided_by}`,
-    data: {
-      proposal_id: proposalId,
-      expert_id: proposal.provenance.expert_id,
-      instructions: input.instructions,
-      ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}),
-    },
-  });
-  await planAsk(engine, tx, request, proposal.provenance.expert_id, 'return', now, input.instructions);
+  const typedBy = input.typed_by !== undefined ? { typed_by: input.typed_by } : {};
+  if (reused) {
+    await audit(engine, tx, {
+      request_id: request.id,
+      at: now,
+      type: 'reuse_declined',
+      actor: `reviewer:${input.decided_by}`,
+      data: { proposal_id: proposalId, answer_id: proposal.provenance.reused_from, note: decision.note, ...typedBy },
+    });
+    await askAnExpert(engine, tx, request, now);
+  } else {
+    request.status = 'asked';
+    await tx.requests.update(request.id, { status: 'asked', updated_at: now });
+    await audit(engine, tx, {
+      request_id: request.id,
+      at: now,
+      type: 'returned',
+      actor: `reviewer:${input.decided_by}`,
+      data: { proposal_id: proposalId, expert_id: proposal.provenance.expert_id, instructions: input.instructions, ...typedBy },
+    });
+    await planAsk(engine, tx, request, proposal.provenance.expert_id, 'return', now, input.instructions);
+  }
   return { ...proposal, status: 'rejected', decision };
+}
+
+/**
+ * Routes a request whose library answer was declined as a new request would be: queued, drafted
+ * when an LLM is configured, then asked, held or failed. Reuse is offered only at submit, so the
+ * declined entry is never offered to it again.
+ */
+async function askAnExpert(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+  await updateRequest(tx, request, { status: 'queued', drafting: engine.llm !== null, updated_at: now });
+  const outcome = await routeAndAsk(engine, tx, request, now);
+  if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
 }

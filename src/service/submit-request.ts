@@ -15,6 +15,7 @@ import { routeLive } from './route-live.js';
 import { newRequest, updateRequest, writeNewRequest } from './new-request.js';
 import { planAsk } from './place-asks.js';
 import { suggestTopics } from './topics.js';
+import { offerReuse, type ReuseMode } from './reuse-answer.js';
 import { proposalBody, type ProposalBody } from './views.js';
 
 export interface SubmitInput {
@@ -24,7 +25,8 @@ export interface SubmitInput {
   kind?: string | undefined;
   context: { asked_because: string } & Record<string, unknown>;
   target_experts?: string[] | undefined;
-  routing_policy?: Partial<Policy> | undefined;
+  /** The routing limits this request sets itself, and whether a library answer may be offered instead of asking (`reuse`). */
+  routing_policy?: (Partial<Policy> & { reuse?: ReuseMode | undefined }) | undefined;
   dedup_key?: string | undefined;
 }
 
@@ -35,6 +37,8 @@ export interface SubmitResult {
   status: SubmitStatus;
   reason?: Reason;
   proposal?: ProposalBody;
+  /** Internal, never on the wire: a library answer was proposed, so events (not asks) were queued. */
+  reused?: true;
 }
 
 /** Default deduplication window. */
@@ -57,7 +61,8 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     );
   }
   const now = engine.clock.now();
-  const ownPolicy = stripUndefined(input.routing_policy ?? {});
+  const { reuse, ...limits } = input.routing_policy ?? {};
+  const ownPolicy = stripUndefined(limits);
   // give_up_after may be shorter than escalation_after: the request then gives up before anyone else
   // is asked (an agent that needs an answer within 15 minutes sets only give_up_after).
   const policy: Policy = { ...policyOf(engine.config.defaults), ...ownPolicy };
@@ -102,6 +107,9 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     actor: consumerActor,
     data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
+  if (await offerReuse(engine, tx, request, reuse ?? engine.config.library.reuse, now)) {
+    return { request_id: request.id, status: 'queued', reused: true };
+  }
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
   await writeNewRequest(tx, request);
@@ -143,8 +151,8 @@ async function dedupAgainst(engine: Engine, tx: Tx, existing: RequestRecord, con
   return { request_id: existing.id, status, proposal };
 }
 
-/** Routes a new request and plans its asks. Returns what happened to the request. */
-async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {
+/** Routes a new request (or one whose reused answer was sent back) and plans its asks. Returns what happened to the request. */
+export async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {
   const decision = await decideRoute(engine, tx, request, now);
 
   if (decision.outcome === 'failed') {

@@ -33,18 +33,37 @@ export interface AnswerStats {
   reuse_accepted: number;
 }
 
+/** Entries that might answer a new request again: looked up by the full-text index, scored by the caller. */
+export interface ReuseQuery {
+  /** The request's normalized topic and kind: only entries of both are offered. */
+  topic: string;
+  kind: string;
+  /** Words of the new question (stop words left out): an entry whose question has any of them is a candidate. */
+  words: readonly string[];
+  /** Entries verified before this instant are stale and not offered. */
+  staleBefore: number;
+  /** Only entries of this consumer's requests and curated ones (no consumer). */
+  consumerId?: string | undefined;
+  /** The index's best this many, so a popular topic costs no more than a small one. */
+  limit: number;
+}
+
 /** The answer library: entries, their full-text index (kept in step by every write) and retirement. */
 export interface AnswerReads {
   get(id: string): Promise<AnswerRecord | undefined>;
   search(query: AnswerQuery): Promise<AnswerPage>;
   /** One pass over the entries: active ones verified before `staleBefore` count as stale. */
   stats(staleBefore: number): Promise<AnswerStats>;
+  /** Active, non-stale entries whose question shares a word with the new one, the index's best first; none without words. */
+  reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]>;
 }
 
 export interface AnswerRepository extends AnswerReads {
   insert(answer: AnswerRecord): Promise<void>;
   /** Retires an active entry; false (and no change) when it was already retired or does not exist. */
   retire(id: string, retirement: Retirement): Promise<boolean>;
+  /** Counts one more accepted reuse of an entry. */
+  countReuse(id: string): Promise<void>;
 }
 
 /**

@@ -225,6 +225,25 @@ describe('the console transport\'s hint', { timeout: CLI_TEST_TIMEOUT_MS }, () =
   });
 });
 
+describe('expertq return on an answer from the library', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('a reworded question gets the accepted answer without a message; sending it back needs no instructions and asks an expert', async () => {
+    const first = await ask('How long may a disputed invoice stay open?');
+    expect((await cli('accept', await dueProposal(first, 'Sixty days, then finance decides.'), '--decided-by', 'alice')).code).toBe(0);
+
+    const requestId = await ask('For how long can a disputed invoice stay open?');
+    const request = jsonOf<{ status: string; proposal: { id: string; answer: string; provenance: { transport: string } } }>(await cli('--json', 'request', requestId));
+    expect(request).toMatchObject({ status: 'proposed', proposal: { answer: 'Sixty days, then finance decides.', provenance: { transport: 'library' } } });
+
+    const returned = await cli('return', request.proposal.id, '--decided-by', 'alice');
+    expect(returned.code, returned.stderr).toBe(0);
+    expect(returned.stdout).toContain('sent back to the experts (it was a library answer)');
+    // Routed as a new request: asked, or held when the file's earlier asks used up the experts' daily caps.
+    const audit = jsonOf<Array<{ type: string }>>(await cli('--json', 'audit', requestId)).map((e) => e.type);
+    expect(audit.slice(audit.indexOf('reuse_declined'))).toEqual(expect.arrayContaining(['reuse_declined', expect.stringMatching(/^(routed|held)$/)]));
+    expect(jsonOf<{ status: string }>(await cli('--json', 'request', requestId)).status).not.toBe('proposed');
+  });
+});
+
 describe('the server after these sessions', () => {
   it('logged no errors; stdout (a pipe) is one JSON object per line, the readable blocks went to stderr', () => {
     expect(loggedErrors(served.server.stdout())).toEqual([]);

@@ -85,13 +85,12 @@ describe('GET /metrics', () => {
 });
 
 describe('answer library metrics', () => {
-  /** A pending proposal made from a library entry (what reuse at submit offers a reviewer). */
+  /** A pending proposal offered from the library: a reworded question of a curated entry's. */
   async function reusedProposal(question: string): Promise<string> {
-    const id = (await t.call('POST', '/api/v1/requests', submitBody({ question, target_experts: ['sam'] }))).body.request_id as string;
-    const proposalId = (await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Yes.', request_id: id })).body.proposal_id as string;
-    const p = (await t.store.proposals.get(proposalId))!;
-    await t.store.transaction((tx) => tx.proposals.revise(proposalId, { ...p, provenance: { ...p.provenance, reused_from: 'ans_1' } as typeof p.provenance }));
-    return proposalId;
+    const id = (await t.call('POST', '/api/v1/requests', submitBody({ question }))).body.request_id as string;
+    const request = (await t.call('GET', `/api/v1/requests/${id}`)).body;
+    expect(request.proposal.provenance.transport).toBe('library');
+    return request.proposal.id as string;
   }
 
   it('counts entries by status (re-counted at most every 30 s) and reused proposals by what the reviewer decided', async () => {
@@ -100,9 +99,10 @@ describe('answer library metrics', () => {
     for (const status of ['active', 'stale', 'retired']) expect(text).toMatch(new RegExp(`^expertq_library_entries\\{status="${status}"\\} 0$`, 'm'));
     for (const outcome of ['offered', 'accepted', 'returned', 'rejected']) expect(text).toMatch(new RegExp(`^expertq_reuse_total\\{outcome="${outcome}"\\} 0$`, 'm'));
 
-    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Reused, accepted?')}/accept`, { decided_by: 'rita' });
-    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Reused, rejected?')}/reject`, { decided_by: 'rita', reason: 'Not it.' });
-    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Reused, sent back?')}/return`, { decided_by: 'rita', instructions: 'Ask again.' });
+    await t.call('POST', '/api/v1/answers', { topic: 'billing', question: 'How long is the grace period for disputed invoices?', answer: '30 days.', expert_id: 'dana' });
+    await t.call('POST', `/api/v1/proposals/${await reusedProposal('What is the grace period for disputed invoices?')}/accept`, { decided_by: 'rita' });
+    await t.call('POST', `/api/v1/proposals/${await reusedProposal('Grace period for disputed invoices, how long?')}/reject`, { decided_by: 'rita', reason: 'Not it.' });
+    await t.call('POST', `/api/v1/proposals/${await reusedProposal('The grace period for disputed invoices is?')}/return`, { decided_by: 'rita' });
     // An expert's own answer accepted is not a reuse.
     const own = (await t.call('POST', '/api/v1/requests', submitBody({ question: 'Own answer?', target_experts: ['sam'] }))).body.request_id;
     const ownProposal = (await t.call('POST', '/api/v1/replies', { expert_id: 'sam', text: 'Mine.', request_id: own })).body.proposal_id;
@@ -110,6 +110,7 @@ describe('answer library metrics', () => {
     await t.call('POST', '/api/v1/answers', { topic: 'billing', question: 'Old FAQ?', answer: 'Old.', expert_id: 'dana', verified_at: '2026-09-01T00:00:00.000Z' });
 
     text = (await scrape()).text;
+    expect(text).toMatch(/^expertq_reuse_total\{outcome="offered"\} 3$/m);
     expect(text).toMatch(/^expertq_reuse_total\{outcome="accepted"\} 1$/m);
     expect(text).toMatch(/^expertq_reuse_total\{outcome="rejected"\} 1$/m);
     expect(text).toMatch(/^expertq_reuse_total\{outcome="returned"\} 1$/m);

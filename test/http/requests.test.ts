@@ -122,7 +122,8 @@ describe('deduplication', () => {
       proposal: { id: reply.body.proposal_id, status: 'accepted', answer: 'Thirty days.' },
     });
 
-    const other = await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-8' }));
+    // The same question again, so reuse (offering the accepted answer) is turned off to reach an expert.
+    const other = await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-8', routing_policy: { reuse: 'off' } }));
     const r2 = await t.call('POST', '/api/v1/replies', { expert_id: 'lee', text: 'No idea, sorry' });
     expect(r2.body.request_id).toBe(other.body.request_id);
     await t.call('POST', `/api/v1/proposals/${r2.body.proposal_id}/reject`, { decided_by: 'alice', reason: 'not an answer' });

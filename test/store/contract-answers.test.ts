@@ -112,4 +112,41 @@ describe.each(ENGINES)('$name store: the answer library', (engine) => {
     expect(pages.sort()).toEqual(['ans_1', 'ans_2', 'ans_3', 'ans_4', 'ans_5']);
     expect(await e.store.answers.get('ans_6')).toBeUndefined();
   });
+
+  it('reuse candidates: active, non-stale entries of the same topic and kind whose question shares a word, capped by the index', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.answers.insert(answerEntry('ans_1', { question: 'How long is the refund window?', answer: 'Thirty days.' }));
+      await tx.answers.insert(answerEntry('ans_2', { question: 'Refund window for annual plans', answer: 'Pro-rated.' }));
+      await tx.answers.insert(answerEntry('ans_3', { question: 'Which currency?', answer: 'Refund in euros, window closes.' }));
+      await tx.answers.insert(answerEntry('ans_4', { question: 'Refund window?', topic: 'payments' }));
+      await tx.answers.insert(answerEntry('ans_5', { question: 'Refund window?', kind: 'policy' }));
+      await tx.answers.insert(answerEntry('ans_6', { question: 'Refund window?', verified_at: T0 - 91 * DAY }));
+      await tx.answers.insert(answerEntry('ans_7', { question: 'Refund window?' }));
+      await tx.answers.retire('ans_7', { reason: 'wrong', by: 'rita', at: T0 });
+    });
+    const candidates = (words: string[], limit = 50) =>
+      e.store.answers.reuseCandidates({ topic: 'billing', kind: 'answer', words, staleBefore: T0 - 90 * DAY, limit });
+    const ids = async (words: string[], limit?: number) => (await candidates(words, limit)).map((a) => a.id).sort();
+    expect(await ids(['refund', 'window'])).toEqual(['ans_1', 'ans_2']);
+    expect(await ids(['annual'])).toEqual(['ans_2']);
+    expect(await ids(['euros'])).toEqual([]);
+    expect(await ids([])).toEqual([]);
+    expect(await ids(['refund'], 1)).toHaveLength(1);
+    const own = (consumerId: string) =>
+      e.store.answers.reuseCandidates({ topic: 'billing', kind: 'answer', words: ['refund'], staleBefore: T0 - 90 * DAY, limit: 50, consumerId });
+    expect((await own('ledger')).map((a) => a.id).sort()).toEqual(['ans_1', 'ans_2']);
+    expect(await own('crm')).toEqual([]);
+    await e.store.transaction((tx) => tx.answers.insert(answerEntry('ans_8', { question: 'Refund rules', consumer_id: null, request_id: null, proposal_id: null })));
+    expect((await own('crm')).map((a) => a.id)).toEqual(['ans_8']);
+    expect((await candidates(['annual']))[0]).toEqual(answerEntry('ans_2', { question: 'Refund window for annual plans', answer: 'Pro-rated.' }));
+  });
+
+  it('counts each reuse of an entry', async () => {
+    await e.store.transaction((tx) => tx.answers.insert(answerEntry('ans_1')));
+    await e.store.transaction(async (tx) => {
+      await tx.answers.countReuse('ans_1');
+      await tx.answers.countReuse('ans_1');
+    });
+    expect((await e.store.answers.get('ans_1'))!.reuse_count).toBe(2);
+  });
 });

@@ -86,6 +86,10 @@ export function auditSentence(entry: AuditEntry, name: NameOf): string {
         : `${who} rejected the answer: ${quote(d.reason)}`;
     case 'returned':
       return `${who} sent the answer back to ${name(str(d.expert_id))}: ${quote(d.instructions)}`;
+    case 'reused':
+      return `Library answer ${str(d.answer_id)} matched (score ${Number(d.score).toFixed(2)}); no expert was asked.`;
+    case 'reuse_declined':
+      return `${who} sent library answer ${str(d.answer_id)} back: not a match, an expert is asked.`;
     case 'failed':
       return `Failed (${str(d.code).replace(/_/g, ' ')}): ${str(d.message)}`;
     case 'cancelled':

@@ -81,11 +81,12 @@ export function addReviewCommands({ program, say, client, json, print }: CliCont
     .command('return <proposal_id>')
     .alias('send-back')
     .description('send a pending proposal back to its expert with instructions (the expert is asked again)')
-    .requiredOption('--instructions <text>', 'what the expert should change or add (required)')
+    .option('--instructions <text>', 'what the expert should change or add (required, except for a reused library answer)')
     .addOption(new Option('--decided-by <name>', 'who sends it back').default(osUser(), 'your OS user name'))
-    .action(async (id: string, opts: { decidedBy: string; instructions: string }) => {
+    .action(async (id: string, opts: { decidedBy: string; instructions?: string }) => {
       const p = await decide(id, 'return', { decided_by: opts.decidedBy, instructions: opts.instructions });
-      print(p, () => say(`${p.id} sent back to ${p.provenance.expert_name} (by ${p.decision!.decided_by}); the request waits for a new answer.`));
+      const to = p.provenance.reused_from === undefined ? p.provenance.expert_name : 'the experts (it was a library answer)';
+      print(p, () => say(`${p.id} sent back to ${to} (by ${p.decision!.decided_by}); the request waits for a new answer.`));
     });
 
   program

@@ -60,7 +60,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   app.post('/proposals/:id/return', {
     schema: {
       summary: 'Send a pending proposal back to its expert with instructions (no-op when already decided)',
-      description: 'The proposal is withdrawn (rejected with reason `returned`; consumers are not told), the request goes back to `asked`, and the same expert is asked again with the instructions.',
+      description: 'The proposal is withdrawn (rejected with reason `returned`; consumers are not told), the request goes back to `asked`, and the same expert is asked again with the instructions. An answer reused from the library has no expert to send it back to: the request is routed to an expert as if no library answer had matched (instructions optional), and that entry is not offered to it again.',
       tags: ['proposals'],
       params: idParams,
       body: returnBody,

@@ -1,6 +1,6 @@
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset } from '../answer-repository.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 
@@ -67,6 +67,25 @@ export class PgAnswers implements AnswerRepository {
       [staleBefore],
     );
     return row as unknown as AnswerStats;
+  }
+
+  async countReuse(id: string): Promise<void> {
+    await run(this.db, 'UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = $1', [id]);
+  }
+
+  async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {
+    if (query.words.length === 0) return [];
+    // Weight A holds the question's words: an entry is offered for what it was asked, not for words of its answer.
+    const tsquery = query.words.map((w) => `'${w}':A`).join(' | ');
+    const own = query.consumerId === undefined ? '' : ' AND (consumer_id = $6 OR consumer_id IS NULL)';
+    const rows = await all(
+      this.db,
+      `SELECT ${ANSWER_COLUMNS} FROM answers
+        WHERE search @@ $1::tsquery AND topic = $2 AND kind = $3 AND status = 'active' AND verified_at >= $4${own}
+        ORDER BY ts_rank(search, $1::tsquery, 1) DESC LIMIT $5`,
+      [tsquery, query.topic, query.kind, query.staleBefore, query.limit, ...(query.consumerId === undefined ? [] : [query.consumerId])],
+    );
+    return rows.map(toAnswer);
   }
 
   async search(query: AnswerQuery): Promise<AnswerPage> {

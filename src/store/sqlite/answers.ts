@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset } from '../answer-repository.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
 import { ANSWER_COLUMNS, answerColumns, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
@@ -14,6 +14,7 @@ function prepare(db: Database.Database) {
     insert: p(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${ANSWER_COLUMNS.split(',').map(() => '?').join(', ')})`),
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
     get: p('SELECT * FROM answers WHERE id = ?'),
+    countReuse: p('UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = ?'),
     retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active'`),
   };
 }
@@ -54,6 +55,23 @@ export class SqliteAnswers implements AnswerRepository {
 
   async stats(staleBefore: number): Promise<AnswerStats> {
     return (await this.reads.get(STATS, { staleBefore })) as unknown as AnswerStats;
+  }
+
+  async countReuse(id: string): Promise<void> {
+    this.stmts.countReuse.run(id);
+  }
+
+  async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {
+    if (query.words.length === 0) return [];
+    // Only the question column: an entry is offered for what it was asked, not for words of its answer.
+    const match = `question : (${query.words.map((w) => `"${w}"`).join(' OR ')})`;
+    const own = query.consumerId === undefined ? '' : ' AND (a.consumer_id = ? OR a.consumer_id IS NULL)';
+    const rows = this.cached(
+      `SELECT a.* FROM answers_fts JOIN answers a ON a.rowid = answers_fts.rowid
+        WHERE answers_fts MATCH ? AND a.topic = ? AND a.kind = ? AND a.status = 'active' AND a.verified_at >= ?${own}
+        ORDER BY bm25(answers_fts) LIMIT ?`,
+    ).all(match, query.topic, query.kind, query.staleBefore, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.limit) as Row[];
+    return rows.map(toAnswer);
   }
 
   async search(query: AnswerQuery): Promise<AnswerPage> {
