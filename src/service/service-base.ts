@@ -1,0 +1,148 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock.js';
+import { librarySchema } from '../config/config-schema.js';
+import { ExpertRegistry } from '../core/expert-registry.js';
+import type { DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
+import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
+import type { LlmSettings } from '../llm/create-llm-client.js';
+import { expireDrafts } from './finish-llm-job.js';
+import type { LlmWorker } from './llm-worker.js';
+import type { Store } from '../store/store.js';
+import type { Transport } from '../transport/transport.js';
+import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
+import { startWorkers } from './workers.js';
+import type { TickResult, TimedWork } from './timed-work.js';
+import type { ChangeFeed } from '../store/change-feed.js';
+import { newClaimantId } from '../store/lease-keeper.js';
+import type { ExpertqServiceOptions } from './service-options.js';
+
+/**
+ * What every operation of `ExpertqService` works with: the store, the clock, the registry and
+ * configuration, the dispatchers and workers woken after each commit, and the scheduler's tick. The
+ * operations themselves are in `ExpertqService`.
+ */
+export class ServiceBase implements Engine {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: Engine['config'];
+  readonly transportName: string;
+  readonly threadedTransport: boolean;
+  readonly review: ReviewSettings;
+  readonly counters: ServiceCounters = { reviewReminders: 0, rateLimitedSubmits: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map() };
+  /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
+  lastTickAt: number | null = null;
+  readonly transport: Transport;
+  readonly messages: MessageDispatcher;
+  readonly deliveries: DeliveryDispatcher;
+  readonly allowPrivateWebhooks: boolean;
+  readonly scheduler: TimedWork;
+  readonly llm: LlmSettings | null;
+  /** Runs drafting and structuring jobs; null without an LLM. */
+  readonly llmWorker: LlmWorker | null;
+  experts: ExpertRegistry;
+  /** Told after every operation commits, so live views (long polls, the queue stream) update at once. */
+  readonly changes: ChangeFeed;
+  /** This process's name on the leases it holds: one per process, shared by its dispatchers and LLM worker. */
+  readonly instanceId: string;
+  /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
+  readonly ticks = new EventEmitter();
+  protected readonly stopping = new AbortController();
+
+  constructor(options: ExpertqServiceOptions) {
+    this.store = options.store;
+    this.changes = options.changes ?? options.store.changes;
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log;
+    this.config = {
+      org: options.config.org,
+      defaults: options.config.defaults,
+      topics: options.config.topics,
+      library: options.config.library ?? librarySchema.parse({}),
+      file: options.config.file ?? null,
+    };
+    this.experts = new ExpertRegistry(options.config.experts);
+    this.transportName = options.transport.name;
+    this.threadedTransport = options.transport.threaded;
+    this.transport = options.transport;
+    this.review = {
+      // A review channel needs a transport that can post to one.
+      channel: options.transport.threaded ? (options.review?.channel ?? null) : null,
+      reviewers: options.review?.reviewers ?? [],
+      remindAfterMs: options.review?.remindAfterMs ?? 3_600_000,
+    };
+    this.instanceId = options.instanceId ?? newClaimantId();
+    this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
+    ({ messages: this.messages, deliveries: this.deliveries, llmWorker: this.llmWorker } = startWorkers(this, options));
+    this.scheduler = options.scheduler(this);
+    this.llm = options.llm?.settings ?? null;
+  }
+
+  onMessagesQueued(): void {
+    this.messages.kick();
+  }
+
+  onEventsQueued(): void {
+    this.deliveries.kick();
+  }
+
+  /** Wakes whatever may have work after a commit, and tells live views; returns `result`. */
+  protected committed<T>(result: T): T {
+    this.onMessagesQueued();
+    this.onEventsQueued();
+    this.changes.publish();
+    this.llmWorker?.kick();
+    return result;
+  }
+
+  /** Aborted by `shutdown()`: long polls and live streams listen to it and end with the state they have. */
+  get stoppingSignal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  /** Whether `shutdown()` was called: new HTTP requests are then answered 503. */
+  get shuttingDown(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  /**
+   * The first step of a graceful stop: every wait for a decision resolves at once with the request as
+   * it is, and live streams end, so closing the HTTP server does not wait for them. Idempotent.
+   */
+  shutdown(): void {
+    this.stopping.abort();
+  }
+
+  /** Wakes both dispatchers and the LLM worker: due work is picked up (the server calls this every tick). */
+  kick(): void {
+    this.onMessagesQueued();
+    this.onEventsQueued();
+    this.llmWorker?.kick();
+  }
+
+  /**
+   * Acts on everything due at the clock's now (give-ups, escalations, quiet hours ending, held and
+   * queued work), then wakes both dispatchers. The server calls it every `server.tick_ms`; tests move a
+   * fake clock and call it.
+   */
+  async tick(): Promise<TickResult> {
+    const now = this.clock.now();
+    const started = performance.now();
+    this.lastTickAt = Date.now();
+    // Drafts past their deadline fall back first, so their asks go out in this same tick.
+    if (this.llm) await expireDrafts(this, now);
+    const result = await this.scheduler.tick(now);
+    this.ticks.emit('tick', (performance.now() - started) / 1000);
+    return this.committed(result);
+  }
+
+  /**
+   * Waits for LLM jobs, then messages and deliveries in flight (tests, shutdown). LLM jobs first: a
+   * finished draft queues asks, a finished structuring queues events.
+   */
+  async idle(): Promise<void> {
+    await this.llmWorker?.idle();
+    await Promise.all([this.messages.idle(), this.deliveries.idle()]);
+  }
+}
