@@ -54,6 +54,8 @@ export class CheckingTransport implements Transport {
   readonly threaded = false;
   sent = 0;
   readonly checked: SendChecks = { working_hours: 0, quiet_hours: 0, away: 0, mute: 0, open_cap: 0, daily_cap: 0, elements: 0 };
+  /** Sends per expert time zone, to show every zone (the half-hour ones too) was exercised. */
+  readonly byZone = new Map<string, number>();
   service: ExpertqService | null = null;
   constructor(
     private readonly clock: FakeClock,
@@ -72,6 +74,7 @@ export class CheckingTransport implements Transport {
     const expert = m.expertId;
     const where = `ask ${m.askId} to ${expert} sent at ${new Date(sentAt).toISOString()}`;
     const fail = (rule: string) => this.violations.push(`${where}: ${rule}`);
+    this.byZone.set(zoneOf(expert), (this.byZone.get(zoneOf(expert)) ?? 0) + 1);
 
     this.checked.working_hours++;
     if (!inWorkingHours(expert, sentAt)) fail(`outside their working hours in ${zoneOf(expert)}`);

@@ -235,6 +235,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   await check();
   figures.asks_sent = transport.sent;
   for (const [rule, n] of Object.entries(transport.checked)) figures[`sends_checked_${rule}`] = n;
+  for (const [zone, n] of [...transport.byZone].sort()) figures[`sends_in_${zone}`] = n;
   await service.idle();
   await store.close();
   if (pgUrl !== null) await dropTestDatabase(database);
@@ -256,11 +257,13 @@ const SEND_CHECK_WORDS: Record<keyof CheckingTransport['checked'], string> = {
 /** The figures as the `npm run simulate` report prints them. */
 export function report(r: SimulationResult): string {
   const n = (v: number | undefined) => (v ?? 0).toLocaleString('en-US');
-  const lines = Object.entries(r.figures).filter(([k]) => !k.startsWith('sends_checked_')).map(([k, v]) => `  ${k.padEnd(20)} ${n(v)}`);
+  const lines = Object.entries(r.figures).filter(([k]) => !k.startsWith('sends_')).map(([k, v]) => `  ${k.padEnd(20)} ${n(v)}`);
+  const zones = Object.entries(r.figures).filter(([k]) => k.startsWith('sends_in_')).map(([k, v]) => `${k.slice('sends_in_'.length)} ${n(v)}`);
   const checked = Object.entries(SEND_CHECK_WORDS).map(([rule, words]) => `  sends checked against ${words}: ${n(r.figures[`sends_checked_${rule}`])}`);
   return [
     `simulation: seed ${r.seed}, ${r.requests.toLocaleString('en-US')} requests, ${(r.elapsedMs / 1000).toFixed(1)} s`,
     ...lines,
+    `  sends by expert zone: ${zones.join(', ')}`,
     ...checked,
     `  violations: ${r.violations.length}`,
     ...r.violations.slice(0, 20).map((v) => `    ${v}`),
