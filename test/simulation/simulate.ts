@@ -4,25 +4,28 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { stringify } from 'yaml';
 import { loadConfig, type Config } from '../../src/config/load-config.js';
-import { isQuietAt, startOfLocalDay } from '../../src/core/local-time.js';
+import { startOfLocalDay } from '../../src/core/local-time.js';
 import { AppError } from '../../src/errors.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { ExpertqService } from '../../src/service/expertq-service.js';
-import type { AskRecord } from '../../src/domain/records.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
 import type { Store } from '../../src/store/store.js';
-import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
+import { CheckingTransport, Tracked } from './checking-transport.js';
+import { AwayLog } from './protection-rules.js';
+import { EXPERT_IDS, MAX_OPEN, MAX_PER_DAY, ORG_TZ as TZ, QUIET, TOPICS, expertsFor, zoneOf } from './sim-experts.js';
 
 /**
- * The expert-protection simulation (issue 11 item 11): a seeded, randomized workload against the real
- * service, its real store (SQLite, or PostgreSQL with `engine`) and a fake clock, with an invariant checker over what the transport
- * was handed and what the store holds. Requests, answers, `skip`, `mute`, `unmute`, `PUT /experts`,
- * cancels, decisions; the clock jumps by minutes to days, across midnight and both DST changes of
- * Europe/Berlin; the service restarts on the same database now and then.
+ * The expert-protection simulation: a seeded, randomized workload against the real service, its real
+ * store (SQLite, or PostgreSQL with `engine`) and a fake clock, with an invariant checker over what the
+ * transport was handed and what the store holds. Requests, answers, `skip`, `mute`, `unmute`,
+ * `PUT /experts`, away spells (with and without a delegate) and early returns, cancels, decisions; the
+ * clock jumps by minutes to days, across midnight and both DST changes of Europe/Berlin; the service
+ * restarts on the same database now and then. Experts live in five zones with their own working hours
+ * and caps (sim-experts.ts); every send is held against them (checking-transport.ts).
  */
 export interface SimulationResult {
   seed: number;
@@ -32,89 +35,13 @@ export interface SimulationResult {
   elapsedMs: number;
 }
 
-const TZ = 'Europe/Berlin';
-const QUIET: [string, string] = ['22:00', '07:00'];
-const MAX_OPEN = 2;
-const MAX_PER_DAY = 4;
-const TOPICS = ['billing', 'payments', 'payroll', 'tax', 'refunds', 'deployments', 'kubernetes', 'security'];
 const HOUR = 3_600_000;
-
-/** Every variant of the registry names these experts (their topics change). */
-const EXPERT_IDS = ['ana', 'ben', 'cho', 'dev', 'eli', 'fay', 'gus', 'hal'];
 const OPEN_STATUSES = ['queued', 'asked', 'escalated'] as const;
 const FINAL_STATUSES = new Set(['accepted', 'rejected', 'failed']);
 const KNOWN_STATUSES = new Set([...OPEN_STATUSES, 'proposed', ...FINAL_STATUSES]);
 
-/**
- * The requests whose asks may still count against an expert's limits: every request submitted, until
- * it is finished and none of its asks is live or was sent since the start of the checked day. The
- * checker reads their asks through the store, independently of the counts the service keeps.
- */
-class Tracked {
-  readonly ids = new Set<string>();
-
-  async asks(store: Store): Promise<AskRecord[]> {
-    return (await Promise.all([...this.ids].map((id) => store.asks.listFor(id)))).flat();
-  }
-
-  /** Stops tracking the requests no later check can need: finished, no live ask, none sent since `dayStart`. */
-  async retire(store: Store, dayStart: number): Promise<void> {
-    for (const id of this.ids) {
-      const request = (await store.requests.get(id));
-      if (!request || !FINAL_STATUSES.has(request.status)) continue;
-      const asks = (await store.asks.listFor(id));
-      if (asks.every((a) => a.state !== 'open' && a.state !== 'queued' && (a.sent_at === null || a.sent_at < dayStart))) this.ids.delete(id);
-    }
-  }
-}
-
-function expertsFor(variant: number) {
-  const ids = EXPERT_IDS;
-  return ids.map((id, i) => ({
-    id,
-    name: `${id[0]!.toUpperCase()}${id.slice(1)} Expert`,
-    topics: [TOPICS[(i + variant) % TOPICS.length]!, TOPICS[(i + variant + 3) % TOPICS.length]!],
-    // A chain: ana → ben → cho → … → hal; every third expert has no escalation target.
-    ...(i % 3 !== 2 && i < ids.length - 1 ? { escalation_to: ids[i + 1] } : {}),
-  }));
-}
-
-/** A transport that checks every ask when it is handed over: the checks are the issue's invariants. */
-class CheckingTransport implements Transport {
-  readonly name = 'console' as const;
-  readonly threaded = false;
-  sent = 0;
-  service: ExpertqService | null = null;
-  constructor(
-    private readonly clock: FakeClock,
-    private readonly violations: string[],
-    private readonly tracked: Tracked,
-  ) {}
-
-  async send(m: OutboundMessage): Promise<void> {
-    if (m.purpose !== 'ask') return;
-    this.sent++;
-    const service = this.service!;
-    const now = this.clock.now();
-    const where = `ask ${m.askId} to ${m.expertId} at ${new Date(now).toISOString()}`;
-    const ask = (await service.store.asks.get(m.askId!));
-    const sentAt = ask?.sent_at ?? now;
-    if (isQuietAt(sentAt, TZ, QUIET)) this.violations.push(`${where}: sent inside quiet hours`);
-    if ((await service.store.asks.isMuted(m.expertId)) && ask?.state === 'open') this.violations.push(`${where}: sent to a muted expert`);
-    const open = (await service.store.asks.openOf(m.expertId)).length;
-    if (open > MAX_OPEN) this.violations.push(`${where}: ${open} open asks, above max_open_asks_per_expert ${MAX_OPEN}`);
-    const dayStart = startOfLocalDay(sentAt, TZ);
-    const today = (await this.tracked.asks(service.store)).filter((a) => a.expert_id === m.expertId && a.sent_at !== null && a.sent_at >= dayStart && a.sent_at < dayStart + 30 * HOUR).length;
-    if (today > MAX_PER_DAY) this.violations.push(`${where}: ${today} asks today, above max_asks_per_expert_per_day ${MAX_PER_DAY}`);
-    const e = m.elements ?? [];
-    const six = e.length === 6 && /automated assistant/.test(e[0]!) && /is asking because/.test(e[1]!) && /^Question: /.test(e[2]!) &&
-      /one- or two-sentence/.test(e[3]!) && /after human review/.test(e[4]!) && /`mute`.*`skip`/.test(e[5]!);
-    if (!six) this.violations.push(`${where}: the six elements are not all there in order: ${JSON.stringify(e)}`);
-  }
-
-  async start(_inbound: Inbound): Promise<void> {}
-  async stop(): Promise<void> {}
-}
+/** The earliest start of "today" in any expert's zone at `now`: asks sent since may still count against a cap. */
+const earliestDayStart = (now: number) => Math.min(...EXPERT_IDS.map((id) => startOfLocalDay(now, zoneOf(id))));
 
 export async function simulate(options: { seed: number; requests: number; engine?: 'sqlite' | 'postgres'; log?: (line: string) => void }): Promise<SimulationResult> {
   const started = Date.now();
@@ -123,7 +50,8 @@ export async function simulate(options: { seed: number; requests: number; engine
   const violations: string[] = [];
   const figures: Record<string, number> = {
     requests: 0, asks_sent: 0, answers: 0, skips: 0, mutes: 0, unmutes: 0, accepts: 0, rejects: 0, cancels: 0,
-    put_experts: 0, restarts: 0, midnights: 0, dst_changes: 0, ticks: 0, invariant_checks: 0,
+    put_experts: 0, aways: 0, aways_delegated: 0, backs: 0, restarts: 0, midnights: 0, dst_changes: 0, ticks: 0,
+    invariant_checks: 0, away_pass_on_checks: 0,
   };
   const dir = mkdtempSync(join(tmpdir(), 'expertq-sim-'));
   const configFile = join(dir, 'service.yaml');
@@ -137,7 +65,8 @@ export async function simulate(options: { seed: number; requests: number; engine
   const clock = new FakeClock(Date.parse('2026-03-27T09:00:00Z'));
   const log = pino({ level: 'silent' });
   const tracked = new Tracked();
-  const transport = new CheckingTransport(clock, violations, tracked);
+  const aways = new AwayLog();
+  const transport = new CheckingTransport(clock, violations, tracked, aways);
   let config: Config = loadConfig(configFile);
   // PostgreSQL: a fresh database on the test server, opened again at each restart like the SQLite file.
   const database = `eq_sim_${options.seed}_${process.pid}`;
@@ -172,10 +101,11 @@ export async function simulate(options: { seed: number; requests: number; engine
   const check = async () => {
     figures.invariant_checks!++;
     const now = clock.now();
-    const dayStart = startOfLocalDay(now, TZ);
     const asks = await tracked.asks(store);
     for (const e of await service.listExperts()) {
       const open = (await store.asks.openOf(e.id)).length;
+      // An expert's day is their own zone's.
+      const dayStart = startOfLocalDay(now, zoneOf(e.id));
       const today = asks.filter((a) => a.expert_id === e.id && a.sent_at !== null && a.sent_at >= dayStart).length;
       if (e.open_asks !== open) violations.push(`expert ${e.id}: open_asks ${e.open_asks} but ${open} open asks`);
       if (e.asks_today !== today) violations.push(`expert ${e.id}: asks_today ${e.asks_today} but ${today} asks sent today`);
@@ -191,7 +121,34 @@ export async function simulate(options: { seed: number; requests: number; engine
       if (!KNOWN_STATUSES.has(r.status)) violations.push(`request ${r.id} has an unknown status`);
       if (r.status === 'failed' && r.reason === null) violations.push(`request ${r.id} failed without a reason`);
     }
-    await tracked.retire(store, dayStart);
+    await tracked.retire(store, earliestDayStart(now));
+  };
+
+  /**
+   * An away spell through the service's own operation (what `PUT /experts/{id}/away` calls): minutes
+   * to days ahead, written as an instant or as a duration, a delegate half the time. The spell is
+   * logged as the simulation asked for it; the service's answer is checked against it, and the expert
+   * must be left with no question waiting on them.
+   */
+  const goAway = async () => {
+    const id = pick(EXPERT_IDS);
+    const now = clock.now();
+    const r = rand();
+    const minutes = r < 0.4 ? 10 + Math.floor(rand() * 110) : r < 0.8 ? 60 * (1 + Math.floor(rand() * 12)) : 24 * 60 * (1 + Math.floor(rand() * 4));
+    const until = now + minutes * 60_000;
+    const delegate = rand() < 0.5 ? pick(EXPERT_IDS.filter((e) => e !== id)) : null;
+    const text = rand() < 0.3 ? `${minutes}m` : new Date(until).toISOString();
+    await tryOp(async () => {
+      const view = await service.setAway(id, { until: text, delegate_to: delegate, note: 'simulated' }, 'reviewer:sim-admin');
+      aways.set(id, now, until);
+      figures.aways!++;
+      if (delegate) figures.aways_delegated!++;
+      if (view.away?.until !== new Date(until).toISOString()) violations.push(`expert ${id} set away until ${text} at ${new Date(now).toISOString()}: the service says ${view.away?.until}`);
+      await service.idle();
+      figures.away_pass_on_checks!++;
+      const left = [...(await store.asks.openOf(id)), ...(await store.asks.queued([id]))];
+      if (left.length > 0) violations.push(`expert ${id} set away at ${new Date(now).toISOString()} still has ${left.length} question(s) waiting on them: ${left.map((a) => a.id).join(', ')}`);
+    });
   };
 
   let variant = 0;
@@ -242,7 +199,17 @@ export async function simulate(options: { seed: number; requests: number; engine
       figures.put_experts!++;
       variant++;
       await tryOp(async () => service.replaceExperts(expertsFor(variant)));
-    } else if (roll < 0.855) {
+    } else if (roll < 0.87) {
+      await goAway();
+    } else if (roll < 0.876) {
+      // Back early, or a no-op for an expert who is not away.
+      const id = pick(EXPERT_IDS);
+      figures.backs!++;
+      await tryOp(async () => {
+        await service.endAway(id, 'sim-admin');
+        aways.end(id, clock.now());
+      });
+    } else if (roll < 0.881) {
       figures.restarts!++;
       await service.idle();
       await store.close();
@@ -267,6 +234,8 @@ export async function simulate(options: { seed: number; requests: number; engine
   await advance(HOUR);
   await check();
   figures.asks_sent = transport.sent;
+  for (const [rule, n] of Object.entries(transport.checked)) figures[`sends_checked_${rule}`] = n;
+  for (const [zone, n] of [...transport.byZone].sort()) figures[`sends_in_${zone}`] = n;
   await service.idle();
   await store.close();
   if (pgUrl !== null) await dropTestDatabase(database);
@@ -274,13 +243,29 @@ export async function simulate(options: { seed: number; requests: number; engine
   return { seed: options.seed, requests: figures.requests!, figures, violations, elapsedMs: Date.now() - started };
 }
 
+/** The per-send checks, as the report names them. */
+const SEND_CHECK_WORDS: Record<keyof CheckingTransport['checked'], string> = {
+  working_hours: 'working hours (expert zone)',
+  quiet_hours: 'quiet hours (org zone)',
+  away: 'away spells',
+  mute: 'mute',
+  open_cap: 'max open asks',
+  daily_cap: 'max asks per day (expert zone)',
+  elements: 'the six ask elements',
+};
+
 /** The figures as the `npm run simulate` report prints them. */
 export function report(r: SimulationResult): string {
-  const lines = Object.entries(r.figures).map(([k, v]) => `  ${k.padEnd(18)} ${v.toLocaleString('en-US')}`);
+  const n = (v: number | undefined) => (v ?? 0).toLocaleString('en-US');
+  const lines = Object.entries(r.figures).filter(([k]) => !k.startsWith('sends_')).map(([k, v]) => `  ${k.padEnd(20)} ${n(v)}`);
+  const zones = Object.entries(r.figures).filter(([k]) => k.startsWith('sends_in_')).map(([k, v]) => `${k.slice('sends_in_'.length)} ${n(v)}`);
+  const checked = Object.entries(SEND_CHECK_WORDS).map(([rule, words]) => `  sends checked against ${words}: ${n(r.figures[`sends_checked_${rule}`])}`);
   return [
     `simulation: seed ${r.seed}, ${r.requests.toLocaleString('en-US')} requests, ${(r.elapsedMs / 1000).toFixed(1)} s`,
     ...lines,
-    `  violations         ${r.violations.length}`,
+    `  sends by expert zone: ${zones.join(', ')}`,
+    ...checked,
+    `  violations: ${r.violations.length}`,
     ...r.violations.slice(0, 20).map((v) => `    ${v}`),
   ].join('\n');
 }
