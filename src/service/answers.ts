@@ -154,7 +154,10 @@ export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[]
     throw badRequest(`${problems.length === 1 ? 'An entry is' : 'Entries are'} not valid, so none was added: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
   }
   await engine.store.transaction(async (tx) => {
-    for (const entry of entries) await tx.answers.insert(entry);
+    for (const entry of entries) {
+      await tx.answers.insert(entry);
+      engine.libraryTopics.added(entry.topic, entry.kind, engine.clock.now());
+    }
   });
   engine.log.info({ count: entries.length, by }, 'answers added to the library');
   return entries.map((e) => answerView(engine, e));

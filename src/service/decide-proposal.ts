@@ -75,7 +75,7 @@ export async function decideProposal(
     await tx.answers.countReuse(proposal.provenance.reused_from);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
   } else if (status === 'accepted') {
-    await recordAnswer(tx, request, decided, now);
+    await recordAnswer(engine, tx, request, decided, now);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
     const expert = engine.experts.get(proposal.provenance.expert_id);
     await queueMessage(

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { LibraryTopics } from './library-topics.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
@@ -39,6 +40,8 @@ export interface Engine {
   readonly counters: ServiceCounters;
   /** The LLM's settings when one is configured; null, and nothing LLM-related runs, otherwise. */
   readonly llm: LlmSettings | null;
+  /** Which topics the library has entries for: a submit on another skips the library lookup. */
+  readonly libraryTopics: LibraryTopics;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */

@@ -2,13 +2,14 @@ import type { AnswerRecord } from '../domain/answers.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import { newId } from '../ids.js';
 import type { Tx } from '../store/store.js';
+import type { Engine } from './engine.js';
 
 /**
  * Adds an accepted proposal to the answer library, in the transaction that accepts it: the question
  * as the consumer asked it, the answer as delivered (a reviewer's edit included), who answered and
  * who accepted. The entry is verified as of its acceptance.
  */
-export async function recordAnswer(tx: Tx, request: RequestRecord, accepted: ProposalRecord, now: number): Promise<AnswerRecord> {
+export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecord, accepted: ProposalRecord, now: number): Promise<AnswerRecord> {
   const entry: AnswerRecord = {
     id: newId('ans'),
     topic: request.topic,
@@ -30,5 +31,6 @@ export async function recordAnswer(tx: Tx, request: RequestRecord, accepted: Pro
     created_at: now,
   };
   await tx.answers.insert(entry);
+  engine.libraryTopics.added(entry.topic, entry.kind, now);
   return entry;
 }

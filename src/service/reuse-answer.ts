@@ -22,7 +22,7 @@ export type ReuseMode = 'offer' | 'off';
  * hand are offered, so no consumer receives another's answers.
  */
 export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<boolean> {
-  if (mode === 'off') return false;
+  if (mode === 'off' || !(await engine.libraryTopics.mayHave(request.topic, request.kind, now))) return false;
   const library = engine.config.library;
   const words = queryWords(request.question).filter((w) => !STOP_WORDS.has(w));
   if (words.length === 0) return false;

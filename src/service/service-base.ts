@@ -11,6 +11,7 @@ import type { LlmWorker } from './llm-worker.js';
 import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
 import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
+import { LibraryTopics } from './library-topics.js';
 import { startWorkers } from './workers.js';
 import type { TickResult, TimedWork } from './timed-work.js';
 import type { ChangeFeed } from '../store/change-feed.js';
@@ -39,6 +40,7 @@ export class ServiceBase implements Engine {
   readonly allowPrivateWebhooks: boolean;
   readonly scheduler: TimedWork;
   readonly llm: LlmSettings | null;
+  readonly libraryTopics = new LibraryTopics(() => this.store);
   /** Runs drafting and structuring jobs; null without an LLM. */
   readonly llmWorker: LlmWorker | null;
   experts: ExpertRegistry;

@@ -52,6 +52,8 @@ export interface ReuseQuery {
 export interface AnswerReads {
   get(id: string): Promise<AnswerRecord | undefined>;
   search(query: AnswerQuery): Promise<AnswerPage>;
+  /** The topics and kinds that have at least one active entry (fresh or stale), each once. */
+  activeTopics(): Promise<Array<{ topic: string; kind: string }>>;
   /** One pass over the entries: active ones verified before `staleBefore` count as stale. */
   stats(staleBefore: number): Promise<AnswerStats>;
   /** Active, non-stale entries whose question shares a word with the new one, the index's best first; none without words. */

@@ -149,4 +149,17 @@ describe.each(ENGINES)('$name store: the answer library', (engine) => {
     });
     expect((await e.store.answers.get('ans_1'))!.reuse_count).toBe(2);
   });
+
+  it('lists each topic and kind with an active entry once, stale ones included, retired ones not', async () => {
+    expect(await e.store.answers.activeTopics()).toEqual([]);
+    await e.store.transaction(async (tx) => {
+      await tx.answers.insert(answerEntry('ans_1'));
+      await tx.answers.insert(answerEntry('ans_2', { verified_at: T0 - 400 * DAY }));
+      await tx.answers.insert(answerEntry('ans_3', { kind: 'structured' }));
+      await tx.answers.insert(answerEntry('ans_4', { topic: 'payroll' }));
+      await tx.answers.retire('ans_4', { reason: 'Outdated.', by: 'rita', at: T0 });
+    });
+    const sorted = (await e.store.answers.activeTopics()).sort((a, b) => `${a.topic} ${a.kind}`.localeCompare(`${b.topic} ${b.kind}`));
+    expect(sorted).toEqual([{ topic: 'billing', kind: 'answer' }, { topic: 'billing', kind: 'structured' }]);
+  });
 });

@@ -55,6 +55,10 @@ export class PgAnswers implements AnswerRepository {
     return changed === 1;
   }
 
+  async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
+    return (await all(this.db, "SELECT DISTINCT topic, kind FROM answers WHERE status = 'active'")) as Array<{ topic: string; kind: string }>;
+  }
+
   async stats(staleBefore: number): Promise<AnswerStats> {
     const row = await one(
       this.db,

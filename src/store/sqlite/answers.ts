@@ -20,6 +20,7 @@ function prepare(db: Database.Database) {
 }
 
 /** Every entry read once: on the reading thread when there is one, as it grows with the library. */
+const ACTIVE_TOPICS = "SELECT DISTINCT topic, kind FROM answers WHERE status = 'active'";
 const STATS = `SELECT
   COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= @staleBefore) AS active,
   COUNT(*) FILTER (WHERE status = 'active' AND verified_at < @staleBefore) AS stale,
@@ -51,6 +52,10 @@ export class SqliteAnswers implements AnswerRepository {
 
   async retire(id: string, r: Retirement): Promise<boolean> {
     return this.stmts.retire.run(r.reason, r.by, r.at, id).changes === 1;
+  }
+
+  async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
+    return (await this.reads.all(ACTIVE_TOPICS)) as Array<{ topic: string; kind: string }>;
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {
