@@ -58,6 +58,8 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       reply: (reply) => service.receiveInbound(reply),
       review: (action) => service.reviewFromChat(action),
       answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
+      home: (id) => service.expertHome(id),
+      setAway: (id, away) => service.awayFromChat(id, away),
     });
   } catch (error) {
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);

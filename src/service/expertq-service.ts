@@ -12,7 +12,7 @@ import { expireDrafts } from './finish-llm-job.js';
 import type { LlmWorker } from './llm-worker.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { RequestQuery, Store } from '../store/store.js';
-import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
+import type { AwayRequest, ExpertHome, InboundOutcome, InboundReply, ReviewAction, ReviewOutcome, Transport } from '../transport/transport.js';
 import { cancelRequest } from './cancel-request.js';
 import {
   consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput,
@@ -24,6 +24,7 @@ import { listInstances } from './instances.js';
 import { startWorkers } from './workers.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { endAway, setAway, type AwayInput } from './expert-away.js';
+import { awayFromChat, expertHome } from './expert-home.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
@@ -261,6 +262,16 @@ export class ExpertqService implements Engine {
   async setAway(id: string, input: AwayInput, by: string): Promise<ExpertView> {
     await setAway(this, id, input, by);
     return this.committed((await listExperts(this)).find((e) => e.id === id)!);
+  }
+
+  /** What the expert's home page in the chat platform shows; null for someone who is not an expert. */
+  expertHome(id: string): Promise<ExpertHome | null> {
+    return expertHome(this, id);
+  }
+
+  /** The expert sets themselves away (or back, with null) from the chat platform; a refusal comes back as a sentence. */
+  async awayFromChat(id: string, away: AwayRequest | null): Promise<string | null> {
+    return this.committed(await awayFromChat(this, id, away));
   }
 
   /** Ends an expert's away spell now; nothing happens when they are not away. */

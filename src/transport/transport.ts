@@ -95,12 +95,41 @@ export interface ReviewOutcome {
   message: string;
 }
 
+/** What an expert's home page in the chat platform shows them (instants are ms since the epoch). */
+export interface ExpertHome {
+  expertId: string;
+  name: string;
+  topics: string[];
+  muted: boolean;
+  away: { until: number; delegateTo: string | null; note: string | null } | null;
+  /** The questions waiting for their answer, oldest first. */
+  openQuestions: Array<{ requestId: string; question: string; askedAt: number }>;
+  /** The other experts, who may stand in while they are away. */
+  colleagues: Array<{ id: string; name: string }>;
+  /** The expert's time zone, in which dates are shown and the away date is read. */
+  timeZone: string;
+}
+
+/** An away spell as an expert sets it themselves: `until` is a date or time or duration, as the API takes it. */
+export interface AwayRequest {
+  until: string;
+  delegateTo: string | null;
+  note: string | null;
+}
+
 /** What a transport hands to expertq: experts' replies and, from a review channel, reviewers' decisions. */
 export interface Inbound {
   reply(reply: InboundReply): Promise<InboundOutcome>;
   review(action: ReviewAction): Promise<ReviewOutcome>;
   /** A proposal's current answer (to prefill a reviewer's edit form), or null. */
   answerOf(proposalId: string): Promise<string | null>;
+  /** What the expert's home page shows; null for someone who is not a registered expert. */
+  home(expertId: string): Promise<ExpertHome | null>;
+  /**
+   * The expert sets themselves away (`away`) or back (null), as the API does; resolves with null when
+   * done, or with a sentence saying why the spell was not set.
+   */
+  setAway(expertId: string, away: AwayRequest | null): Promise<string | null>;
 }
 
 /**

@@ -231,6 +231,8 @@ export class FakeSlack {
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'views.open':
         return { ok: true, view: { id: `V${this.nextTs++}` } };
+      case 'views.publish':
+        return { ok: true, view: { id: `VH${this.nextTs++}`, type: 'home' } };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `1700000000.${String(this.nextTs++).padStart(6, '0')}` };
       default:

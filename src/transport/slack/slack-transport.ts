@@ -11,6 +11,7 @@ import { checkSlackSetup } from './check-slack-setup.js';
 import { ExpertqReceiver, type ChatHttpAnswer } from './expertq-receiver.js';
 import { readMessageEvent, type SlackMessageEvent } from './read-message-event.js';
 import { REVIEW_ACTION, REVIEW_INPUT, REVIEW_MODAL, reviewCardBlocks, reviewCardText, reviewModal } from './review-blocks.js';
+import { listenForHome } from './slack-home.js';
 import { escapeMrkdwn } from './slack-text.js';
 import { toTransportError } from './to-transport-error.js';
 
@@ -242,6 +243,7 @@ export class SlackTransport implements Transport {
       });
     });
     this.listenForReviews();
+    listenForHome(this.app, () => this.handlers(), this.options.log, this.options.clock);
     this.app.view(ANSWER_MODAL, async ({ ack, body, view }) => {
       const text = view.state.values[ANSWER_INPUT.block]?.[ANSWER_INPUT.action]?.value?.trim() ?? '';
       if (text === '') {
