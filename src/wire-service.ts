@@ -51,6 +51,8 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     ...(options.delivery ? { delivery: options.delivery } : {}),
     llm,
+    // Only with the setting on and a transport that can say: otherwise no status lookup is ever made.
+    presence: config.chat?.use_slack_status && transport.presence ? (id) => transport.presence!(id) : null,
     scheduler: (engine) => new Scheduler(engine),
   });
   try {

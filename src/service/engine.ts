@@ -10,6 +10,7 @@ import type {
   AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord,
 } from '../domain/records.js';
 import type { Reads, Store, Tx } from '../store/store.js';
+import type { PresenceCache } from './presence-cache.js';
 
 /**
  * What every operation needs: the store, the clock, the current registry and configuration. Operations
@@ -39,6 +40,8 @@ export interface Engine {
   readonly counters: ServiceCounters;
   /** The LLM's settings when one is configured; null, and nothing LLM-related runs, otherwise. */
   readonly llm: LlmSettings | null;
+  /** Experts' chat status (`chat.use_slack_status`); null when it is not consulted. */
+  readonly presence: PresenceCache | null;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */

@@ -25,6 +25,8 @@ import { startWorkers } from './workers.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { endAway, setAway, type AwayInput } from './expert-away.js';
 import { awayFromChat, expertHome } from './expert-home.js';
+import { placeWaiting } from './place-waiting.js';
+import { PresenceCache } from './presence-cache.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
@@ -66,6 +68,7 @@ export class ExpertqService implements Engine {
   readonly allowPrivateWebhooks: boolean;
   readonly scheduler: TimedWork;
   readonly llm: LlmSettings | null;
+  readonly presence: PresenceCache | null;
   /** Runs drafting and structuring jobs; null without an LLM. */
   readonly llmWorker: LlmWorker | null;
   experts: ExpertRegistry;
@@ -113,6 +116,13 @@ export class ExpertqService implements Engine {
     ({ messages: this.messages, deliveries: this.deliveries, llmWorker: this.llmWorker } = startWorkers(this, options));
     this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
+    this.presence = options.presence ? new PresenceCache(options.presence, this.clock, this.log, (id) => this.placeWaitingOf(id)) : null;
+  }
+
+  /** An expert's chat status became known: their waiting asks get their chance. */
+  private async placeWaitingOf(expertId: string): Promise<void> {
+    await this.store.transaction((tx) => placeWaiting(this, tx, new Set([expertId]), this.clock.now()));
+    this.committed(undefined);
   }
 
   onMessagesQueued(): void {
@@ -347,6 +357,7 @@ export class ExpertqService implements Engine {
    * finished draft queues asks, a finished structuring queues events.
    */
   async idle(): Promise<void> {
+    await this.presence?.idle();
     await this.llmWorker?.idle();
     await Promise.all([this.messages.idle(), this.deliveries.idle()]);
   }

@@ -95,6 +95,15 @@ export interface ReviewOutcome {
   message: string;
 }
 
+/**
+ * What the chat platform says of an expert's own status (instants are ms since the epoch): in
+ * do-not-disturb (or snoozed) until `dndUntil`, showing an away status until `awayUntil`; null: not.
+ */
+export interface Presence {
+  dndUntil: number | null;
+  awayUntil: number | null;
+}
+
 /** What an expert's home page in the chat platform shows them (instants are ms since the epoch). */
 export interface ExpertHome {
   expertId: string;
@@ -142,6 +151,8 @@ export interface Transport {
   /** Has threads and can edit its messages (see `Engine.threadedTransport`). */
   readonly threaded: boolean;
   send(message: OutboundMessage): Promise<SentMessage | void>;
+  /** The expert's do-not-disturb and status, asked of the platform now (rejects when it cannot say). */
+  presence?(expertId: string): Promise<Presence>;
   /** Why the transport cannot carry messages now (for `/readyz`), or null when it can. */
   notReady?(): string | null;
   start(inbound: Inbound): Promise<void>;
