@@ -64,6 +64,7 @@ export class FakeSlack {
   readonly dnd = new Map<string, { dnd_enabled?: boolean; next_dnd_start_ts?: number; next_dnd_end_ts?: number; snooze_enabled?: boolean; snooze_endtime?: number }>();
   /** The status part of what `users.profile.get` answers per user; anyone not listed has no status. */
   readonly statuses = new Map<string, { status_text?: string; status_emoji?: string; status_expiration?: number }>();
+  private readonly held = new Map<string, Promise<void>>();
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly scripts = new Map<string, Scripted[]>();
@@ -121,6 +122,16 @@ export class FakeSlack {
     const list = this.scripts.get(method) ?? [];
     for (let i = 0; i < times; i++) list.push(answer);
     this.scripts.set(method, list);
+  }
+
+  /** Calls of `method` get no answer until the returned function is called (a slow Slack). */
+  hold(method: string): () => void {
+    let release!: () => void;
+    this.held.set(method, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.held.delete(method);
+      release();
+    };
   }
 
   callsOf(method: string): SlackCall[] {
@@ -198,6 +209,7 @@ export class FakeSlack {
     const call: SlackCall = { method, token, args };
     this.calls.push(call);
 
+    await this.held.get(method);
     const scripted = this.scripts.get(method)?.shift();
     const answer = scripted ?? { body: this.answer(method, token, args) };
     call.response = answer.body;

@@ -86,6 +86,22 @@ describe('Slack status and do-not-disturb (chat.use_slack_status)', () => {
     expect(lookups()).toEqual({ dnd: 2, profile: 2 });
   });
 
+  it('a submit does not wait for Slack: the question goes out once Slack answers', async () => {
+    kit = await startSlackKit({ mode: 'socket', config: STATUS_ON });
+    const release = kit.slack.hold('dnd.info');
+    const res = await fetch(`${kit.server.url}/api/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackSubmit({ target_experts: ['UDANA'] })) });
+    expect(res.status).toBe(200);
+    const { request_id: id } = (await res.json()) as { request_id: string };
+    await kit.slack.waitForCall((c) => c.method === 'dnd.info');
+    expect(askPosts()).toHaveLength(0);
+    // While Slack is asked, the request says it waits for the expert's do-not-disturb to be known.
+    const view = (await (await fetch(`${kit.server.url}/api/v1/requests/${id}`)).json()) as { waiting: unknown };
+    expect(view.waiting).toMatchObject({ why: 'dnd', expert_id: 'UDANA' });
+    release();
+    await kit.settle();
+    expect(askPosts()).toHaveLength(1);
+  });
+
   it('makes no status lookup when the setting is off (the default), even for an expert in do-not-disturb', async () => {
     kit = await startSlackKit({ mode: 'socket' });
     const now = kit.clock.now();
