@@ -79,6 +79,15 @@ describe('Slack App Home', () => {
     expect(text).not.toContain('"value":"UDANA"');
   });
 
+  it('works the same in HTTP mode: Home published, Away form submitted over signed requests', async () => {
+    kit = await startSlackKit({ mode: 'http' });
+    const requestId = await askDana();
+    expect((await kit.deliver(homeOpened('UDANA'))).status).toBe(200);
+    expect(lastHome('UDANA')).toContain(requestId);
+    expect((await kit.deliver(homeClick('UDANA', 'expertq_home_away', { date: '2026-12-01', delegate: 'ULEE' }))).status).toBe(200);
+    expect((await expert('UDANA')).away).toMatchObject({ delegate_to: 'ULEE', set_by: 'expert:UDANA' });
+  });
+
   it('tells a Slack user who is not an expert that they are not registered', async () => {
     kit = await startSlackKit({ mode: 'socket' });
     await kit.deliver(homeOpened('UNOBODY'));
