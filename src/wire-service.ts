@@ -51,6 +51,8 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     ...(options.delivery ? { delivery: options.delivery } : {}),
     llm,
+    // Only with the setting on and a transport that can say: otherwise no status lookup is ever made.
+    presence: config.chat?.use_slack_status && transport.presence ? (id) => transport.presence!(id) : null,
     scheduler: (engine) => new Scheduler(engine),
   });
   try {
@@ -58,6 +60,8 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       reply: (reply) => service.receiveInbound(reply),
       review: (action) => service.reviewFromChat(action),
       answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
+      home: (id) => service.expertHome(id),
+      setAway: (id, away) => service.awayFromChat(id, away),
     });
   } catch (error) {
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);

@@ -83,7 +83,7 @@ export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 
 export function expertState(e: Pick<ExpertWire, 'muted' | 'available_now' | 'unavailable'>, now: number, timeZone = 'UTC'): string {
   const u = e.unavailable;
   if (u) {
-    const label = u.why === 'cap' ? 'at cap' : u.why === 'quiet_hours' ? 'quiet hours' : u.why === 'muted' ? 'muted' : u.why.replace(/_/g, ' ');
+    const label = u.why === 'cap' ? 'at cap' : u.why === 'dnd' ? 'do-not-disturb' : u.why === 'quiet_hours' ? 'quiet hours' : u.why === 'muted' ? 'muted' : u.why.replace(/_/g, ' ');
     return u.until ? `${label} until ${formatWhen(u.until, now, timeZone)}` : label;
   }
   if (e.muted) return 'muted';

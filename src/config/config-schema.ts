@@ -113,6 +113,21 @@ export const configSchema = z
         api_url: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
         review_channel: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0123ABCD').optional(),
         reviewers: z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id such as U0123ABCD')).default([]),
+        // Asks wait out each expert's do-not-disturb and away status in Slack (scopes dnd:read, users.profile:read).
+        use_slack_status: z.boolean().default(false),
+        away_status_emoji: z.array(z.string().regex(/^:[^:\s]+:$/, 'must be an emoji code such as :palm_tree:')).default([':palm_tree:', ':airplane:', ':face_with_thermometer:']),
+        away_status_pattern: z
+          .string()
+          .min(1)
+          .refine((p) => {
+            try {
+              new RegExp(p, 'i');
+              return true;
+            } catch {
+              return false;
+            }
+          }, 'must be a regular expression')
+          .default('out of office|ooo|vacation|holiday|on leave'),
       })
       .strict()
       .nullable()

@@ -46,8 +46,8 @@ export const expertView = z
     unavailable: z
       .object({
         why: z
-          .enum(['muted', 'away', 'cap', 'quiet_hours', 'working_hours'])
-          .describe('muted: until they unmute; away: until their away spell ends; cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now; working_hours: outside the expert’s working hours.'),
+          .enum(['muted', 'away', 'dnd', 'cap', 'quiet_hours', 'working_hours'])
+          .describe('muted: until they unmute; away: until their away spell ends, or their Slack away status expires; dnd: in Slack do-not-disturb (when Slack status is consulted); cap: at a limit of open questions or questions a day; quiet_hours: nobody is asked now; working_hours: outside the expert’s working hours.'),
         until: isoTime.optional().describe('When it ends, when that is known (quiet hours end, the daily limit resets, the working day starts).'),
       })
       .nullable(),

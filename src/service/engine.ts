@@ -11,6 +11,7 @@ import type {
   AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord,
 } from '../domain/records.js';
 import type { Reads, Store, Tx } from '../store/store.js';
+import type { PresenceCache } from './presence-cache.js';
 
 /**
  * What every operation needs: the store, the clock, the current registry and configuration. Operations
@@ -42,6 +43,8 @@ export interface Engine {
   readonly llm: LlmSettings | null;
   /** Which topics the library has entries for: a submit on another skips the library lookup. */
   readonly libraryTopics: LibraryTopics;
+  /** Experts' chat status (`chat.use_slack_status`); null when it is not consulted. */
+  readonly presence: PresenceCache | null;
   /** Called after a transaction that queued messages to experts commits. */
   onMessagesQueued(): void;
   /** Called after a transaction that wrote events commits. */

@@ -1,6 +1,7 @@
 import { availability, type Availability, type AvailabilityRules } from '../core/availability.js';
 import type { RegisteredExpert } from '../core/expert-registry.js';
 import type { ExpertFacts } from '../core/route-request.js';
+import type { Presence } from '../transport/transport.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -14,7 +15,13 @@ export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: re
     workingHours: expert.workingHours,
     orgTimeZone: engine.config.org.timezone,
     quietHours,
+    // The chat status, while fresh (`chat.use_slack_status`): an away status or do-not-disturb.
+    ...presenceRules(engine.presence?.known(expert.id)),
   };
+}
+
+function presenceRules(p: Presence | undefined): Pick<AvailabilityRules, 'away' | 'dnd'> {
+  return { away: p?.awayUntil ? { until: p.awayUntil } : null, dnd: p?.dndUntil ? { until: p.dndUntil } : null };
 }
 
 /**

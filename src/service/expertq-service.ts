@@ -3,13 +3,14 @@ import type { ConsumerHandlers } from '../delivery/delivery-dispatcher.js';
 import { AppError, notFound } from '../errors.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { RequestQuery } from '../store/store.js';
-import type { InboundOutcome, InboundReply, ReviewAction, ReviewOutcome } from '../transport/transport.js';
+import type { AwayRequest, ExpertHome, InboundOutcome, InboundReply, ReviewAction, ReviewOutcome } from '../transport/transport.js';
 import { cancelRequest } from './cancel-request.js';
 import { consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput, type DeliveryListQuery } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import { listInstances } from './instances.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { endAway, setAway, type AwayInput } from './expert-away.js';
+import { awayFromChat, expertHome } from './expert-home.js';
 import { listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts.js';
 import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
@@ -155,6 +156,16 @@ export class ExpertqService extends ServiceBase {
   async setAway(id: string, input: AwayInput, by: string): Promise<ExpertView> {
     await setAway(this, id, input, by);
     return this.committed((await listExperts(this)).find((e) => e.id === id)!);
+  }
+
+  /** What the expert's home page in the chat platform shows; null for someone who is not an expert. */
+  expertHome(id: string): Promise<ExpertHome | null> {
+    return expertHome(this, id);
+  }
+
+  /** The expert sets themselves away (or back, with null) from the chat platform; a refusal comes back as a sentence. */
+  async awayFromChat(id: string, away: AwayRequest | null): Promise<string | null> {
+    return this.committed(await awayFromChat(this, id, away));
   }
 
   /** Ends an expert's away spell now; nothing happens when they are not away. */

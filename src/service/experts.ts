@@ -36,7 +36,7 @@ export interface ExpertView {
 }
 
 export interface Unavailable {
-  why: 'muted' | 'away' | 'cap' | 'quiet_hours' | 'working_hours';
+  why: 'muted' | 'away' | 'dnd' | 'cap' | 'quiet_hours' | 'working_hours';
   until?: string;
 }
 
@@ -86,8 +86,8 @@ function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveS
   }
   const free = expertAvailability(engine, expert, defaults.quiet_hours, now);
   if (free.available) return null;
-  // Away and do-not-disturb are not tracked yet: only working and quiet hours can block here.
-  const why = free.why === 'quiet_hours' ? 'quiet_hours' : 'working_hours';
+  // Away and do-not-disturb here are the Slack status (when consulted and fresh): an away spell is handled above.
+  const why = free.why;
   return free.until === null ? { why } : { why, until: iso(free.until), next: iso(free.until) };
 }
 

@@ -32,7 +32,14 @@ export async function planAsk(engine: Engine, tx: Tx, request: RequestRecord, ex
   return ask;
 }
 
-export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'unknown_expert' | 'drafting';
+/**
+ * `set_away`: the expert set an away spell (the ask passes on); `away` and `dnd` from the availability
+ * rules (their chat status) only make it wait. `checking_status`: their chat status is being looked up.
+ */
+/** How long an ask waiting for its expert's chat status waits before it is tried again anyway. */
+const STATUS_RETRY_MS = 30_000;
+
+export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'set_away' | 'unknown_expert' | 'drafting' | 'checking_status';
 
 /**
  * Sends a queued ask if the limits allow it now. "Sent" means the message is committed to the
@@ -68,7 +75,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   const policy = request.routing_policy;
   const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
   if (state?.muted) return await notNow('muted');
-  if (state?.away && state.away.until > now) return await notNow('away');
+  if (state?.away && state.away.until > now) return await notNow('set_away');
   if (state && isCapped(state, policy, expert)) return await notNow('capped');
   const free = expertAvailability(engine, expert, policy.quiet_hours, now);
   if (!free.available) {
@@ -83,6 +90,13 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
       await updateRequest(tx, request, { held: false, updated_at: now });
     }
     return free.why;
+  }
+  if (engine.presence && !engine.presence.fresh(expert.id)) {
+    // Free by every other rule: the chat status is looked up in the background, and once it is known
+    // this expert's waiting work gets its chance again. Until then the ask waits, with a retry in case
+    // that wake-up is lost (a restart).
+    if (ask.send_after === null || ask.send_after <= now) await save({ send_after: now + STATUS_RETRY_MS });
+    return 'checking_status';
   }
 
   const elements = askElements({

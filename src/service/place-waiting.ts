@@ -131,7 +131,7 @@ async function sendWaitingAsk(
   const outcome = await trySendAsk(engine, tx, request, ask, now);
   if (outcome === 'sent') result.sent++;
   else if (outcome === 'capped') blocked.add(key);
-  else if (outcome === 'muted' || outcome === 'away') {
+  else if (outcome === 'muted' || outcome === 'set_away') {
     // The expert muted (or went away) while this ask waited: pass it on exactly as their `mute` reply (or going away) would have.
     const before = await liveExperts(tx, request.id);
     if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);

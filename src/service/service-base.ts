@@ -12,6 +12,8 @@ import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
 import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
 import { LibraryTopics } from './library-topics.js';
+import { placeWaiting } from './place-waiting.js';
+import { PresenceCache } from './presence-cache.js';
 import { startWorkers } from './workers.js';
 import type { TickResult, TimedWork } from './timed-work.js';
 import type { ChangeFeed } from '../store/change-feed.js';
@@ -41,6 +43,7 @@ export class ServiceBase implements Engine {
   readonly scheduler: TimedWork;
   readonly llm: LlmSettings | null;
   readonly libraryTopics = new LibraryTopics(() => this.store);
+  readonly presence: PresenceCache | null;
   /** Runs drafting and structuring jobs; null without an LLM. */
   readonly llmWorker: LlmWorker | null;
   experts: ExpertRegistry;
@@ -79,6 +82,13 @@ export class ServiceBase implements Engine {
     ({ messages: this.messages, deliveries: this.deliveries, llmWorker: this.llmWorker } = startWorkers(this, options));
     this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
+    this.presence = options.presence ? new PresenceCache(options.presence, this.clock, this.log, (id) => this.placeWaitingOf(id)) : null;
+  }
+
+  /** An expert's chat status became known: their waiting asks get their chance. */
+  private async placeWaitingOf(expertId: string): Promise<void> {
+    await this.store.transaction((tx) => placeWaiting(this, tx, new Set([expertId]), this.clock.now()));
+    this.committed(undefined);
   }
 
   onMessagesQueued(): void {
@@ -144,6 +154,7 @@ export class ServiceBase implements Engine {
    * finished draft queues asks, a finished structuring queues events.
    */
   async idle(): Promise<void> {
+    await this.presence?.idle();
     await this.llmWorker?.idle();
     await Promise.all([this.messages.idle(), this.deliveries.idle()]);
   }

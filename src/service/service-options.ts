@@ -3,6 +3,7 @@ import type { Config } from '../config/load-config.js';
 import type { Logger } from 'pino';
 import type { ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/store.js';
+import type { Presence } from '../transport/transport.js';
 import type { Engine, ReviewSettings } from './engine.js';
 import type { TimedWork } from './timed-work.js';
 import type { WorkerOptions } from './workers.js';
@@ -24,6 +25,11 @@ export interface ExpertqServiceOptions extends WorkerOptions {
   changes?: ChangeFeed;
   /** Names this process on the leases it holds (deliveries, chat messages, LLM jobs); one is made up by default. */
   instanceId?: string;
+  /**
+   * Reads an expert's chat status (`chat.use_slack_status`): asks then wait out do-not-disturb and an
+   * away status. Absent: no status is consulted and no lookup is ever made.
+   */
+  presence?: ((expertId: string) => Promise<Presence>) | null;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
 }

@@ -55,7 +55,9 @@ function timedWhy(engine: Engine, request: RequestRecord, ask: AskRecord, now: n
   const expert = engine.experts.get(ask.expert_id);
   if (!expert) return 'quiet_hours';
   const free = expertAvailability(engine, expert, request.routing_policy.quiet_hours, now);
-  return free.available ? 'quiet_hours' : free.why;
+  if (!free.available) return free.why;
+  // Free by every rule known here while its Slack status is being asked: it waits on do-not-disturb.
+  return engine.presence && !engine.presence.known(expert.id) ? 'dnd' : 'quiet_hours';
 }
 
 /**

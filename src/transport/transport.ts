@@ -95,12 +95,50 @@ export interface ReviewOutcome {
   message: string;
 }
 
+/**
+ * What the chat platform says of an expert's own status (instants are ms since the epoch): in
+ * do-not-disturb (or snoozed) until `dndUntil`, showing an away status until `awayUntil`; null: not.
+ */
+export interface Presence {
+  dndUntil: number | null;
+  awayUntil: number | null;
+}
+
+/** What an expert's home page in the chat platform shows them (instants are ms since the epoch). */
+export interface ExpertHome {
+  expertId: string;
+  name: string;
+  topics: string[];
+  muted: boolean;
+  away: { until: number; delegateTo: string | null; note: string | null } | null;
+  /** The questions waiting for their answer, oldest first. */
+  openQuestions: Array<{ requestId: string; question: string; askedAt: number }>;
+  /** The other experts, who may stand in while they are away. */
+  colleagues: Array<{ id: string; name: string }>;
+  /** The expert's time zone, in which dates are shown and the away date is read. */
+  timeZone: string;
+}
+
+/** An away spell as an expert sets it themselves: `until` is a date or time or duration, as the API takes it. */
+export interface AwayRequest {
+  until: string;
+  delegateTo: string | null;
+  note: string | null;
+}
+
 /** What a transport hands to expertq: experts' replies and, from a review channel, reviewers' decisions. */
 export interface Inbound {
   reply(reply: InboundReply): Promise<InboundOutcome>;
   review(action: ReviewAction): Promise<ReviewOutcome>;
   /** A proposal's current answer (to prefill a reviewer's edit form), or null. */
   answerOf(proposalId: string): Promise<string | null>;
+  /** What the expert's home page shows; null for someone who is not a registered expert. */
+  home(expertId: string): Promise<ExpertHome | null>;
+  /**
+   * The expert sets themselves away (`away`) or back (null), as the API does; resolves with null when
+   * done, or with a sentence saying why the spell was not set.
+   */
+  setAway(expertId: string, away: AwayRequest | null): Promise<string | null>;
 }
 
 /**
@@ -113,6 +151,8 @@ export interface Transport {
   /** Has threads and can edit its messages (see `Engine.threadedTransport`). */
   readonly threaded: boolean;
   send(message: OutboundMessage): Promise<SentMessage | void>;
+  /** The expert's do-not-disturb and status, asked of the platform now (rejects when it cannot say). */
+  presence?(expertId: string): Promise<Presence>;
   /** Why the transport cannot carry messages now (for `/readyz`), or null when it can. */
   notReady?(): string | null;
   start(inbound: Inbound): Promise<void>;

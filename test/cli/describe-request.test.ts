@@ -72,6 +72,7 @@ describe('the STATE column of `expertq experts`', () => {
     ['at the open-asks cap', { muted: false, available_now: false, unavailable: { why: 'cap' } }, 'at cap'],
     ['in quiet hours', { muted: false, available_now: false, unavailable: { why: 'quiet_hours', until: '2026-11-24T18:00:00Z' } }, 'quiet hours until 18:00 UTC today'],
     ['muted', { muted: true, available_now: false, unavailable: { why: 'muted' } }, 'muted'],
+    ['in Slack do-not-disturb', { muted: false, available_now: false, unavailable: { why: 'dnd', until: '2026-11-24T18:00:00Z' } }, 'do-not-disturb until 18:00 UTC today'],
     ['not available, no reason given', { muted: false, available_now: false, unavailable: null }, 'unavailable'],
   ])('%s: %s', (_what, e, expected) => {
     expect(expertState(e, NOW)).toBe(expected);

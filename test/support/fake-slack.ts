@@ -60,6 +60,11 @@ export class FakeSlack {
    * answers `not_in_channel`, to a `null` one `channel_not_found`, as Slack does.
    */
   readonly channels = new Map<string, FakeChannel | null>();
+  /** What `dnd.info` answers per user (seconds since the epoch); anyone not listed has do-not-disturb off. */
+  readonly dnd = new Map<string, { dnd_enabled?: boolean; next_dnd_start_ts?: number; next_dnd_end_ts?: number; snooze_enabled?: boolean; snooze_endtime?: number }>();
+  /** The status part of what `users.profile.get` answers per user; anyone not listed has no status. */
+  readonly statuses = new Map<string, { status_text?: string; status_emoji?: string; status_expiration?: number }>();
+  private readonly held = new Map<string, Promise<void>>();
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly scripts = new Map<string, Scripted[]>();
@@ -117,6 +122,16 @@ export class FakeSlack {
     const list = this.scripts.get(method) ?? [];
     for (let i = 0; i < times; i++) list.push(answer);
     this.scripts.set(method, list);
+  }
+
+  /** Calls of `method` get no answer until the returned function is called (a slow Slack). */
+  hold(method: string): () => void {
+    let release!: () => void;
+    this.held.set(method, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.held.delete(method);
+      release();
+    };
   }
 
   callsOf(method: string): SlackCall[] {
@@ -194,6 +209,7 @@ export class FakeSlack {
     const call: SlackCall = { method, token, args };
     this.calls.push(call);
 
+    await this.held.get(method);
     const scripted = this.scripts.get(method)?.shift();
     const answer = scripted ?? { body: this.answer(method, token, args) };
     call.response = answer.body;
@@ -231,6 +247,12 @@ export class FakeSlack {
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'views.open':
         return { ok: true, view: { id: `V${this.nextTs++}` } };
+      case 'dnd.info':
+        return { ok: true, dnd_enabled: false, next_dnd_start_ts: 1, next_dnd_end_ts: 1, snooze_enabled: false, ...this.dnd.get(String(args.user)) };
+      case 'users.profile.get':
+        return { ok: true, profile: { real_name: String(args.user), status_text: '', status_emoji: '', status_expiration: 0, ...this.statuses.get(String(args.user)) } };
+      case 'views.publish':
+        return { ok: true, view: { id: `VH${this.nextTs++}`, type: 'home' } };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `1700000000.${String(this.nextTs++).padStart(6, '0')}` };
       default:

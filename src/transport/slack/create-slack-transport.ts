@@ -32,6 +32,7 @@ export async function createSlackTransport(config: Config, secrets: Secrets, log
     signingSecret,
     apiUrl: chat.api_url,
     reviewChannel: chat.review_channel,
+    awayStatus: { emoji: chat.away_status_emoji, pattern: new RegExp(chat.away_status_pattern, 'i') },
     experts: config.experts.map((e) => ({ id: e.id, name: e.name })),
     log,
     clock,

@@ -4,13 +4,16 @@ import type { WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import {
-  TransportError, type Inbound, type InboundOutcome, type InboundReply, type OutboundMessage, type ReviewOutcome, type SentMessage, type Transport,
+  TransportError, type Inbound, type InboundOutcome, type Presence, type InboundReply, type OutboundMessage, type ReviewOutcome, type SentMessage, type Transport,
 } from '../transport.js';
 import { ACTION, ANSWER_INPUT, ANSWER_MODAL, answerModal, askBlocks, closedAskBlocks } from './ask-blocks.js';
 import { checkSlackSetup } from './check-slack-setup.js';
 import { ExpertqReceiver, type ChatHttpAnswer } from './expertq-receiver.js';
 import { readMessageEvent, type SlackMessageEvent } from './read-message-event.js';
 import { REVIEW_ACTION, REVIEW_INPUT, REVIEW_MODAL, reviewCardBlocks, reviewCardText, reviewModal } from './review-blocks.js';
+import { listenForHome } from './slack-home.js';
+import { lookUpPresence } from './look-up-presence.js';
+import type { AwayStatusRules } from './read-slack-status.js';
 import { escapeMrkdwn } from './slack-text.js';
 import { toTransportError } from './to-transport-error.js';
 
@@ -22,6 +25,8 @@ export interface SlackTransportOptions {
   apiUrl: string;
   /** `chat.review_channel`: where pending proposals are posted for review. */
   reviewChannel?: string | undefined;
+  /** `chat.away_status_emoji` and `chat.away_status_pattern`: which Slack statuses mean away. */
+  awayStatus: AwayStatusRules;
   /** The configured experts, checked with Slack after start-up (`users.info`). */
   experts?: ReadonlyArray<{ id: string; name: string }>;
   log: Logger;
@@ -104,6 +109,11 @@ export class SlackTransport implements Transport {
       const review = message.purpose === 'review_card' || message.purpose === 'review_update' || message.purpose === 'review_reminder';
       throw toTransportError(error, { review, channel: review ? (message.cardRef?.channel ?? this.options.reviewChannel ?? null) : (message.thread?.channel ?? this.dmChannels.get(message.expertId) ?? null) });
     }
+  }
+
+  /** The expert's do-not-disturb and away status in Slack, asked now. */
+  presence(expertId: string): Promise<Presence> {
+    return lookUpPresence(this.app.client, expertId, () => this.options.clock.now(), this.options.awayStatus);
   }
 
   private async post(m: OutboundMessage): Promise<SentMessage | void> {
@@ -242,6 +252,7 @@ export class SlackTransport implements Transport {
       });
     });
     this.listenForReviews();
+    listenForHome(this.app, () => this.handlers(), this.options.log, this.options.clock);
     this.app.view(ANSWER_MODAL, async ({ ack, body, view }) => {
       const text = view.state.values[ANSWER_INPUT.block]?.[ANSWER_INPUT.action]?.value?.trim() ?? '';
       if (text === '') {
