@@ -31,6 +31,10 @@ function waitSentence(view: RequestView, wait: NonNullable<RequestView['waiting'
       return `Nobody is asked during quiet hours; ${who ?? 'the expert'} is asked when they end${until ? ` at ${until}` : ''}.`;
     case 'working_hours':
       return `${who ?? 'The expert'} is outside their working hours; the question is sent when they start${until ? ` at ${until}` : ''}.`;
+    case 'away':
+      return `${who ?? 'The expert'} is away; the question is sent when they are back${until ? ` at ${until}` : ''}.`;
+    case 'dnd':
+      return `${who ?? 'The expert'} has do-not-disturb on; the question is sent when it ends${until ? ` at ${until}` : ''}.`;
     case 'cap':
       return `Waiting: ${who ?? 'every expert for this topic'} ${who ? 'is' : 'are'} at the limit of questions they take${until ? `; it resets at ${until}` : '; the question is sent as soon as one is answered'}.`;
     default:

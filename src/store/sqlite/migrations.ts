@@ -268,12 +268,11 @@ export const MIGRATIONS: readonly string[] = [
   // spaces: contentless (the text is in `requests`), keyed by the request's rowid (backups copy pages,
   // and expertq never runs VACUUM), no positions (a search is words, not phrases), and the `ascii`
   // tokenizer, which splits only at the spaces and folds nothing more, so FTS5 sees the very words
-  // PostgreSQL does. The store writes a request's words with the request; a deleted request
-  // (retention) leaves the index by the trigger. `expertq_search_words`, defined on every connection
-  // expertq opens (request-search.ts), fills the index for the requests already kept.
+  // PostgreSQL does. A deleted request (retention) leaves the index by the trigger. The requests kept
+  // so far are indexed after start, in the background (migration 15): the marker table says so.
   `
   CREATE VIRTUAL TABLE requests_search USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='ascii');
-  INSERT INTO requests_search (rowid, words) SELECT rowid, expertq_search_words(question, asked_question) FROM requests;
+  CREATE TABLE requests_search_unfilled (unused INTEGER);
   CREATE TRIGGER requests_search_delete AFTER DELETE ON requests BEGIN
     DELETE FROM requests_search WHERE rowid = old.rowid;
   END;
@@ -312,13 +311,17 @@ export const MIGRATIONS: readonly string[] = [
   // 15: requests reach the text index in batches, after they are written (writing one request's words
   // at a time cost a submit more than its own row). \`indexed_through\`: every request up to this rowid
   // is indexed, none after it; a search reads the requests after it directly. Deleting the newest
-  // request lowers it, since SQLite may give the next request that rowid again.
+  // request lowers it, since SQLite may give the next request that rowid again. A database that ran
+  // migration 13 before it left its filling to the background starts from nothing indexed.
   `
   CREATE TABLE search_progress (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     indexed_through INTEGER NOT NULL
   ) STRICT;
-  INSERT INTO search_progress (id, indexed_through) VALUES (1, (SELECT coalesce(max(rowid), 0) FROM requests));
+  INSERT INTO search_progress (id, indexed_through) VALUES (1, CASE
+    WHEN EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'requests_search_unfilled') THEN 0
+    ELSE (SELECT coalesce(max(rowid), 0) FROM requests) END);
+  DROP TABLE IF EXISTS requests_search_unfilled;
   CREATE TRIGGER requests_search_through AFTER DELETE ON requests
     WHEN old.rowid > (SELECT coalesce(max(rowid), 0) FROM requests) BEGIN
     UPDATE search_progress SET indexed_through = (SELECT coalesce(max(rowid), 0) FROM requests)
