@@ -1,10 +1,12 @@
 // `npm run bench`: builds, then runs each benchmark section in turn and prints a summary.
 // Sections are async functions returning { name, ok, summary }; add new ones to SECTIONS
-// (`history` measures the 100k SQLite history, cached in bench/.cache/ after its first build).
+// (`history` measures the 100k SQLite history, cached in bench/.cache/ after its first build;
+// `library` the reuse rule's precision on the labelled pairs and the cost of a 100k-entry library).
 // Exit code 1 when any section misses its target.
 // BENCH_SECTIONS=fanout (comma-separated names) runs only those sections.
 import { benchFanout } from './fanout.js';
 import { benchHistory } from './history/run.js';
+import { benchLibrary } from './library.js';
 import { benchPostgres } from './postgres.js';
 import { benchQueueLatency } from './queue-latency.js';
 import { benchScheduler } from './scheduler.js';
@@ -18,6 +20,7 @@ const SECTIONS = [
   { name: 'queue', run: benchQueueLatency },
   { name: 'postgres', run: benchPostgres },
   { name: 'history', run: () => benchHistory() },
+  { name: 'library', run: benchLibrary },
 ];
 
 const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,5 +1,5 @@
 // The servers under test, each on its own temp dir and SQLite file, listening on 127.0.0.1:0.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -101,11 +101,13 @@ export function writeConfig(dir, sections) {
 
 /**
  * The real expertq app, wired as src/server.ts wires it (config file → store → console transport →
- * service → app → listen), with the console output and logs discarded.
+ * service → app → listen), with the console output and logs discarded. `database`, when given, is a
+ * SQLite file (checkpointed, no WAL beside it) copied in as the server's database before it opens.
  */
-export async function startExpertq({ experts, defaults, llm }) {
+export async function startExpertq({ experts, defaults, llm, database }) {
   const dir = tempDir('expertq');
   const config = loadConfig(writeConfig(dir, { experts, defaults, ...(llm ? { llm } : {}) }));
+  if (database) copyFileSync(database, config.storagePath);
 
   const logs = discardStream();
   const out = discardStream();
