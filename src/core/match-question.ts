@@ -4,16 +4,25 @@ import { jaccard, normalizeTopic } from './normalize-topic.js';
  * Words that say how a question is asked rather than what it is about. Two questions sharing only
  * these ("how do I …", "what is the …") are not the same question, so they are left out of both the
  * score and the index lookup. Short on purpose: a longer list starts removing words that matter
- * ("not", "after", "before" change what is asked).
+ * ("not", "after", "before" change what is asked). "us" and "this" are kept: "US customers", "this
+ * week". Greetings ("hi", "thanks", "quick question") say nothing of what is asked either.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'at', 'for', 'by', 'with', 'from', 'as', 'into', 'about',
   'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'done', 'have', 'has', 'had',
   'can', 'could', 'should', 'would', 'will', 'shall', 'may', 'might', 'must',
-  'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'it', 'its', 'they', 'them', 'their', 'this', 'that', 'these', 'those',
+  'i', 'me', 'my', 'we', 'our', 'you', 'your', 'it', 'its', 'they', 'them', 'their', 'that', 'these', 'those',
   'what', 'which', 'who', 'whom', 'how', 'why', 'when', 'where', 'there', 'here',
   'please', 'any', 'some', 'so', 'if', 'then', 'than', 'just', 'also',
+  'hi', 'hello', 'hey', 'thanks', 'thank', 'quick', 'question',
 ]);
+
+/**
+ * Question words that say what kind of answer is wanted: left out of the score (so "which" and "what"
+ * do not keep two questions apart), but a question that asks "which" where the entry asked "who" is
+ * another question. "how" and "what" are not among them: "how do I" and "what is" ask alike.
+ */
+const ASKS_FOR: ReadonlySet<string> = new Set(['which', 'who', 'when', 'where', 'why']);
 
 /**
  * A question's tokens for matching: normalized like a topic (lower case, spaces collapsed), split on
@@ -57,8 +66,25 @@ export function sameNumbers(a: ReadonlySet<string>, b: ReadonlySet<string>): boo
 }
 
 /**
+ * Whether one question swaps a word of the other for another: each has a word (or question word) the
+ * other lacks. "refund window for annual plans" and "… monthly plans" share most words yet ask
+ * different things, and a score of shared words cannot tell such a swap from a synonym; a question
+ * that only adds words to the other ("in production", "for a customer") or leaves some out is taken
+ * for the same question. Synonyms are thereby missed: with an LLM configured, the model judges those.
+ */
+export function swapsAWord(a: string, b: string): boolean {
+  const words = (q: string) => {
+    const all = normalizeTopic(q.normalize('NFC')).split(/[^\p{L}\p{M}\p{N}]+/u);
+    return new Set([...questionTokens(q), ...all.filter((w) => ASKS_FOR.has(w))]);
+  };
+  const ofA = words(a);
+  const ofB = words(b);
+  return [...ofA].some((w) => !ofB.has(w)) && [...ofB].some((w) => !ofA.has(w));
+}
+
+/**
  * The entry to offer for a question: the highest score at or above `minScore` among entries naming
- * the same numbers, ties going to the most recently verified (then the smaller id, so the choice never
+ * the same numbers and swapping no word, ties going to the most recently verified (then the smaller id, so the choice never
  * depends on the order entries came in); null when none is close enough.
  */
 export function bestMatch<C extends MatchCandidate>(question: string, candidates: readonly C[], minScore: number): QuestionMatch<C> | null {
@@ -68,7 +94,7 @@ export function bestMatch<C extends MatchCandidate>(question: string, candidates
   for (const entry of candidates) {
     const theirs = questionTokens(entry.question);
     const score = jaccard(tokens, theirs);
-    if (score < minScore || score === 0 || !sameNumbers(tokens, theirs)) continue;
+    if (score < minScore || score === 0 || !sameNumbers(tokens, theirs) || swapsAWord(question, entry.question)) continue;
     if (best === null || score > best.score || (score === best.score && isNewer(entry, best.entry))) best = { entry, score };
   }
   return best;

@@ -53,4 +53,12 @@ describe('matching a question against the library', () => {
     expect(bestMatch('Refund for invoice 1042 in 2026, please?', entries, 0.6)?.entry.id).toBe('ans_2');
     expect(bestMatch('Refund for invoice 1043 in 2026?', entries, 0.6)).toBeNull();
   });
+
+  it('never offers an entry when the question swaps one of its words (or question words) for another; adding words is fine', () => {
+    const entries = [entry('ans_1', 'How long is the refund window for annual plans?'), entry('ans_2', 'Who approves refunds above the limit?')];
+    expect(bestMatch('How long is the refund window for monthly plans?', entries, 0.6)).toBeNull();
+    expect(bestMatch('Hi! How long is the refund window for annual plans in the EU? Thanks', entries, 0.6)?.entry.id).toBe('ans_1');
+    expect(bestMatch('When are refunds above the limit approved?', entries, 0.6)).toBeNull();
+    expect(bestMatch('Who approves the refunds above the limit?', entries, 0.6)?.entry.id).toBe('ans_2');
+  });
 });

@@ -40,13 +40,14 @@ describe('the labelled question pairs', () => {
     for (const p of [...pairs.reuse, ...pairs.distinct]) expect(p.entry).not.toBe(p.asked);
   });
 
-  // Measured when the set was written: precision 0.674, recall 0.817 at 0.6. Questions differing in one
-  // entity word ("annual" / "monthly plans", "EU" / "US customers") share most of their words, which a
-  // word-overlap score cannot tell from a synonym; the floors keep the rule from getting worse.
-  it('at the default threshold, the lexical rule finds at least 80% of the paraphrases, and two offers in three are right', () => {
+  // Measured: precision 0.976, recall 0.563 at 0.6. Word overlap alone gave 0.674 / 0.817: questions
+  // differing in one entity word ("annual" / "monthly plans", "EU" / "US customers") share most of
+  // their words. A question that swaps a word is no longer offered, which also misses synonyms
+  // ("change" / "update"): those are the LLM's to judge.
+  it('at the default threshold, at least 95% of the offers are right, and more than half the paraphrases are found', () => {
     const { precision, recall } = figures(DEFAULT_MIN_SCORE);
-    expect(recall).toBeGreaterThanOrEqual(0.8);
-    expect(precision).toBeGreaterThanOrEqual(0.67);
+    expect(precision).toBeGreaterThanOrEqual(0.95);
+    expect(recall).toBeGreaterThanOrEqual(0.55);
   });
 
   it('from a threshold of 0.85, at least 95% of the offers are right', () => {
