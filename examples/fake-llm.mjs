@@ -1,8 +1,9 @@
 // A stand-in for an OpenAI-compatible model, to try expertq's LLM features without one (docs/llm.md):
 //   node examples/fake-llm.mjs            → listens on http://127.0.0.1:8777/v1
 // It answers POST /v1/chat/completions by the `response_format.json_schema.name` it is asked for: a
-// "drafted" question (the raw one, prefixed), or the answer as the default {summary, facts} with
-// confidence 0.8. It does no language work at all; use a real model (Ollama, OpenAI, …) for that.
+// "drafted" question (the raw one, prefixed), the answer as the default {summary, facts} with
+// confidence 0.8, or "no" when asked whether a library answer answers a new question. It does no
+// language work at all; use a real model (Ollama, OpenAI, …) for that.
 import { createServer } from 'node:http';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +15,10 @@ function dataOf(messages) {
 }
 
 function answer(body) {
+  const name = body.response_format?.json_schema?.name;
+  if (name === 'answer_match') return { answers_question: false, confidence: 0.5 };
   const data = dataOf(body.messages);
-  if (body.response_format?.json_schema?.name === 'drafted_question') {
+  if (name === 'drafted_question') {
     return { question: `In a sentence or two: ${String(data.question).replace(/\?+\s*$/, '')}?` };
   }
   const text = String(data.answer);

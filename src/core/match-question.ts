@@ -84,17 +84,22 @@ export function swapsAWord(a: string, b: string): boolean {
 
 /**
  * The entry to offer for a question: the highest score at or above `minScore` among entries naming
- * the same numbers and swapping no word, ties going to the most recently verified (then the smaller id, so the choice never
+ * the same numbers and swapping no word (unless `swaps: 'allowed'`: the model judges those), ties going to the most recently verified (then the smaller id, so the choice never
  * depends on the order entries came in); null when none is close enough.
  */
-export function bestMatch<C extends MatchCandidate>(question: string, candidates: readonly C[], minScore: number): QuestionMatch<C> | null {
+export function bestMatch<C extends MatchCandidate>(
+  question: string,
+  candidates: readonly C[],
+  minScore: number,
+  { swaps = 'refused' }: { swaps?: 'refused' | 'allowed' } = {},
+): QuestionMatch<C> | null {
   const tokens = questionTokens(question);
   if (tokens.size === 0) return null;
   let best: QuestionMatch<C> | null = null;
   for (const entry of candidates) {
     const theirs = questionTokens(entry.question);
     const score = jaccard(tokens, theirs);
-    if (score < minScore || score === 0 || !sameNumbers(tokens, theirs) || swapsAWord(question, entry.question)) continue;
+    if (score < minScore || score === 0 || !sameNumbers(tokens, theirs) || (swaps === 'refused' && swapsAWord(question, entry.question))) continue;
     if (best === null || score > best.score || (score === best.score && isNewer(entry, best.entry))) best = { entry, score };
   }
   return best;

@@ -32,7 +32,10 @@ export interface RequestRecord {
   proposal_id: string | null;
   /** True while every candidate is capped and the request waits for capacity. */
   held: boolean;
-  /** With an LLM: true while its question is being drafted; its asks wait (queued) until the draft ends. */
+  /**
+   * With an LLM: true while the model works on it before anyone is asked: judging whether a library
+   * answer answers it, then drafting its question. Its asks wait (queued) until the draft ends.
+   */
   drafting: boolean;
   /** The drafted question every ask of this request carries (element 3); null without a draft. */
   asked_question: string | null;
@@ -239,12 +242,12 @@ export interface DeliveryJob extends DeliveryRecord {
   body: string;
 }
 
-export const LLM_STAGES = ['draft', 'structure'] as const;
+export const LLM_STAGES = ['draft', 'structure', 'match'] as const;
 export type LlmStage = (typeof LLM_STAGES)[number];
 
 /**
- * Drafting or structuring work owed to a request, written in the same transaction as the
- * submit or the reply that causes it, and done by the LLM worker after commit. `pending` rows survive
+ * Drafting, structuring or answer-matching work owed to a request, written in the same transaction as
+ * the submit or the reply that causes it, and done by the LLM worker after commit. `pending` rows survive
  * a restart and resume.
  */
 export interface LlmJobRecord {
@@ -256,7 +259,7 @@ export interface LlmJobRecord {
   state: 'pending' | 'done';
   /** Calls started; a job that keeps failing to finish is given up after a few. */
   attempts: number;
-  /** Drafting: when the first ask stops waiting and goes out with the raw question. */
+  /** Drafting: when the first ask stops waiting and goes out with the raw question; matching: when the lexical rule decides instead. */
   deadline_at: number | null;
   created_at: number;
   finished_at: number | null;

@@ -102,7 +102,7 @@ export const waiting = z
   .object({
     why: z
       .enum(['llm', 'quiet_hours', 'working_hours', 'away', 'dnd', 'cap', 'review'])
-      .describe('llm: the question is being drafted; quiet_hours: asks wait for quiet hours to end; cap: every expert who could answer is at a limit; review: an answer waits for a reviewer.'),
+      .describe('llm: the LLM works on it before anyone is asked (judging whether a library answer fits, or drafting the question); quiet_hours: asks wait for quiet hours to end; cap: every expert who could answer is at a limit; review: an answer waits for a reviewer.'),
     expert_id: z.string().optional().describe('Whom it waits for, when that is one expert.'),
     until: isoTime.optional().describe('When the wait ends, when that is known.'),
   })

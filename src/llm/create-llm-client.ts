@@ -22,7 +22,7 @@ export interface ChatMessage {
 
 /** One structured-output call: `response_format: {type: "json_schema", json_schema: {name, strict, schema}}`. */
 export interface LlmCall {
-  name: 'drafted_question' | 'structured_answer';
+  name: 'drafted_question' | 'structured_answer' | 'answer_match';
   schema: Record<string, unknown>;
   strict: boolean;
   messages: ChatMessage[];

@@ -26,7 +26,7 @@ function waitSentence(view: RequestView, wait: NonNullable<RequestView['waiting'
     case 'review':
       return 'An expert answered; the answer waits for a human reviewer.';
     case 'llm':
-      return 'The question is being prepared for the expert.';
+      return 'The question is being prepared for the expert, or checked against earlier answers; nobody is asked yet.';
     case 'quiet_hours':
       return `Nobody is asked during quiet hours; ${who ?? 'the expert'} is asked when they end${until ? ` at ${until}` : ''}.`;
     case 'working_hours':

@@ -43,3 +43,12 @@ export async function queueStructuring(tx: Tx, request: RequestRecord, proposal:
   request.status = 'proposed';
   request.proposal_id = proposal.id;
 }
+
+/**
+ * Queues the model's judgement of whether a library entry answers a new request, in the submit
+ * transaction. Nobody is asked meanwhile; at `llm.timeout` after submission the lexical rule decides
+ * instead, so a slow or dead model delays the request by at most that.
+ */
+export async function queueMatch(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+  await tx.llmJobs.insert(job('match', request.id, now, { deadline_at: now + engine.llm!.timeoutMs }));
+}

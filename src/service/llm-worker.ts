@@ -6,10 +6,12 @@ import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
 import { checkDraft, draftCall } from '../llm/draft-question.js';
 import { finishDraft, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';
+import { finishMatch, type MatchOutcome } from './finish-match.js';
 import { MAX_LLM_ATTEMPTS } from './llm-jobs.js';
 import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from '../llm/structure-answer.js';
+import { judgeCall } from './judge-match.js';
 
-type Outcome = DraftOutcome | StructureOutcome;
+type Outcome = DraftOutcome | StructureOutcome | MatchOutcome;
 
 export interface LlmWorkerOptions {
   /** Names this process on its leases (`claimed_by`); a fresh id by default. */
@@ -18,7 +20,7 @@ export interface LlmWorkerOptions {
 }
 
 /**
- * Runs the durable LLM jobs (drafting and structuring) after the transactions that wrote them commit,
+ * Runs the durable LLM jobs (drafting, structuring, judging library matches) after the transactions that wrote them commit,
  * never inside one and never on the request path. At most `llm.concurrency` calls are in flight, each
  * bounded by the client's timeout, so a slow or dead provider holds a few calls, not the service. Jobs
  * are claimed with a lease in the database, renewed while the call runs (it may outlast a lease), so
@@ -135,6 +137,15 @@ export class LlmWorker {
       return { reply, result: reply.ok ? checkDraft(reply.content) : { ok: false, error: reply.error } };
     }
 
+    if (job.stage === 'match') {
+      if (request.status !== 'queued' || !request.drafting) return skip('the request no longer waits for a judgement');
+      const judged = await judgeCall(this.engine, request);
+      if (judged === null) return skip('no library entry is close enough any more');
+      const reply = await this.client.complete({ ...judged.call, signal });
+      if (!reply.ok && reply.aborted) return null;
+      return { reply, result: reply.ok ? judged.check(reply.content) : { ok: false, error: reply.error } };
+    }
+
     if (request.status !== 'proposed' || request.proposal_id !== job.proposal?.id) return skip('the request no longer waits for this proposal');
     const kindSchema = kindSchemaOf(await this.engine.store.consumers.list(), request.kind) ?? DEFAULT_KIND_SCHEMA;
     const input = { topic: request.topic, kind: request.kind, question: request.question, askedQuestion: request.asked_question, answer: job.proposal.answer };
@@ -153,6 +164,7 @@ export class LlmWorker {
       store.transaction(async (tx) => {
         const now = clock.now();
         if (job.stage === 'draft') await finishDraft(this.engine, tx, job, o as DraftOutcome, now);
+        else if (job.stage === 'match') await finishMatch(this.engine, tx, job, o as MatchOutcome, now);
         else await finishStructuring(this.engine, tx, job, o as StructureOutcome, now);
       });
     try {

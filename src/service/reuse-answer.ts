@@ -1,32 +1,54 @@
-import { bestMatch, STOP_WORDS } from '../core/match-question.js';
+import { bestMatch, STOP_WORDS, type QuestionMatch } from '../core/match-question.js';
 import type { AnswerRecord } from '../domain/answers.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import { newId } from '../ids.js';
-import { queryWords } from '../store/answer-repository.js';
+import { queryWords, type AnswerReads } from '../store/answer-repository.js';
 import type { Tx } from '../store/store.js';
 import { createProposal } from './create-proposal.js';
 import { audit, countOne, type Engine } from './engine.js';
-import { writeNewRequest } from './new-request.js';
+import { queueMatch } from './llm-jobs.js';
+import { updateRequest, writeNewRequest } from './new-request.js';
 
 /** The index's best this many entries are scored: enough for any paraphrase, bounded for a popular topic. */
 export const REUSE_CANDIDATES = 50;
 
 export type ReuseMode = 'offer' | 'off';
 
+/** What reuse did at submit: offered an entry, left the judgement to the model, or found nothing. */
+export type ReuseOutcome = 'reused' | 'judging' | 'none';
+
 /**
  * Offers a library entry instead of asking an expert, for a request being submitted: when an active,
  * fresh entry of the same topic and kind asks close enough the same question (`library.min_score`),
  * the request is written and gets a pending proposal made of that entry, in the caller's transaction.
- * Returns whether it did; when not, the request is untouched and is routed as usual. With
+ * With an LLM and no such entry, but one scoring at least `library.llm_min_score`, the request is
+ * written `queued`, waiting for the model (`drafting`), and an `answer_match` job is queued: nobody is
+ * asked before the judgement. Otherwise the request is untouched and is routed as usual. With
  * `library.share: same_consumer`, only entries of the submitter's own requests and those added by
  * hand are offered, so no consumer receives another's answers.
  */
-export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<boolean> {
-  if (mode === 'off' || !(await engine.libraryTopics.mayHave(request.topic, request.kind, now))) return false;
+export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<ReuseOutcome> {
+  if (mode === 'off' || !(await engine.libraryTopics.mayHave(request.topic, request.kind, now))) return 'none';
+  const library = engine.config.library;
+  const candidates = await reuseCandidates(engine, tx, request, now);
+  const match = bestMatch(request.question, candidates, library.min_score);
+  if (match !== null) {
+    await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
+    return 'reused';
+  }
+  if (engine.llm === null || bestMatch(request.question, candidates, library.llm_min_score, { swaps: 'allowed' }) === null) return 'none';
+  request.drafting = true;
+  await writeNewRequest(tx, request);
+  await queueMatch(engine, tx, request, now);
+  return 'judging';
+}
+
+/** Active, fresh entries of the request's topic and kind sharing a word with its question, that its consumer may see. */
+export async function reuseCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, now: number): Promise<AnswerRecord[]> {
   const library = engine.config.library;
   const words = queryWords(request.question).filter((w) => !STOP_WORDS.has(w));
-  if (words.length === 0) return false;
-  const candidates = await tx.answers.reuseCandidates({
+  if (words.length === 0) return [];
+  return reads.answers.reuseCandidates({
     topic: request.topic,
     kind: request.kind,
     words,
@@ -34,34 +56,45 @@ export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord,
     limit: REUSE_CANDIDATES,
     ...(library.share === 'same_consumer' ? { consumerId: request.consumer_id } : {}),
   });
-  const match = bestMatch(request.question, candidates, library.min_score);
-  if (match === null) return false;
+}
 
+/**
+ * Answers a request with a library entry, in the caller's transaction: it stops waiting for the model,
+ * is written if new, gets a pending proposal made of the entry (`confidence` the lexical score or the
+ * model's), and `reused {answer_id, score, by}` is audited. Nobody is asked.
+ */
+export async function reuseEntry(
+  engine: Engine,
+  tx: Tx,
+  request: RequestRecord,
+  match: QuestionMatch<AnswerRecord>,
+  how: { by: 'lexical' | 'llm'; confidence: number },
+  now: number,
+): Promise<void> {
   // Nobody is asked, so there is no question to draft.
-  request.drafting = false;
+  await updateRequest(tx, request, { drafting: false, updated_at: now });
   await writeNewRequest(tx, request);
   await audit(engine, tx, {
     request_id: request.id,
     at: now,
     type: 'reused',
     actor: 'system',
-    data: { answer_id: match.entry.id, score: match.score, by: 'lexical' },
+    data: { answer_id: match.entry.id, score: match.score, by: how.by },
   });
-  await createProposal(engine, tx, request, reusedProposal(match.entry, request, match.score, now), now);
+  await createProposal(engine, tx, request, reusedProposal(match.entry, request, how.confidence, now), now);
   countOne(engine.counters.reuse, 'offered');
-  engine.log.info({ request_id: request.id, answer_id: match.entry.id, score: match.score }, 'library answer offered: no expert asked');
-  return true;
+  engine.log.info({ request_id: request.id, answer_id: match.entry.id, score: match.score, by: how.by }, 'library answer offered: no expert asked');
 }
 
 /** A pending proposal made of a library entry: its answer as delivered then, and who gave it. */
-function reusedProposal(entry: AnswerRecord, request: RequestRecord, score: number, now: number): ProposalRecord {
+function reusedProposal(entry: AnswerRecord, request: RequestRecord, confidence: number, now: number): ProposalRecord {
   return {
     id: newId('prop'),
     request_id: request.id,
     status: 'pending',
     answer: entry.answer,
     structured: entry.structured ?? { text: entry.answer },
-    confidence: score,
+    confidence,
     provenance: {
       expert_id: entry.expert_id,
       expert_name: entry.expert_name,

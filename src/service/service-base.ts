@@ -6,7 +6,7 @@ import { ExpertRegistry } from '../core/expert-registry.js';
 import type { DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
 import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
-import { expireDrafts } from './finish-llm-job.js';
+import { expireLlmJobs } from './expire-llm-jobs.js';
 import type { LlmWorker } from './llm-worker.js';
 import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
@@ -142,8 +142,8 @@ export class ServiceBase implements Engine {
     const now = this.clock.now();
     const started = performance.now();
     this.lastTickAt = Date.now();
-    // Drafts past their deadline fall back first, so their asks go out in this same tick.
-    if (this.llm) await expireDrafts(this, now);
+    // LLM work past its deadline falls back first, so the asks it held go out in this same tick.
+    if (this.llm) await expireLlmJobs(this, now);
     const result = await this.scheduler.tick(now);
     this.ticks.emit('tick', (performance.now() - started) / 1000);
     return this.committed(result);

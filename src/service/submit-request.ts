@@ -107,9 +107,10 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     actor: consumerActor,
     data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
-  if (await offerReuse(engine, tx, request, reuse ?? engine.config.library.reuse, now)) {
-    return { request_id: request.id, status: 'queued', reused: true };
-  }
+  const reused = await offerReuse(engine, tx, request, reuse ?? engine.config.library.reuse, now);
+  if (reused === 'reused') return { request_id: request.id, status: 'queued', reused: true };
+  // The model judges a library entry first; the request is routed (or answered) when it has.
+  if (reused === 'judging') return { request_id: request.id, status: 'queued' };
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
   await writeNewRequest(tx, request);

@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The two calls expertq makes, by `response_format.json_schema.name`. */
-export type CallName = 'drafted_question' | 'structured_answer';
+/** The calls expertq makes, by `response_format.json_schema.name`. */
+export type CallName = 'drafted_question' | 'structured_answer' | 'answer_match';
 
 /** What the fake does with one call. */
 export type Behaviour =
@@ -40,10 +40,14 @@ export function later(): { behaviour: Behaviour; release: (b: Behaviour) => void
 /** A drafted question a test can recognise: "From memory: <raw question>?". */
 export const fakeDraft = (data: Record<string, unknown>) => `From memory: ${String(data.question).replace(/\?+\s*$/, '')}?`;
 
-/** Default answers: a recognisable draft, and `{summary, facts}` from the answer with confidence 0.9. */
+/**
+ * Default answers: a recognisable draft, `{summary, facts}` from the answer with confidence 0.9, and
+ * "this library answer does not answer the question" (so an expert is asked unless a test says yes).
+ */
 const DEFAULTS: Record<CallName, Script> = {
   drafted_question: (call) => ({ json: { question: fakeDraft(call.data) } }),
   structured_answer: (call) => ({ json: { structured: { summary: String(call.data.answer), facts: [String(call.data.answer)] }, confidence: 0.9 } }),
+  answer_match: { json: { answers_question: false, confidence: 0.9 } },
 };
 
 /**

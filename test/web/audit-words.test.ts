@@ -35,6 +35,7 @@ describe('audit trail in words', () => {
     [row('reuse_declined', 'reviewer:alice', { answer_id: 'ans_1', proposal_id: 'prop_1', note: null }), 'alice sent library answer ans_1 back: not a match, an expert is asked.'],
     [row('failed', 'system', { code: 'no_expert_found', message: 'No expert covers “gardening”.' }), 'Failed (no expert found): No expert covers “gardening”.'],
     [row('llm_fallback', 'system', { stage: 'draft', error: 'HTTP 500' }), "The LLM's draft was not used (HTTP 500); expertq went on without it."],
+    [row('llm_fallback', 'system', { stage: 'match', error: 'HTTP 500' }), "The LLM's judgement of a library answer was not used (HTTP 500); expertq went on without it."],
     [row('something_new', 'system', { ask_id: 'ask_9', count: 2 }), 'Something new: ask id ask_9, count 2.'],
   ])('%s', (sentence, expected) => {
     expect(sentence).toBe(expected);

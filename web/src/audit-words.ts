@@ -99,9 +99,9 @@ export function auditSentence(entry: AuditEntry, name: NameOf): string {
     case 'deduped':
       return `${str(d.consumer_id)} asked the same question again; ${d.newly_attached ? 'it now gets this request’s answer too' : 'it was already subscribed'}.`;
     case 'llm_call':
-      return `The LLM (${str(d.model)}) ${d.stage === 'draft' ? 'drafted the question' : 'structured the answer'} in ${str(d.latency_ms)} ms: ${d.outcome === 'ok' ? (d.used ? 'used' : 'not used') : d.outcome === 'invalid' ? 'unusable output' : 'the call failed'}.`;
+      return `The LLM (${str(d.model)}) ${d.stage === 'draft' ? 'drafted the question' : d.stage === 'match' ? 'judged a library answer' : 'structured the answer'} in ${str(d.latency_ms)} ms: ${d.outcome === 'ok' ? (d.used ? 'used' : 'not used') : d.outcome === 'invalid' ? 'unusable output' : 'the call failed'}.`;
     case 'llm_fallback':
-      return `The LLM's ${d.stage === 'draft' ? 'draft' : 'structuring'} was not used (${str(d.error)}); expertq went on without it.`;
+      return `The LLM's ${d.stage === 'draft' ? 'draft' : d.stage === 'match' ? 'judgement of a library answer' : 'structuring'} was not used (${str(d.error)}); expertq went on without it.`;
     case 'delivery_dead':
       return `Delivery to ${str(d.consumer_id)} gave up: ${str(d.error)}.`;
     default:
