@@ -17,7 +17,9 @@ export type ReuseMode = 'offer' | 'off';
  * Offers a library entry instead of asking an expert, for a request being submitted: when an active,
  * fresh entry of the same topic and kind asks close enough the same question (`library.min_score`),
  * the request is written and gets a pending proposal made of that entry, in the caller's transaction.
- * Returns whether it did; when not, the request is untouched and is routed as usual. With
+ * Returns whether it did; when not, the request is routed as usual. A stale entry that would have
+ * matched is not offered: the request notes it (`refreshes`), so its asks show the expert that
+ * answer and the reply `same` confirms it. With
  * `library.share: same_consumer`, only entries of the submitter's own requests and those added by
  * hand are offered, so no consumer receives another's answers.
  */
@@ -30,12 +32,22 @@ export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord,
     topic: request.topic,
     kind: request.kind,
     words,
-    staleBefore: now - library.verify_after,
+    staleBefore: now - engine.config.library.verify_after,
     limit: REUSE_CANDIDATES,
     ...(library.share === 'same_consumer' ? { consumerId: request.consumer_id } : {}),
   });
-  const match = bestMatch(request.question, candidates, library.min_score);
-  if (match === null) return false;
+  const staleBefore = now - library.verify_after;
+  const fresh = candidates.filter((c) => c.verified_at >= staleBefore);
+  const match = bestMatch(request.question, fresh, library.min_score);
+  if (match === null) {
+    const stale = bestMatch(request.question, candidates.filter((c) => c.verified_at < staleBefore), library.min_score);
+    if (stale !== null) {
+      request.refreshes = stale.entry.id;
+      await audit(engine, tx, { request_id: request.id, at: now, type: 'stale_match', actor: 'system', data: { answer_id: stale.entry.id, score: stale.score } });
+      engine.log.info({ request_id: request.id, answer_id: stale.entry.id, score: stale.score }, 'stale library answer: the expert is shown it');
+    }
+    return false;
+  }
 
   // Nobody is asked, so there is no question to draft.
   request.drafting = false;
@@ -72,6 +84,7 @@ function reusedProposal(entry: AnswerRecord, request: RequestRecord, score: numb
       escalated: false,
       reused_from: entry.id,
       original_request_id: entry.request_id,
+      original_question: entry.question,
       verified_at: new Date(entry.verified_at).toISOString(),
     },
     decision: null,
