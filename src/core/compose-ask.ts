@@ -1,3 +1,5 @@
+import { previousAnswerLine, type PreviousAnswer } from './previous-answer.js';
+
 /** What an outbound ask is made of. The question is already drafted (or raw, without an LLM). */
 export interface AskParts {
   orgName: string;
@@ -7,6 +9,8 @@ export interface AskParts {
   question: string;
   /** A reviewer sent the expert's earlier answer back with these instructions. */
   sentBack?: { instructions: string; previousAnswer: string | null } | undefined;
+  /** A stale library entry asked the same question: its answer is shown, and `same` confirms it. */
+  previous?: PreviousAnswer | undefined;
 }
 
 /** First name for the greeting; the full name is used in the attribution promise. */
@@ -25,8 +29,9 @@ export function composeAsk(parts: AskParts): string {
 
 /**
  * The six elements of an ask, one string each, in the fixed order (chat transports show one block
- * each). An ask sent back by a reviewer has the reviewer's instructions right after the question;
- * the six stay in their order around it.
+ * each). An ask sent back by a reviewer has the reviewer's instructions right after the question, and
+ * an ask on a question a stale library entry answered has that answer there; the six stay in their
+ * order around them.
  */
 export function askElements(parts: AskParts): string[] {
   const back = parts.sentBack;
@@ -37,6 +42,7 @@ export function askElements(parts: AskParts): string[] {
     ...(back
       ? [`A reviewer sent your answer back${back.previousAnswer ? ` ("${back.previousAnswer.trim()}")` : ''} and asks: ${back.instructions.trim()}`]
       : []),
+    ...(parts.previous ? [previousAnswerLine(parts.previous)] : []),
     'A one- or two-sentence reply is all that is needed.',
     `Your answer will be recorded with your name (${parts.expertName}) as the source, after human review.`,
     'Reply `mute` to stop receiving questions, or `skip` to pass this one along.',

@@ -9,3 +9,12 @@ export function readReply(text: string): ReplyKind {
   if (command === 'mute' || command === 'skip' || command === 'unmute') return command;
   return 'answer';
 }
+
+/**
+ * Whether an answer confirms the previous answer an ask showed: `same`, in any case, with spaces and
+ * punctuation around it (`Same.`, ` same! `). Only an ask that showed one gives it that meaning;
+ * elsewhere it is an answer like any other.
+ */
+export function isSameReply(text: string): boolean {
+  return text.trim().toLowerCase().replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '') === 'same';
+}

@@ -39,6 +39,11 @@ export interface RequestRecord {
   drafting: boolean;
   /** The drafted question every ask of this request carries (element 3); null without a draft. */
   asked_question: string | null;
+  /**
+   * A stale library entry that asked the same question: its asks show its answer, and the reply `same`
+   * confirms it (accepting that refreshes the entry). Null or absent otherwise.
+   */
+  refreshes?: string | null;
   give_up_at: number;
   /** When its subscribers get `request_expiring` (`give_up_at - warn_before`); null: no warning due (none set, or sent). */
   warn_at: number | null;
@@ -80,7 +85,11 @@ export interface Provenance {
   /** Only on a proposal reused from the library: the entry, the request it first answered (null if curated), when it was last verified. */
   reused_from?: string;
   original_request_id?: string | null;
+  /** Only when reused: the entry's question as first asked, for the reviewer to compare with the new one. */
+  original_question?: string;
   verified_at?: string;
+  /** Only when the expert replied `same` to an ask showing a stale library entry: that entry, which accepting refreshes. */
+  refreshes?: string;
   /** Who edited the answer before accepting it (the expert's text is kept as `original_answer`). */
   edited_by?: string;
   /** Only when an LLM is configured: the model, and whether drafting and structuring succeeded. */
@@ -112,7 +121,7 @@ export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'waiting_for_expert' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'returned'
-  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back' | 'reused' | 'reuse_declined';
+  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back' | 'reused' | 'reuse_declined' | 'stale_match';
 
 export interface AuditEntry {
   request_id: string;

@@ -76,7 +76,12 @@ export const proposal = z
       escalated: z.boolean(),
       reused_from: z.string().optional().describe('Only when reused: the library entry (`ans_…`) this answer comes from; nobody was asked.'),
       original_request_id: z.string().nullable().optional().describe('Only when reused: the request the entry first answered (null for an entry added by hand).'),
+      original_question: z.string().optional().describe('Only when reused: the question the entry first answered, to compare with this one.'),
       verified_at: isoTime.optional().describe('Only when reused: when the entry was last confirmed true.'),
+      refreshes: z
+        .string()
+        .optional()
+        .describe('Only when the expert was shown a library answer due for checking and replied `same`: that entry (`ans_…`); accepting refreshes it instead of adding an entry.'),
       edited_by: z.string().optional().describe('Who edited the answer before accepting it.'),
       llm: z
         .object({ model: z.string(), drafted: z.boolean(), structured: z.boolean() })

@@ -1,4 +1,5 @@
 import { askElements } from '../core/compose-ask.js';
+import type { PreviousAnswer } from '../core/previous-answer.js';
 import { iso } from '../clock.js';
 import { SEARCH_HORIZON_MS, type BlockReason } from '../core/availability.js';
 import { isCapped } from '../core/route-request.js';
@@ -108,6 +109,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
     sentBack: ask.instructions
       ? { instructions: ask.instructions, previousAnswer: (await tx.proposals.listFor(request.id)).at(-1)?.answer ?? null }
       : undefined,
+    previous: ask.instructions ? undefined : await previousAnswer(engine, tx, request),
   });
   const wasDeferred = ask.send_after !== null;
   // The expert's slot is taken now, after the wait (if any) for another instance routing to them:
@@ -126,6 +128,17 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
     await updateRequest(tx, request, { status: 'asked', held: false, updated_at: now });
   }
   return 'sent';
+}
+
+/**
+ * The stale library entry a request's asks show, while it is still in the library (a retired one is
+ * not shown). Not on an ask sent back by a reviewer: the instructions are what the expert answers then.
+ */
+async function previousAnswer(engine: Engine, tx: Tx, request: RequestRecord): Promise<PreviousAnswer | undefined> {
+  if (!request.refreshes) return undefined;
+  const entry = await tx.answers.get(request.refreshes);
+  if (!entry || entry.status === 'retired') return undefined;
+  return { answer: entry.answer, expertName: entry.expert_name, verifiedAt: entry.verified_at, timeZone: engine.config.org.timezone };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { composeReplyFeedback, type ReplyFeedback } from '../core/compose-feedback.js';
-import { readReply } from '../core/read-reply.js';
+import { isSameReply, readReply } from '../core/read-reply.js';
+import type { AnswerRecord } from '../domain/answers.js';
 import { notFound } from '../errors.js';
 import { queueStructuring } from './llm-jobs.js';
 import { placeWaiting } from './place-waiting.js';
@@ -114,8 +115,10 @@ async function takeAnswer(
     return { outcome: 'late_reply' };
   }
 
+  const confirmed = await confirmedEntry(tx, request, ask, text);
   // Provenance first: it records whether the ask had escalated, before the ask is closed.
-  const proposal = proposalFromAnswer(engine, ask, text, now);
+  const proposal = proposalFromAnswer(engine, ask, confirmed ? confirmed.answer : text, now);
+  if (confirmed) proposal.provenance.refreshes = confirmed.id;
   await closeAsk(engine, tx, ask, 'answered', { why: 'answered' }, now);
   // Whoever else is still being asked on this request is released: the first reply wins.
   for (const other of await tx.asks.listFor(request.id)) {
@@ -123,11 +126,25 @@ async function takeAnswer(
       await closeAsk(engine, tx, other, 'released', { why: 'answered_elsewhere', by: proposal.provenance.expert_name }, now);
     }
   }
-  if (engine.llm) {
+  if (confirmed) {
+    // The entry's answer is already structured (and was reviewed once): nothing to structure.
+    await createProposal(engine, tx, request, { ...proposal, structured: confirmed.structured ?? { text: confirmed.answer }, confidence: null, created_at: now }, now);
+  } else if (engine.llm) {
     // The reply is committed now; the proposal appears when structuring ends.
     await queueStructuring(tx, request, proposal, now);
   } else {
     await createProposal(engine, tx, request, { ...proposal, structured: { text }, confidence: null, created_at: now }, now);
   }
   return { outcome: 'proposed', proposal_id: proposal.id };
+}
+
+/**
+ * The library entry an answer `same` confirms: the stale entry the ask showed (not one sent back by a
+ * reviewer, which shows the instructions instead), while it is still in the library. Null when the
+ * answer is anything else, or the ask showed no previous answer: then `same` is taken as written.
+ */
+async function confirmedEntry(tx: Tx, request: RequestRecord, ask: AskRecord, text: string): Promise<AnswerRecord | null> {
+  if (!request.refreshes || ask.instructions || !isSameReply(text)) return null;
+  const entry = await tx.answers.get(request.refreshes);
+  return entry && entry.status !== 'retired' ? entry : null;
 }

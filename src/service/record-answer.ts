@@ -8,8 +8,15 @@ import type { Engine } from './engine.js';
  * Adds an accepted proposal to the answer library, in the transaction that accepts it: the question
  * as the consumer asked it, the answer as delivered (a reviewer's edit included), who answered and
  * who accepted. The entry is verified as of its acceptance.
+ *
+ * An expert's `same` confirms the entry their ask showed: accepting it refreshes that entry (verified
+ * now, with the answer as delivered, so a reviewer's edit replaces the old wording) instead of adding
+ * a second one; its question, author and first acceptance stay. An entry retired meanwhile is left
+ * alone and the answer makes a new entry.
  */
-export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecord, accepted: ProposalRecord, now: number): Promise<AnswerRecord> {
+export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecord, accepted: ProposalRecord, now: number): Promise<void> {
+  const refreshes = accepted.provenance.refreshes;
+  if (refreshes !== undefined && (await tx.answers.refresh(refreshes, { answer: accepted.answer, structured: accepted.structured, verifiedAt: now }))) return;
   const entry: AnswerRecord = {
     id: newId('ans'),
     topic: request.topic,
@@ -32,5 +39,4 @@ export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecor
   };
   await tx.answers.insert(entry);
   engine.libraryTopics.added(entry.topic, entry.kind, now);
-  return entry;
 }

@@ -23,39 +23,58 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
  * the request is written and gets a pending proposal made of that entry, in the caller's transaction.
  * With an LLM and no such entry, but one scoring at least `library.llm_min_score`, the request is
  * written `queued`, waiting for the model (`drafting`), and an `answer_match` job is queued: nobody is
- * asked before the judgement. Otherwise the request is untouched and is routed as usual. With
+ * asked before the judgement. Otherwise the request is routed as usual. A stale entry that would have
+ * matched is not offered: the request notes it (`refreshes`), so its asks show the expert that answer
+ * and the reply `same` confirms it. With
  * `library.share: same_consumer`, only entries of the submitter's own requests and those added by
  * hand are offered, so no consumer receives another's answers.
  */
 export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<ReuseOutcome> {
   if (mode === 'off' || !(await engine.libraryTopics.mayHave(request.topic, request.kind, now))) return 'none';
   const library = engine.config.library;
-  const candidates = await reuseCandidates(engine, tx, request, now);
-  const match = bestMatch(request.question, candidates, library.min_score);
+  const { fresh, stale } = await libraryCandidates(engine, tx, request, now);
+  const match = bestMatch(request.question, fresh, library.min_score);
   if (match !== null) {
     await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
     return 'reused';
   }
-  if (engine.llm === null || bestMatch(request.question, candidates, library.llm_min_score, { swaps: 'allowed' }) === null) return 'none';
+  await noteStaleMatch(engine, tx, request, stale, now);
+  if (engine.llm === null || bestMatch(request.question, fresh, library.llm_min_score, { swaps: 'allowed' }) === null) return 'none';
   request.drafting = true;
   await writeNewRequest(tx, request);
   await queueMatch(engine, tx, request, now);
   return 'judging';
 }
 
+/** A stale entry that would have matched: the request's asks show its answer, which `same` confirms. */
+async function noteStaleMatch(engine: Engine, tx: Tx, request: RequestRecord, stale: AnswerRecord[], now: number): Promise<void> {
+  const match = bestMatch(request.question, stale, engine.config.library.min_score);
+  if (match === null) return;
+  request.refreshes = match.entry.id;
+  await audit(engine, tx, { request_id: request.id, at: now, type: 'stale_match', actor: 'system', data: { answer_id: match.entry.id, score: match.score } });
+  engine.log.info({ request_id: request.id, answer_id: match.entry.id, score: match.score }, 'stale library answer: the expert is shown it');
+}
+
 /** Active, fresh entries of the request's topic and kind sharing a word with its question, that its consumer may see. */
 export async function reuseCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, now: number): Promise<AnswerRecord[]> {
+  return (await libraryCandidates(engine, reads, request, now)).fresh;
+}
+
+/** Active entries of the request's topic and kind sharing a word with its question that its consumer may see, fresh and stale apart. */
+async function libraryCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, now: number): Promise<{ fresh: AnswerRecord[]; stale: AnswerRecord[] }> {
   const library = engine.config.library;
   const words = queryWords(request.question).filter((w) => !STOP_WORDS.has(w));
-  if (words.length === 0) return [];
-  return reads.answers.reuseCandidates({
+  if (words.length === 0) return { fresh: [], stale: [] };
+  const staleBefore = now - library.verify_after;
+  const found = await reads.answers.reuseCandidates({
     topic: request.topic,
     kind: request.kind,
     words,
-    staleBefore: now - library.verify_after,
+    staleBefore,
     limit: REUSE_CANDIDATES,
     ...(library.share === 'same_consumer' ? { consumerId: request.consumer_id } : {}),
   });
+  return { fresh: found.filter((a) => a.verified_at >= staleBefore), stale: found.filter((a) => a.verified_at < staleBefore) };
 }
 
 /**
@@ -105,6 +124,7 @@ function reusedProposal(entry: AnswerRecord, request: RequestRecord, confidence:
       escalated: false,
       reused_from: entry.id,
       original_request_id: entry.request_id,
+      original_question: entry.question,
       verified_at: new Date(entry.verified_at).toISOString(),
     },
     decision: null,

@@ -1,3 +1,4 @@
+import { librarySourceLine } from '../core/describe-source.js';
 import { formatShortDuration } from '../config/durations.js';
 import type { ProposalRecord } from '../domain/records.js';
 import type { ReviewCard } from '../transport/transport.js';
@@ -39,6 +40,8 @@ export async function reviewCardOf(reads: Reads, proposalId: string, now: number
     expertId: proposal.provenance.expert_id,
     expertName: proposal.provenance.expert_name,
     answer: proposal.answer,
+    source: librarySourceLine(proposal.provenance, proposal.confidence),
+    originalQuestion: proposal.provenance.original_question ?? null,
     decision: d && outcome && {
       outcome,
       by: d.decided_by,

@@ -40,12 +40,19 @@ export interface ReuseQuery {
   kind: string;
   /** Words of the new question (stop words left out): an entry whose question has any of them is a candidate. */
   words: readonly string[];
-  /** Entries verified before this instant are stale and not offered. */
+  /** Entries verified before this instant are stale: listed after every fresh one (they are not offered, only shown to the expert). */
   staleBefore: number;
   /** Only entries of this consumer's requests and curated ones (no consumer). */
   consumerId?: string | undefined;
   /** The index's best this many, so a popular topic costs no more than a small one. */
   limit: number;
+}
+
+/** What confirming an entry again changes. */
+export interface AnswerRefresh {
+  answer: string;
+  structured: unknown;
+  verifiedAt: number;
 }
 
 /** The answer library: entries, their full-text index (kept in step by every write) and retirement. */
@@ -56,7 +63,10 @@ export interface AnswerReads {
   activeTopics(): Promise<Array<{ topic: string; kind: string }>>;
   /** One pass over the entries: active ones verified before `staleBefore` count as stale. */
   stats(staleBefore: number): Promise<AnswerStats>;
-  /** Active, non-stale entries whose question shares a word with the new one, the index's best first; none without words. */
+  /**
+   * Active entries whose question shares a word with the new one: the fresh ones first, then the stale
+   * ones, each the index's best first; none without words.
+   */
   reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]>;
 }
 
@@ -64,6 +74,11 @@ export interface AnswerRepository extends AnswerReads {
   insert(answer: AnswerRecord): Promise<void>;
   /** Retires an active entry; false (and no change) when it was already retired or does not exist. */
   retire(id: string, retirement: Retirement): Promise<boolean>;
+  /**
+   * An active entry confirmed again (an expert's `same`, accepted): it is verified as of `verifiedAt`,
+   * with the answer as delivered this time. False (and no change) when it is retired or does not exist.
+   */
+  refresh(id: string, refreshed: AnswerRefresh): Promise<boolean>;
   /** Counts one more accepted reuse of an entry. */
   countReuse(id: string): Promise<void>;
 }

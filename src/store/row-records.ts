@@ -29,6 +29,8 @@ export function toRequest(r: Row): RequestRecord {
     held: r.held === 1,
     drafting: r.drafting === 1,
     asked_question: r.asked_question as string | null,
+    // Only when set: most requests never refresh a library entry.
+    ...(typeof r.refreshes === 'string' ? { refreshes: r.refreshes } : {}),
     give_up_at: r.give_up_at as number,
     warn_at: (r.warn_at as number | null | undefined) ?? null,
     created_at: r.created_at as number,

@@ -27,6 +27,10 @@ export interface ReviewCard {
   expertId: string;
   expertName: string;
   answer: string;
+  /** Where the answer comes from when it is not a new one (the library); absent or null otherwise. */
+  source?: string | null;
+  /** A reused answer's question as first asked, to compare with this one. */
+  originalQuestion?: string | null;
   /** Null while pending. */
   decision: { outcome: 'accepted' | 'rejected' | 'returned' | 'withdrawn'; by: string; at: string; detail: string | null } | null;
   /** Set when the request passed its give-up time while the proposal waited for review: why it still waits. */

@@ -233,6 +233,10 @@ describe('expertq return on an answer from the library', { timeout: CLI_TEST_TIM
     const requestId = await ask('For how long can a disputed invoice stay open?');
     const request = jsonOf<{ status: string; proposal: { id: string; answer: string; provenance: { transport: string } } }>(await cli('--json', 'request', requestId));
     expect(request).toMatchObject({ status: 'proposed', proposal: { answer: 'Sixty days, then finance decides.', provenance: { transport: 'library' } } });
+    const queue = (await cli('queue')).stdout;
+    const entry = queue.slice(queue.indexOf(request.proposal.id));
+    expect(entry).toMatch(/^ {2}Reused from the library \(score \d\.\d\d, verified \d{4}-\d\d-\d\d\): no expert was asked\.$/m);
+    expect(entry).toContain('  First asked as: How long may a disputed invoice stay open?');
 
     const returned = await cli('return', request.proposal.id, '--decided-by', 'alice');
     expect(returned.code, returned.stderr).toBe(0);

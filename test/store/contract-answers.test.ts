@@ -113,7 +113,7 @@ describe.each(ENGINES)('$name store: the answer library', (engine) => {
     expect(await e.store.answers.get('ans_6')).toBeUndefined();
   });
 
-  it('reuse candidates: active, non-stale entries of the same topic and kind whose question shares a word, capped by the index', async () => {
+  it('reuse candidates: active entries of the same topic and kind whose question shares a word, stale ones last, capped by the index', async () => {
     await e.store.transaction(async (tx) => {
       await tx.answers.insert(answerEntry('ans_1', { question: 'How long is the refund window?', answer: 'Thirty days.' }));
       await tx.answers.insert(answerEntry('ans_2', { question: 'Refund window for annual plans', answer: 'Pro-rated.' }));
@@ -127,18 +127,38 @@ describe.each(ENGINES)('$name store: the answer library', (engine) => {
     const candidates = (words: string[], limit = 50) =>
       e.store.answers.reuseCandidates({ topic: 'billing', kind: 'answer', words, staleBefore: T0 - 90 * DAY, limit });
     const ids = async (words: string[], limit?: number) => (await candidates(words, limit)).map((a) => a.id).sort();
-    expect(await ids(['refund', 'window'])).toEqual(['ans_1', 'ans_2']);
+    expect(await ids(['refund', 'window'])).toEqual(['ans_1', 'ans_2', 'ans_6']);
+    // The stale entry matches the words best and still comes after every fresh one.
+    expect((await candidates(['refund', 'window'])).map((a) => a.id).at(-1)).toBe('ans_6');
+    expect((await candidates(['refund', 'window'], 2)).map((a) => a.id).sort()).toEqual(['ans_1', 'ans_2']);
     expect(await ids(['annual'])).toEqual(['ans_2']);
     expect(await ids(['euros'])).toEqual([]);
     expect(await ids([])).toEqual([]);
     expect(await ids(['refund'], 1)).toHaveLength(1);
     const own = (consumerId: string) =>
       e.store.answers.reuseCandidates({ topic: 'billing', kind: 'answer', words: ['refund'], staleBefore: T0 - 90 * DAY, limit: 50, consumerId });
-    expect((await own('ledger')).map((a) => a.id).sort()).toEqual(['ans_1', 'ans_2']);
+    expect((await own('ledger')).map((a) => a.id).sort()).toEqual(['ans_1', 'ans_2', 'ans_6']);
     expect(await own('crm')).toEqual([]);
     await e.store.transaction((tx) => tx.answers.insert(answerEntry('ans_8', { question: 'Refund rules', consumer_id: null, request_id: null, proposal_id: null })));
     expect((await own('crm')).map((a) => a.id)).toEqual(['ans_8']);
     expect((await candidates(['annual']))[0]).toEqual(answerEntry('ans_2', { question: 'Refund window for annual plans', answer: 'Pro-rated.' }));
+  });
+
+  it('refreshes an active entry: verified again, its answer replaced and searchable; a retired one is left alone', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.answers.insert(answerEntry('ans_1', { question: 'Refund window?', answer: 'Thirty days.', verified_at: T0 - 91 * DAY }));
+      await tx.answers.insert(answerEntry('ans_2', { question: 'Refund window?' }));
+      await tx.answers.retire('ans_2', { reason: 'wrong', by: 'rita', at: T0 });
+    });
+    const refreshed = { answer: 'Thirty calendar days.', structured: { text: 'Thirty calendar days.' }, verifiedAt: T0 + DAY };
+    expect(await e.store.transaction((tx) => tx.answers.refresh('ans_1', refreshed))).toBe(true);
+    expect(await e.store.transaction((tx) => tx.answers.refresh('ans_2', refreshed))).toBe(false);
+    expect(await e.store.transaction((tx) => tx.answers.refresh('ans_9', refreshed))).toBe(false);
+    expect(await e.store.answers.get('ans_1')).toMatchObject({ answer: 'Thirty calendar days.', structured: { text: 'Thirty calendar days.' }, verified_at: T0 + DAY, question: 'Refund window?' });
+    expect((await e.store.answers.get('ans_2'))!.verified_at).not.toBe(T0 + DAY);
+    const found = await e.store.answers.search({ q: 'calendar', staleBefore: T0 - 90 * DAY, limit: 10 });
+    expect(found.items.map((a) => a.id)).toEqual(['ans_1']);
+    expect((await e.store.answers.search({ q: 'thirty', staleBefore: T0 - 90 * DAY, limit: 10 })).items.map((a) => a.id)).toEqual(['ans_1']);
   });
 
   it('counts each reuse of an entry', async () => {

@@ -53,6 +53,15 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(await e.store.requests.held()).toEqual([{ id: 'req_1', topic: 'billing', target_experts: ['maria'], created_at: T0 + MINUTE }]);
   });
 
+  it('keeps the stale library entry a request refreshes, and nothing for one that refreshes none', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1', { refreshes: 'ans_1' }));
+      await tx.requests.insert(request('req_2'));
+    });
+    expect(await e.store.requests.get('req_1')).toEqual(request('req_1', { refreshes: 'ans_1' }));
+    expect(await e.store.requests.get('req_2')).not.toHaveProperty('refreshes');
+  });
+
   it('finds the ask a reply belongs to, the queued asks, and an expert’s mute', async () => {
     await e.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1'));

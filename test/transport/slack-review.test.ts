@@ -69,6 +69,19 @@ describe('Slack review channel', () => {
     expect(buttonsOf(card)).toEqual(['expertq_review_accept', 'expertq_review_edit', 'expertq_review_reject', 'expertq_review_return']);
   });
 
+  it('a card of an answer from the library says so, with its score, when it was verified and the question it first answered', async () => {
+    await start(REVIEW);
+    const curated = { topic: 'billing', question: 'What is the grace period for disputed invoices?', answer: 'Thirty days.', expert_id: 'UDANA' };
+    expect((await kit.call('POST', '/api/v1/answers', curated)).status).toBe(201);
+    const { body } = await kit.call('POST', '/api/v1/requests', slackSubmit({ question: 'What grace period applies to disputed invoices?' }));
+    const request = (await kit.call('GET', `/api/v1/requests/${body.request_id}`)).body;
+    expect(request.status).toBe('proposed');
+    const card = kit.slack.posts('CREVIEW').find((c) => JSON.stringify(c.args.blocks).includes(request.proposal_id))!;
+    expect(contextText(card)).toBe(
+      ':books: Reused from the library (score 0.80, verified 2026-11-23): no expert was asked.\nFirst asked as: What is the grace period for disputed invoices?',
+    );
+  });
+
   it('a reviewer accepts with a click: decided as "<name> (slack:<id>)", the card loses its buttons and says who and when', async () => {
     await start(REVIEW);
     const { proposalId, card } = await answered();

@@ -14,7 +14,7 @@ interface Harness {
   ids: { dana: string; lee: string; sam: string };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** Every ask an expert received so far, each as its six elements. */
+  /** Every ask an expert received so far, each as its elements (six, and a line after the question when it shows a previous answer). */
   asksTo(expertId: string): string[][];
   /** Other messages to an expert (notices such as the acceptance). */
   noticesTo(expertId: string): string[];
@@ -30,7 +30,7 @@ async function consoleHarness(config: Record<string, unknown> = {}): Promise<Har
   return {
     ids: { dana: 'dana', lee: 'lee', sam: 'sam' },
     call: (method, path, body) => t.call(method, path, body),
-    asksTo: (id) => to(id).filter((l) => l.some((x) => x.includes('reply with: expertq reply'))).map((l) => l.slice(1, 7).map((x) => x.trim())),
+    asksTo: (id) => to(id).filter((l) => l.some((x) => x.includes('reply with: expertq reply'))).map((l) => l.slice(1, l.findIndex((x) => x.includes('reply with:'))).map((x) => x.trim())),
     noticesTo: (id) => to(id).filter((l) => !l.some((x) => x.includes('reply with:'))).map((l) => l.slice(1).map((x) => x.trim()).join('\n')),
     async reply(expertId, text, requestId) {
       const res = await t.call('POST', '/api/v1/replies', { expert_id: expertId, text, request_id: requestId });
@@ -83,6 +83,13 @@ function expectSixElements(ask: string[] | undefined, expert: { name: string }, 
   expect(effort).toMatch(/one- or two-sentence reply/);
   expect(attribution).toContain(`(${expert.name}) as the source, after human review`);
   expect(optOut).toMatch(/`mute`.*`skip`/);
+}
+
+/** An ask showing a stale library entry: the six elements in order, and that entry's line right after the question. */
+function expectSixElementsAndPrevious(ask: string[] | undefined, expert: { name: string }, askParts: typeof parts, previous: string): void {
+  expect(ask).toHaveLength(7);
+  expect(ask![3]).toBe(previous);
+  expectSixElements(ask!.filter((_, i) => i !== 3), expert, askParts);
 }
 
 const submit = submitBody;
@@ -153,6 +160,24 @@ describe.each([
     const experts = (await h.call('GET', '/api/v1/experts')).body as Array<{ id: string; muted: boolean }>;
     expect(experts.find((e) => e.id === h.ids.sam)!.muted).toBe(true);
     expect((await h.call('GET', `/api/v1/requests/${other.request_id}`)).body.reason.code).toBe('expert_declined');
+  });
+
+  it('shows the previous answer of a stale library entry right after the question, six elements intact; `same` proposes that answer', async () => {
+    h = await make();
+    const first = (await h.call('POST', '/api/v1/requests', submit())).body;
+    await h.reply(h.ids.dana, 'Thirty days from the invoice date.', first.request_id);
+    const proposed = (await h.call('GET', `/api/v1/requests/${first.request_id}`)).body;
+    await h.call('POST', `/api/v1/proposals/${proposed.proposal_id}/accept`, { decided_by: 'rev' });
+    await h.advance(91 * 86_400_000);
+
+    const question = 'What grace period applies to disputed invoices?';
+    const again = (await h.call('POST', '/api/v1/requests', submit({ question }))).body;
+    const previous = 'Last time (Nov 23, 2026) Dana Smith answered: “Thirty days from the invoice date.”. If it still holds, reply `same`.';
+    expectSixElementsAndPrevious(h.asksTo(h.ids.dana)[1], DANA, { ...parts, question }, previous);
+    await h.reply(h.ids.dana, 'Same.', again.request_id);
+    const request = (await h.call('GET', `/api/v1/requests/${again.request_id}`)).body;
+    const proposal = (await h.call('GET', `/api/v1/proposals/${request.proposal_id}`)).body;
+    expect(proposal).toMatchObject({ answer: 'Thirty days from the invoice date.', provenance: { refreshes: expect.stringMatching(/^ans_/) } });
   });
 
   it('tells the expert, by name, when a reviewer accepts their answer', async () => {

@@ -33,6 +33,7 @@ describe('audit trail in words', () => {
     [row('returned', 'reviewer:alice', { expert_id: 'dana', instructions: 'Cite the policy.' }), 'alice sent the answer back to Dana Smith: “Cite the policy.”'],
     [row('reused', 'system', { answer_id: 'ans_1', score: 0.8, by: 'lexical' }), 'Library answer ans_1 matched (score 0.80); no expert was asked.'],
     [row('reuse_declined', 'reviewer:alice', { answer_id: 'ans_1', proposal_id: 'prop_1', note: null }), 'alice sent library answer ans_1 back: not a match, an expert is asked.'],
+    [row('stale_match', 'system', { answer_id: 'ans_1', score: 0.8 }), 'Library answer ans_1 matched (score 0.80) but is due for checking: the expert is shown it and can reply “same”.'],
     [row('failed', 'system', { code: 'no_expert_found', message: 'No expert covers “gardening”.' }), 'Failed (no expert found): No expert covers “gardening”.'],
     [row('llm_fallback', 'system', { stage: 'draft', error: 'HTTP 500' }), "The LLM's draft was not used (HTTP 500); expertq went on without it."],
     [row('llm_fallback', 'system', { stage: 'match', error: 'HTTP 500' }), "The LLM's judgement of a library answer was not used (HTTP 500); expertq went on without it."],

@@ -94,7 +94,7 @@ export function apiClient(token: string | null) {
   return {
     me: () => call<Me>(token, 'GET', '/me'),
     queue: () => call<QueueItem[]>(token, 'GET', '/queue'),
-    returnProposal: (id: string, body: { decided_by: string; instructions: string }) =>
+    returnProposal: (id: string, body: { decided_by: string; instructions?: string }) =>
       call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/return`, body),
     accept: (id: string, body: { decided_by: string; note?: string; answer?: string; structured?: unknown }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
     reject: (id: string, body: { decided_by: string; reason: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/reject`, body),

@@ -180,7 +180,7 @@ function Shell(props: { token: string | null; me: Me; onUnauthorized: () => void
           })
           : decision.kind === 'reject'
             ? await api.reject(id, { decided_by: decidedBy, reason: decision.reason })
-            : await api.returnProposal(id, { decided_by: decidedBy, instructions: decision.instructions });
+            : await api.returnProposal(id, { decided_by: decidedBy, ...(decision.instructions ? { instructions: decision.instructions } : {}) });
       const done = decision.kind === 'return' ? result.decision?.reason === 'returned' && result.decision.decided_by === decidedBy : result.status === wanted;
       const verb = { accept: decision.kind === 'accept' && decision.answer ? 'Accepted (edited)' : 'Accepted', reject: 'Rejected', return: `Sent back to ${item.proposal.provenance.expert_name}` }[decision.kind];
       announce(

@@ -90,6 +90,8 @@ export function auditSentence(entry: AuditEntry, name: NameOf): string {
       return `Library answer ${str(d.answer_id)} matched (score ${Number(d.score).toFixed(2)}); no expert was asked.`;
     case 'reuse_declined':
       return `${who} sent library answer ${str(d.answer_id)} back: not a match, an expert is asked.`;
+    case 'stale_match':
+      return `Library answer ${str(d.answer_id)} matched (score ${Number(d.score).toFixed(2)}) but is due for checking: the expert is shown it and can reply “same”.`;
     case 'failed':
       return `Failed (${str(d.code).replace(/_/g, ' ')}): ${str(d.message)}`;
     case 'cancelled':

@@ -1,6 +1,7 @@
 import { confidenceText, draftedQuestion, structuredIsVerbatim, structuredText } from './format.js';
 import { CopyId } from './copy-id.js';
 import { editedAnswer } from './edited-answer.js';
+import { LibrarySource } from './library-source.js';
 import type { QueueItem } from './wire.js';
 
 export interface ProposalCardProps {
@@ -51,6 +52,7 @@ export function ProposalCard(props: ProposalCardProps) {
   const edited = editedAnswer(props.item, props.edit ?? undefined) !== null;
   const history = props.item.history;
   const drafted = draftedQuestion(request);
+  const reused = proposal.provenance.reused_from !== undefined;
   return (
     <li class="card-slot">
       <article
@@ -93,6 +95,8 @@ export function ProposalCard(props: ProposalCardProps) {
         <p class="because">
           <span class="label">Asked because</span> {request.asked_because ?? '(no reason given)'}
         </p>
+
+        <LibrarySource proposal={proposal} question={request.question} />
 
         <section class="answer" aria-label={`Answer from ${proposal.provenance.expert_name}`}>
           <p class="answer-by">
@@ -183,7 +187,15 @@ export function ProposalCard(props: ProposalCardProps) {
           >
             <div class="field">
               <label for={`instructions-${id}`}>
-                Instructions for {proposal.provenance.expert_name} <span class="muted">(required; they are asked again with these)</span>
+                {reused ? (
+                  <>
+                    Note for the expert <span class="muted">(optional; an expert is asked instead of reusing this answer)</span>
+                  </>
+                ) : (
+                  <>
+                    Instructions for {proposal.provenance.expert_name} <span class="muted">(required; they are asked again with these)</span>
+                  </>
+                )}
               </label>
               <textarea
                 id={`instructions-${id}`}

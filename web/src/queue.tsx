@@ -9,7 +9,7 @@ import type { QueueItem } from './wire.js';
 export type Decision =
   | { kind: 'accept'; note?: string; answer?: string; structured?: unknown }
   | { kind: 'reject'; reason: string }
-  | { kind: 'return'; instructions: string };
+  | { kind: 'return'; instructions?: string };
 
 export interface QueueViewProps {
   items: QueueItem[] | null;
@@ -112,14 +112,15 @@ export function QueueView(props: QueueViewProps) {
 
   const sendBack = (item: QueueItem) => {
     const text = instructions[item.proposal.id]?.trim() ?? '';
-    if (!text) {
+    // A library answer sent back is "not a match": an expert is asked, with or without a note.
+    if (!text && item.proposal.provenance.reused_from === undefined) {
       setInstructionsError(item.proposal.id);
       focusById(`instructions-${item.proposal.id}`);
       return;
     }
     setInstructionsError(null);
     setReturning(null);
-    void props.decide(item, { kind: 'return', instructions: text });
+    void props.decide(item, text ? { kind: 'return', instructions: text } : { kind: 'return' });
   };
 
   const startReject = (id: string) => {

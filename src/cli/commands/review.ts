@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import { CliError } from '../cli-error.js';
 import { osUser, type CliContext } from '../context.js';
+import { librarySourceLine } from '../../core/describe-source.js';
 import { askedAsLine, outcomeOf, PAST } from '../describe-request.js';
 import type { ProposalBody, RequestWire } from '../wire.js';
 
@@ -53,6 +54,9 @@ export function addReviewCommands({ program, say, client, json, print }: CliCont
           const askedAs = askedAsLine(request);
           if (askedAs) say(`  ${askedAs}`);
           say(`  Answer from ${proposal.provenance.expert_name}: ${proposal.answer}`);
+          const source = librarySourceLine(proposal.provenance, proposal.confidence);
+          if (source) say(`  ${source}`);
+          if (proposal.provenance.original_question) say(`  First asked as: ${proposal.provenance.original_question}`);
           const llm = proposal.provenance.llm;
           if (llm?.structured) say(`  Structured (confidence ${proposal.confidence}): ${JSON.stringify(proposal.structured)}`);
           else if (llm) say('  Structured: not by the LLM (it fell back; see the audit)');

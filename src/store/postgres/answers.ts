@@ -1,7 +1,7 @@
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
-import { ANSWER_COLUMNS, answerColumns, toAnswer } from '../row-records.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
+import { ANSWER_COLUMNS, answerColumns, json, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 
 /** PostgreSQL's limits on a tsvector: positions up to 16383, at most 256 of them per word. */
@@ -73,6 +73,17 @@ export class PgAnswers implements AnswerRepository {
     return row as unknown as AnswerStats;
   }
 
+  async refresh(id: string, r: AnswerRefresh): Promise<boolean> {
+    const row = await one(this.db, `SELECT question FROM answers WHERE id = $1 AND status = 'active'`, [id]);
+    if (!row) return false;
+    const changed = await run(
+      this.db,
+      `UPDATE answers SET answer = $1, structured = $2, verified_at = $3, search = $4::tsvector WHERE id = $5 AND status = 'active'`,
+      [r.answer, json(r.structured), r.verifiedAt, searchVector(row.question as string, r.answer), id],
+    );
+    return changed === 1;
+  }
+
   async countReuse(id: string): Promise<void> {
     await run(this.db, 'UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = $1', [id]);
   }
@@ -85,8 +96,8 @@ export class PgAnswers implements AnswerRepository {
     const rows = await all(
       this.db,
       `SELECT ${ANSWER_COLUMNS} FROM answers
-        WHERE search @@ $1::tsquery AND topic = $2 AND kind = $3 AND status = 'active' AND verified_at >= $4${own}
-        ORDER BY ts_rank(search, $1::tsquery, 1) DESC LIMIT $5`,
+        WHERE search @@ $1::tsquery AND topic = $2 AND kind = $3 AND status = 'active'${own}
+        ORDER BY verified_at >= $4 DESC, ts_rank(search, $1::tsquery, 1) DESC LIMIT $5`,
       [tsquery, query.topic, query.kind, query.staleBefore, query.limit, ...(query.consumerId === undefined ? [] : [query.consumerId])],
     );
     return rows.map(toAnswer);

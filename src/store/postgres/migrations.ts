@@ -313,4 +313,8 @@ export const PG_MIGRATIONS: PgMigration[] = [
   ALTER TABLE expert_state ADD COLUMN away_set_at BIGINT;
   CREATE INDEX expert_state_away ON expert_state (away_until) WHERE away_until IS NOT NULL;
   `,
+  // 10: the stale library entry a request's asks show (SQLite's 19).
+  `
+  ALTER TABLE requests ADD COLUMN refreshes TEXT COLLATE "C";
+  `,
 ];

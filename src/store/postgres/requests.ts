@@ -16,8 +16,8 @@ const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')
 
 const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
     routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-    drafting, asked_question, own_policy, warn_at, search_words)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, ${SEARCH_WORDS_OF('$22')})`;
+    drafting, asked_question, own_policy, warn_at, refreshes, search_words)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, ${SEARCH_WORDS_OF('$23')})`;
 const SUBSCRIBE = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
 const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
 const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
@@ -45,7 +45,8 @@ export class PgRequests implements RequestRepository {
       r.id, r.consumer_id, r.kind, r.topic, r.question, json(r.context),
       r.target_experts === null ? null : json(r.target_experts), json(r.routing_policy), r.dedup_key, r.status,
       r.reason?.code ?? null, r.reason?.message ?? null, r.proposal_id, r.held ? 1 : 0, r.give_up_at, r.created_at, r.updated_at,
-      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), r.warn_at, searchWordsOf(r.question, r.asked_question),
+      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), r.warn_at, r.refreshes ?? null,
+      searchWordsOf(r.question, r.asked_question),
     ]);
     await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
   }

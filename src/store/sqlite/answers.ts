@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
 import { searchWords } from '../../core/search-words.js';
-import { type AnswerPage, type AnswerQuery, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
+import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
-import { ANSWER_COLUMNS, answerColumns, type Row, statementCache, toAnswer, whereClause } from './rows.js';
+import { ANSWER_COLUMNS, answerColumns, json, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
 /** A question word counts twice an answer word in the ranking (bm25 column weights). */
 const RANK = '-bm25(answers_fts, 2.0, 1.0)';
@@ -14,6 +14,8 @@ function prepare(db: Database.Database) {
     insert: p(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${ANSWER_COLUMNS.split(',').map(() => '?').join(', ')})`),
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
     get: p('SELECT * FROM answers WHERE id = ?'),
+    refresh: p(`UPDATE answers SET answer = ?, structured = ?, verified_at = ? WHERE id = ? AND status = 'active' RETURNING rowid, question`),
+    reindex: p('UPDATE answers_fts SET answer = ? WHERE rowid = ?'),
     countReuse: p('UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = ?'),
     retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active'`),
   };
@@ -62,6 +64,13 @@ export class SqliteAnswers implements AnswerRepository {
     return (await this.reads.get(STATS, { staleBefore })) as unknown as AnswerStats;
   }
 
+  async refresh(id: string, r: AnswerRefresh): Promise<boolean> {
+    const row = this.stmts.refresh.get(r.answer, json(r.structured), r.verifiedAt, id) as { rowid: number } | undefined;
+    if (row === undefined) return false;
+    this.stmts.reindex.run(searchWords(r.answer).join(' '), row.rowid);
+    return true;
+  }
+
   async countReuse(id: string): Promise<void> {
     this.stmts.countReuse.run(id);
   }
@@ -73,9 +82,9 @@ export class SqliteAnswers implements AnswerRepository {
     const own = query.consumerId === undefined ? '' : ' AND (a.consumer_id = ? OR a.consumer_id IS NULL)';
     const rows = this.cached(
       `SELECT a.* FROM answers_fts JOIN answers a ON a.rowid = answers_fts.rowid
-        WHERE answers_fts MATCH ? AND a.topic = ? AND a.kind = ? AND a.status = 'active' AND a.verified_at >= ?${own}
-        ORDER BY bm25(answers_fts) LIMIT ?`,
-    ).all(match, query.topic, query.kind, query.staleBefore, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.limit) as Row[];
+        WHERE answers_fts MATCH ? AND a.topic = ? AND a.kind = ? AND a.status = 'active'${own}
+        ORDER BY a.verified_at >= ? DESC, bm25(answers_fts) LIMIT ?`,
+    ).all(match, query.topic, query.kind, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.staleBefore, query.limit) as Row[];
     return rows.map(toAnswer);
   }
 

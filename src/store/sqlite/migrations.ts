@@ -350,4 +350,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE expert_state ADD COLUMN away_set_at INTEGER;
   CREATE INDEX expert_state_away ON expert_state (away_until) WHERE away_until IS NOT NULL;
   `,
+  // 19: the stale library entry a request's asks show (the expert may confirm it with \`same\`).
+  `
+  ALTER TABLE requests ADD COLUMN refreshes TEXT;
+  `,
 ];

@@ -19,10 +19,10 @@ function prepare(db: Database.Database) {
   return {
     insert: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
         routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-        drafting, asked_question, own_policy, warn_at)
+        drafting, asked_question, own_policy, warn_at, refreshes)
         VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
         @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
-        @drafting, @asked_question, @own_policy, @warn_at)`),
+        @drafting, @asked_question, @own_policy, @warn_at, @refreshes)`),
     get: p('SELECT * FROM requests WHERE id = ?'),
     findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
     countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
@@ -68,6 +68,7 @@ export class SqliteRequests implements RequestRepository {
       reason_message: r.reason?.message ?? null,
       held: r.held ? 1 : 0,
       drafting: r.drafting ? 1 : 0,
+      refreshes: r.refreshes ?? null,
       reason: undefined,
     });
     this.stmts.addSubscriber.run(r.id, r.consumer_id, SUBMITTER, r.created_at);

@@ -51,6 +51,10 @@ export function reviewCardBlocks(card: ReviewCard): KnownBlock[] {
     { type: 'section', text: { type: 'mrkdwn', text: `*Asked because:* ${escapeMrkdwn(clip(card.askedBecause ?? '(no reason given)', 500))}` } },
     { type: 'section', text: { type: 'mrkdwn', text: `*Answer from ${escapeMrkdwn(card.expertName)}*\n${quote(clip(card.answer, 2500))}` } },
   ];
+  if (card.source) {
+    const original = card.originalQuestion ? `\nFirst asked as: ${escapeMrkdwn(clip(card.originalQuestion, 500))}` : '';
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:books: ${escapeMrkdwn(card.source)}${original}` }] });
+  }
   if (card.overdue && !card.decision) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:hourglass: ${escapeMrkdwn(card.overdue)}` }] });
   const decided = decisionLine(card);
   if (decided) {
