@@ -4,6 +4,7 @@ import { badRequest, notFound, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AnswerStats, FoundAnswer } from '../store/store.js';
 import { audit, type Engine } from './engine.js';
+import { libraryKey } from './known-keys.js';
 
 /**
  * Who reads the library: reviewers and admins (`consumer: null`) see every entry; a consumer sees
@@ -156,7 +157,7 @@ export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[]
   await engine.store.transaction(async (tx) => {
     for (const entry of entries) {
       await tx.answers.insert(entry);
-      engine.libraryTopics.added(entry.topic, entry.kind, engine.clock.now());
+      engine.libraryTopics.added(libraryKey(entry.topic, entry.kind), engine.clock.now());
     }
   });
   engine.log.info({ count: entries.length, by }, 'answers added to the library');

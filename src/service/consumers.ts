@@ -67,7 +67,10 @@ export async function registerConsumer(engine: Engine, input: ConsumerInput, all
     updated_at: now,
   };
   // In a transaction, like every write an API caller may be told to retry.
-  await engine.store.transaction((tx) => tx.consumers.upsert(record));
+  await engine.store.transaction(async (tx) => {
+    await tx.consumers.upsert(record);
+    if (record.max_requests_per_day !== null) engine.quotaConsumers.added(record.id, engine.clock.now());
+  });
   engine.log.info({ consumer_id: record.id, delivery: record.delivery.type, auto_accept: record.auto_accept, replaced: Boolean(existing) }, 'consumer registered');
   return { id: record.id, signing_secret: secret };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LibraryTopics } from './library-topics.js';
+import type { KnownKeys } from './known-keys.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/load-config.js';
 import type { ExpertRegistry } from '../core/expert-registry.js';
@@ -41,8 +41,10 @@ export interface Engine {
   readonly counters: ServiceCounters;
   /** The LLM's settings when one is configured; null, and nothing LLM-related runs, otherwise. */
   readonly llm: LlmSettings | null;
-  /** Which topics the library has entries for: a submit on another skips the library lookup. */
-  readonly libraryTopics: LibraryTopics;
+  /** Which topics (and kinds, `libraryKey`) the library has entries for: a submit on another skips the library lookup. */
+  readonly libraryTopics: KnownKeys;
+  /** Which consumers have a daily quota of their own: a submit of another reads no consumer row for it. */
+  readonly quotaConsumers: KnownKeys;
   /** Experts' chat status (`chat.use_slack_status`); null when it is not consulted. */
   readonly presence: PresenceCache | null;
   /** Called after a transaction that queued messages to experts commits. */

@@ -3,6 +3,7 @@ import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import { newId } from '../ids.js';
 import type { Tx } from '../store/store.js';
 import type { Engine } from './engine.js';
+import { libraryKey } from './known-keys.js';
 
 /**
  * Adds an accepted proposal to the answer library, in the transaction that accepts it: the question
@@ -38,5 +39,5 @@ export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecor
     created_at: now,
   };
   await tx.answers.insert(entry);
-  engine.libraryTopics.added(entry.topic, entry.kind, now);
+  engine.libraryTopics.added(libraryKey(entry.topic, entry.kind), now);
 }

@@ -6,6 +6,7 @@ import { queryWords, type AnswerReads } from '../store/answer-repository.js';
 import type { Tx } from '../store/store.js';
 import { createProposal } from './create-proposal.js';
 import { audit, countOne, type Engine } from './engine.js';
+import { libraryKey } from './known-keys.js';
 import { queueMatch } from './llm-jobs.js';
 import { updateRequest, writeNewRequest } from './new-request.js';
 
@@ -30,7 +31,7 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
  * hand are offered, so no consumer receives another's answers.
  */
 export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<ReuseOutcome> {
-  if (mode === 'off' || !(await engine.libraryTopics.mayHave(request.topic, request.kind, now))) return 'none';
+  if (mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return 'none';
   const library = engine.config.library;
   const { fresh, stale } = await libraryCandidates(engine, tx, request, now);
   const match = bestMatch(request.question, fresh, library.min_score);

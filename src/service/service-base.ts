@@ -11,7 +11,7 @@ import type { LlmWorker } from './llm-worker.js';
 import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
 import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
-import { LibraryTopics } from './library-topics.js';
+import { libraryTopics, quotaConsumers, type KnownKeys } from './known-keys.js';
 import { placeWaiting } from './place-waiting.js';
 import { PresenceCache } from './presence-cache.js';
 import { startWorkers } from './workers.js';
@@ -42,7 +42,8 @@ export class ServiceBase implements Engine {
   readonly allowPrivateWebhooks: boolean;
   readonly scheduler: TimedWork;
   readonly llm: LlmSettings | null;
-  readonly libraryTopics = new LibraryTopics(() => this.store);
+  readonly libraryTopics: KnownKeys = libraryTopics(() => this.store);
+  readonly quotaConsumers: KnownKeys = quotaConsumers(() => this.store);
   readonly presence: PresenceCache | null;
   /** Runs drafting and structuring jobs; null without an LLM. */
   readonly llmWorker: LlmWorker | null;

@@ -24,10 +24,14 @@ export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitI
   if (likely.size > 0) await liveStates(engine, tx, [...likely], now);
   const results: SubmitResult[] = [];
   const consumers = new Map<string, ConsumerRecord | undefined>();
+  const defaultQuota = engine.config.defaults.max_requests_per_consumer_per_day != null;
   for (const input of inputs) {
-    if (!consumers.has(input.consumer_id)) consumers.set(input.consumer_id, await tx.consumers.get(input.consumer_id));
+    // The consumer's row matters to a request with a dedup key (its window) and to a consumer that may
+    // have a quota; reading it for every submit was one more round trip on PostgreSQL.
+    const needed = input.dedup_key !== undefined || defaultQuota || (await engine.quotaConsumers.mayHave(input.consumer_id, now));
+    if (needed && !consumers.has(input.consumer_id)) consumers.set(input.consumer_id, await tx.consumers.get(input.consumer_id));
     const consumer = consumers.get(input.consumer_id);
-    const options: SubmitOptions = { dailyQuota: dailyQuotaOf(engine, consumer) };
+    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine, consumer) : null };
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
     results.push(await submitRequest(engine, tx, input, options));
   }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { KNOWN_KEYS_REFRESH_MS } from '../../src/service/known-keys.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
 
 let t: TestApp;
@@ -18,6 +19,18 @@ async function requestsOf(consumerId: string): Promise<string[]> {
 }
 
 describe('daily request quota per consumer', () => {
+  it('a quota given on another instance applies here within the refresh period', async () => {
+    t = await buildTestApp({ config: { server: { allow_private_webhooks: true } } });
+    expect((await submit()).status).toBe(200);
+    // Another instance on the same database gives billing-bot a quota of 1 (already used today).
+    const registered = (await t.call('POST', '/api/v1/consumers', hook('billing-bot'))).status;
+    expect(registered).toBe(201);
+    const consumer = (await t.service.store.consumers.get('billing-bot'))!;
+    await t.service.store.transaction((tx) => tx.consumers.upsert({ ...consumer, max_requests_per_day: 1 }));
+    t.clock.advance(KNOWN_KEYS_REFRESH_MS);
+    expect((await submit({ question: 'A second question?' })).status).toBe(429);
+  });
+
   it('takes the default quota, then answers 429 until the next midnight in the organisation\'s zone, and takes requests again the next day', async () => {
     t = await buildTestApp({ config: { org: { name: 'Acme', timezone: 'Europe/Berlin' }, defaults: { max_requests_per_consumer_per_day: 2 } } });
     // 10:00 UTC is 11:00 in Berlin: the day resets at 23:00 UTC, 13 hours away.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIBRARY_TOPICS_REFRESH_MS } from '../../src/service/library-topics.js';
+import { KNOWN_KEYS_REFRESH_MS } from '../../src/service/known-keys.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
 import { answerEntry } from '../store/records.js';
 
@@ -27,7 +27,7 @@ describe('which topics the library has entries for', () => {
       return (await t.call('GET', `/api/v1/requests/${id}`)).body.status as string;
     };
     expect(await payroll('Payroll: when is it run each month?')).toBe('failed'); // nobody takes payroll, and the library is not read yet
-    t.clock.advance(LIBRARY_TOPICS_REFRESH_MS);
+    t.clock.advance(KNOWN_KEYS_REFRESH_MS);
     expect(await payroll('When each month is payroll run?')).toBe('proposed');
   });
 });
