@@ -3,6 +3,7 @@
 // through the store in one transaction: about 4 s on 2 cores, so it is built afresh each run.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { curatedEntry } from '../dist/domain/answers.js';
 import { newId } from '../dist/ids.js';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { prng } from './fixtures.js';
@@ -41,26 +42,20 @@ export async function buildLibrary({ dir, count, topics, experts }) {
       for (let n = 0; n < count; n++) {
         const topic = topics[n % topics.length];
         const expert = experts[n % experts.length];
-        await tx.answers.insert({
-          id: newId('ans'),
-          topic,
-          kind: 'answer',
-          question: entryQuestion(topic, n, rand),
-          answer: `Ask the ${topic} owners first; the ${VOCABULARY[n % VOCABULARY.length]} handbook has the details.`,
-          structured: null,
-          expert_id: expert.id,
-          expert_name: expert.name,
-          consumer_id: null,
-          request_id: null,
-          proposal_id: null,
-          accepted_at: now,
-          accepted_by: 'bench',
-          verified_at: now,
-          status: 'active',
-          reuse_count: 0,
-          retired: null,
-          created_at: now,
-        });
+        await tx.answers.insert(
+          curatedEntry({
+            id: newId('ans'),
+            topic,
+            kind: 'answer',
+            question: entryQuestion(topic, n, rand),
+            answer: `Ask the ${topic} owners first; the ${VOCABULARY[n % VOCABULARY.length]} handbook has the details.`,
+            structured: null,
+            expert,
+            by: 'bench',
+            now,
+            verifiedAt: now,
+          }),
+        );
       }
     });
     store.db.pragma('wal_checkpoint(TRUNCATE)');

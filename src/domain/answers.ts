@@ -40,3 +40,38 @@ export interface AnswerRecord {
   retired: Retirement | null;
   created_at: number;
 }
+
+/** A curated entry (an existing FAQ, added by hand): no request, proposal or consumer behind it. */
+export function curatedEntry(fields: {
+  id: string;
+  topic: string;
+  kind: string;
+  question: string;
+  answer: string;
+  structured: AnswerRecord['structured'];
+  expert: { id: string; name: string };
+  by: string;
+  now: number;
+  verifiedAt: number;
+}): AnswerRecord {
+  return {
+    id: fields.id,
+    topic: fields.topic,
+    kind: fields.kind,
+    question: fields.question,
+    answer: fields.answer,
+    structured: fields.structured,
+    expert_id: fields.expert.id,
+    expert_name: fields.expert.name,
+    consumer_id: null,
+    request_id: null,
+    proposal_id: null,
+    accepted_at: fields.now,
+    accepted_by: fields.by,
+    verified_at: fields.verifiedAt,
+    status: 'active',
+    reuse_count: 0,
+    retired: null,
+    created_at: fields.now,
+  };
+}

@@ -1,5 +1,5 @@
 import { normalizeTopic } from '../core/normalize-topic.js';
-import type { AnswerRecord, AnswerStatus } from '../domain/answers.js';
+import { curatedEntry, type AnswerRecord, type AnswerStatus } from '../domain/answers.js';
 import { badRequest, notFound, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AnswerStats, FoundAnswer } from '../store/store.js';
@@ -130,26 +130,20 @@ export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[]
     if (!expert) problems.push({ path: `${at(i)}expert_id`, message: `no expert "${input.expert_id}" in the registry` });
     if (verifiedAt > now) problems.push({ path: `${at(i)}verified_at`, message: 'is in the future' });
     if (!expert || verifiedAt > now) return;
-    entries.push({
-      id: newId('ans'),
-      topic: normalizeTopic(input.topic),
-      kind: input.kind ?? 'answer',
-      question: input.question,
-      answer: input.answer,
-      structured: { text: input.answer },
-      expert_id: expert.id,
-      expert_name: expert.name,
-      consumer_id: null,
-      request_id: null,
-      proposal_id: null,
-      accepted_at: now,
-      accepted_by: by,
-      verified_at: verifiedAt,
-      status: 'active',
-      reuse_count: 0,
-      retired: null,
-      created_at: now,
-    });
+    entries.push(
+      curatedEntry({
+        id: newId('ans'),
+        topic: normalizeTopic(input.topic),
+        kind: input.kind ?? 'answer',
+        question: input.question,
+        answer: input.answer,
+        structured: { text: input.answer },
+        expert,
+        by,
+        now,
+        verifiedAt,
+      }),
+    );
   });
   if (problems.length > 0) {
     throw badRequest(`${problems.length === 1 ? 'An entry is' : 'Entries are'} not valid, so none was added: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);

@@ -41,27 +41,21 @@ export async function returnProposal(engine: Engine, tx: Tx, proposalId: string,
   const request = (await tx.requests.get(proposal.request_id))!;
   await updateReviewCard(engine, tx, proposal, now);
   const typedBy = input.typed_by !== undefined ? { typed_by: input.typed_by } : {};
-  if (reused) {
-    await audit(engine, tx, {
-      request_id: request.id,
-      at: now,
-      type: 'reuse_declined',
-      actor: `reviewer:${input.decided_by}`,
-      data: { proposal_id: proposalId, answer_id: proposal.provenance.reused_from, note: decision.note, ...typedBy },
-    });
-    await askAnExpert(engine, tx, request, now);
-  } else {
+  if (!reused) {
     request.status = 'asked';
     await tx.requests.update(request.id, { status: 'asked', updated_at: now });
-    await audit(engine, tx, {
-      request_id: request.id,
-      at: now,
-      type: 'returned',
-      actor: `reviewer:${input.decided_by}`,
-      data: { proposal_id: proposalId, expert_id: proposal.provenance.expert_id, instructions: input.instructions, ...typedBy },
-    });
-    await planAsk(engine, tx, request, proposal.provenance.expert_id, 'return', now, input.instructions);
   }
+  await audit(engine, tx, {
+    request_id: request.id,
+    at: now,
+    type: reused ? 'reuse_declined' : 'returned',
+    actor: `reviewer:${input.decided_by}`,
+    data: reused
+      ? { proposal_id: proposalId, answer_id: proposal.provenance.reused_from, note: decision.note, ...typedBy }
+      : { proposal_id: proposalId, expert_id: proposal.provenance.expert_id, instructions: input.instructions, ...typedBy },
+  });
+  if (reused) await askAnExpert(engine, tx, request, now);
+  else await planAsk(engine, tx, request, proposal.provenance.expert_id, 'return', now, input.instructions);
   return { ...proposal, status: 'rejected', decision };
 }
 
