@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+import { answeredInto } from '../support/library.js';
 
 const DAY = 86_400_000;
 const FIRST = 'How long is the refund window for annual plans?';
@@ -10,14 +11,7 @@ let t: TestApp;
 afterEach(async () => t?.close());
 
 /** billing-bot asks `question`, the asked expert answers, a reviewer accepts: one library entry. */
-async function answered(question = FIRST, answer = ANSWER): Promise<{ requestId: string; answerId: string }> {
-  const requestId = (await t.call('POST', '/api/v1/requests', submitBody({ question }))).body.request_id as string;
-  const [ask] = await t.store.asks.listFor(requestId);
-  const reply = await t.call('POST', '/api/v1/replies', { expert_id: ask!.expert_id, text: answer, request_id: requestId });
-  expect((await t.call('POST', `/api/v1/proposals/${reply.body.proposal_id}/accept`, { decided_by: 'rita' })).status).toBe(200);
-  const entry = (await t.call('GET', '/api/v1/answers')).body.items.find((a: { request_id: string }) => a.request_id === requestId);
-  return { requestId, answerId: entry.id };
-}
+const answered = (question = FIRST, answer = ANSWER) => answeredInto(t, question, answer);
 
 /** crm-bot submits `question`; returns the request as read back. */
 async function submitOther(question = REWORDED) {
