@@ -306,15 +306,15 @@ export function dmMessage(user: string, text: string, options: { threadTs?: stri
   };
 }
 
+/** The part every `block_actions` payload shares: who clicked, in which workspace, and the trigger. */
+export function blockActions(user: string, triggerId: string): Record<string, unknown> {
+  return { type: 'block_actions', team: { id: 'T1', domain: 'acme' }, user: { id: user, team_id: 'T1' }, api_app_id: 'A1', token: 'legacy', trigger_id: triggerId };
+}
+
 /** An interactivity payload for a click on one of an ask's buttons. */
 export function buttonClick(user: string, actionId: string, askId: string, triggerId = `trig-${nextEvent++}`): Record<string, unknown> {
   return {
-    type: 'block_actions',
-    team: { id: 'T1', domain: 'acme' },
-    user: { id: user, team_id: 'T1' },
-    api_app_id: 'A1',
-    token: 'legacy',
-    trigger_id: triggerId,
+    ...blockActions(user, triggerId),
     container: { type: 'message', channel_id: `D${user}` },
     channel: { id: `D${user}` },
     message: { type: 'message', ts: '1700000000.000001', blocks: [] },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SlackCall } from '../support/fake-slack.js';
+import { blockActions, type SlackCall } from '../support/fake-slack.js';
 import { slackSubmit, startSlackKit, type SlackKit } from '../support/slack-kit.js';
 
 let kit: SlackKit;
@@ -28,12 +28,7 @@ interface AwayFields {
 /** A click on one of the Home tab's buttons, with the Away form's state as Slack sends it. */
 function homeClick(user: string, actionId: string, form: AwayFields = {}): Record<string, unknown> {
   return {
-    type: 'block_actions',
-    team: { id: 'T1', domain: 'acme' },
-    user: { id: user, team_id: 'T1' },
-    api_app_id: 'A1',
-    token: 'legacy',
-    trigger_id: `trig-home-${next++}`,
+    ...blockActions(user, `trig-home-${next++}`),
     container: { type: 'view', view_id: 'VHOME' },
     view: {
       id: 'VHOME',
