@@ -90,6 +90,8 @@ export const configSchema = z
       .object({
         name: z.string().trim().min(1, 'must not be empty'),
         timezone: timeZoneSchema.default('UTC'),
+        /** A page telling experts how expertq treats their time, linked at the end of every ask. */
+        expert_guide_url: z.string().url('must be a URL').optional(),
       })
       .strict(),
     llm: z

@@ -11,6 +11,8 @@ export interface AskParts {
   sentBack?: { instructions: string; previousAnswer: string | null } | undefined;
   /** A stale library entry asked the same question: its answer is shown, and `same` confirms it. */
   previous?: PreviousAnswer | undefined;
+  /** Where experts read how expertq treats their time (`org.expert_guide_url`); linked after the opt-out. */
+  guideUrl?: string | undefined;
 }
 
 /** First name for the greeting; the full name is used in the attribution promise. */
@@ -45,7 +47,7 @@ export function askElements(parts: AskParts): string[] {
     ...(parts.previous ? [previousAnswerLine(parts.previous)] : []),
     'A one- or two-sentence reply is all that is needed.',
     `Your answer will be recorded with your name (${parts.expertName}) as the source, after human review.`,
-    'Reply `mute` to stop receiving questions, or `skip` to pass this one along.',
+    `Reply \`mute\` to stop receiving questions, or \`skip\` to pass this one along.${parts.guideUrl ? ` How expertq treats your time: ${parts.guideUrl}` : ''}`,
   ];
 }
 

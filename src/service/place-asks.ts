@@ -110,6 +110,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
       ? { instructions: ask.instructions, previousAnswer: (await tx.proposals.listFor(request.id)).at(-1)?.answer ?? null }
       : undefined,
     previous: ask.instructions ? undefined : await previousAnswer(engine, tx, request),
+    guideUrl: engine.config.org.expert_guide_url,
   });
   const wasDeferred = ask.send_after !== null;
   // The expert's slot is taken now, after the wait (if any) for another instance routing to them:
