@@ -1,10 +1,3 @@
-import type { Provenance } from './records.js';
-
 /** What became of a library entry offered instead of asking an expert (the `outcome` of `expertq_reuse_total`). */
 export const REUSE_OUTCOMES = ['offered', 'accepted', 'returned', 'rejected'] as const;
 export type ReuseOutcome = (typeof REUSE_OUTCOMES)[number];
-
-/** The library entry a proposal was made from, or null when an expert answered it. */
-export function reusedFrom(provenance: Provenance): string | null {
-  return provenance.reused_from ?? null;
-}

@@ -6,7 +6,6 @@ import { compileSchema } from '../llm/json-schema.js';
 import { DEFAULT_KIND_SCHEMA } from '../llm/structure-answer.js';
 import { kindSchemaOf } from './consumers.js';
 import type { Reads, Tx } from '../store/store.js';
-import { reusedFrom } from '../domain/reuse.js';
 import { audit, countOne, emitEvent, queueMessage, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './views.js';
@@ -47,7 +46,9 @@ export async function decideProposal(
   const edit = status === 'accepted' ? await reviewerEdit(engine, tx, proposal, request, input) : null;
   const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
   if (!(await tx.proposals.decide(proposalId, status, decision))) return (await tx.proposals.get(proposalId))!;
-  if (reusedFrom(proposal.provenance) !== null) countOne(engine.counters.reuse, status);
+  // The library entry this proposal was made of, if any.
+  const reusedFrom = proposal.provenance.reused_from;
+  if (reusedFrom !== undefined) countOne(engine.counters.reuse, status);
 
   let decided: ProposalRecord = { ...proposal, status, decision };
   if (edit) {
@@ -70,9 +71,9 @@ export async function decideProposal(
       ...(edit ? { edited: true, original_answer: edit.original_answer, answer: edit.answer } : {}),
     },
   });
-  if (status === 'accepted' && proposal.provenance.reused_from !== undefined) {
+  if (status === 'accepted' && reusedFrom !== undefined) {
     // A library answer: the entry already holds it, so it counts one more reuse; nobody was asked, so nobody is told.
-    await tx.answers.countReuse(proposal.provenance.reused_from);
+    await tx.answers.countReuse(reusedFrom);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
   } else if (status === 'accepted') {
     await recordAnswer(engine, tx, request, decided, now);
