@@ -14,28 +14,38 @@ export const MAX_START_MS = 2_000;
 /** A migration's statements, comments left out. */
 const statementsOf = (migration) => migration.split(';').map((s) => s.replace(/--.*$/gm, '').trim()).filter(Boolean);
 
-/** The statement that undoes one of a migration's: only index and column additions can be undone. */
-function undo(statement) {
+/**
+ * The statement that undoes one of a migration's: index and column additions, and tables it creates
+ * (their rows, filled by the migration, go with them). Null when it cannot be undone.
+ */
+function undo(statement, created) {
   const index = /^CREATE INDEX (\w+) ON /i.exec(statement);
   if (index) return `DROP INDEX ${index[1]}`;
   const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/i.exec(statement);
   if (column) return `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]}`;
+  const table = /^CREATE (?:VIRTUAL )?TABLE (\w+)/i.exec(statement);
+  if (table) return `DROP TABLE ${table[1]}`;
+  const fill = /^INSERT INTO (\w+)/i.exec(statement);
+  if (fill && created.has(fill[1])) return 'SELECT 1';
   return null;
 }
 
 /**
  * The last migration that builds an index on `requests` (the table that grows with history), and the
  * statements undoing it and every later migration, newest first. Set back before it, the next start
- * runs them all again; each must be made of index and column additions only.
+ * runs them all again; each must be made of index and column additions and new tables only.
  */
 function indexMigration() {
   for (let v = MIGRATIONS.length - 1; v >= 0; v--) {
     const indexes = statementsOf(MIGRATIONS[v]).filter((s) => /^CREATE INDEX \w+ ON requests\b/i.test(s)).map((s) => s.split(/\s+/)[2]);
     if (indexes.length === 0) continue;
     const undoing = [];
+    const created = new Set(
+      MIGRATIONS.slice(v).flatMap((m) => statementsOf(m).flatMap((s) => /^CREATE (?:VIRTUAL )?TABLE (\w+)/i.exec(s)?.[1] ?? [])),
+    );
     for (let later = MIGRATIONS.length - 1; later >= v; later--) {
       for (const statement of statementsOf(MIGRATIONS[later]).reverse()) {
-        const back = undo(statement);
+        const back = undo(statement, created);
         if (back === null) throw new Error(`migration ${later + 1} cannot be replayed: "${statement.slice(0, 60)}…" is not an index or a column added`);
         undoing.push(back);
       }

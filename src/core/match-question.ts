@@ -109,3 +109,23 @@ function isNewer(a: MatchCandidate, b: MatchCandidate): boolean {
   if (a.verified_at !== b.verified_at) return a.verified_at > b.verified_at;
   return a.id < b.id;
 }
+
+/**
+ * The words to look a question up by in the library: every entry that could score `minScore` or more
+ * against it has at least one of them (a prefix filter, as in similarity joins), so the lookup reads
+ * only the entries holding a rare word instead of every entry of the topic. An entry must name every
+ * number the question names, so one number is enough. Otherwise a score of `minScore` needs
+ * ⌈minScore·n⌉ of the question's n words, so an entry holding none of the n − ⌈minScore·n⌉ + 1 rarest
+ * cannot reach it. Which are rarest is guessed without counting: the topic's own words, which most of
+ * its entries share, come last, and longer words before shorter ones. Empty for a question without words.
+ */
+export function lookupWords(question: string, topic: string, minScore: number): string[] {
+  const tokens = [...questionTokens(question)];
+  const numbers = tokens.filter((t) => HAS_DIGIT.test(t));
+  if (numbers.length > 0) return [numbers.reduce((a, b) => (b.length > a.length ? b : a))];
+  const common = questionTokens(topic);
+  const rarestFirst = tokens.sort((a, b) => Number(common.has(a)) - Number(common.has(b)) || b.length - a.length || (a < b ? -1 : 1));
+  // The epsilon keeps 0.6 × 5 (3.0000000000000004 in floating point) at 3 words.
+  const needed = Math.max(1, Math.ceil(minScore * tokens.length - 1e-9));
+  return rarestFirst.slice(0, tokens.length - needed + 1);
+}

@@ -35,7 +35,8 @@ export async function finishMatch(engine: Engine, tx: Tx, job: LlmJobRecord, out
     }
   } else {
     await auditFallback(engine, tx, job, result.error, now);
-    const match = bestMatch(request.question, await reuseCandidates(engine, tx, request, now), engine.config.library.min_score);
+    const minScore = engine.config.library.min_score;
+    const match = bestMatch(request.question, await reuseCandidates(engine, tx, request, minScore, now), minScore);
     if (match !== null) {
       await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
       return;

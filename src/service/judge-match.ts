@@ -17,9 +17,10 @@ export async function judgeCall(
   request: RequestRecord,
 ): Promise<{ call: Omit<LlmCall, 'signal'>; check: (content: string) => MatchOutcome['result'] } | null> {
   const now = engine.clock.now();
-  const candidates = await reuseCandidates(engine, engine.store, request, now);
+  const minScore = engine.config.library.llm_min_score;
+  const candidates = await reuseCandidates(engine, engine.store, request, minScore, now);
   // A swapped word may be a synonym: the model tells.
-  const best = bestMatch(request.question, candidates, engine.config.library.llm_min_score, { swaps: 'allowed' });
+  const best = bestMatch(request.question, candidates, minScore, { swaps: 'allowed' });
   if (best === null) return null;
   return {
     call: matchCall({

@@ -1,8 +1,8 @@
-import { bestMatch, STOP_WORDS, type QuestionMatch } from '../core/match-question.js';
+import { bestMatch, lookupWords, type QuestionMatch } from '../core/match-question.js';
 import type { AnswerRecord } from '../domain/answers.js';
 import type { ProposalRecord, RequestRecord } from '../domain/records.js';
 import { newId } from '../ids.js';
-import { queryWords, type AnswerReads } from '../store/answer-repository.js';
+import type { AnswerReads } from '../store/answer-repository.js';
 import type { Tx } from '../store/store.js';
 import { createProposal } from './create-proposal.js';
 import { audit, countOne, type Engine } from './engine.js';
@@ -10,7 +10,7 @@ import { libraryKey } from './known-keys.js';
 import { queueMatch } from './llm-jobs.js';
 import { updateRequest, writeNewRequest } from './new-request.js';
 
-/** The index's best this many entries are scored: enough for any paraphrase, bounded for a popular topic. */
+/** At most this many entries are scored, those sharing the most looked-up words: enough for any paraphrase, bounded for a popular topic. */
 export const REUSE_CANDIDATES = 50;
 
 export type ReuseMode = 'offer' | 'off';
@@ -33,7 +33,9 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
 export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<ReuseOutcome> {
   if (mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return 'none';
   const library = engine.config.library;
-  const { fresh, stale } = await libraryCandidates(engine, tx, request, now);
+  // With a model, entries down to its lower score are judged: they are looked up too.
+  const lowest = engine.llm === null ? library.min_score : Math.min(library.min_score, library.llm_min_score);
+  const { fresh, stale } = await libraryCandidates(engine, tx, request, lowest, now);
   const match = bestMatch(request.question, fresh, library.min_score);
   if (match !== null) {
     await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
@@ -56,15 +58,24 @@ async function noteStaleMatch(engine: Engine, tx: Tx, request: RequestRecord, st
   engine.log.info({ request_id: request.id, answer_id: match.entry.id, score: match.score }, 'stale library answer: the expert is shown it');
 }
 
-/** Active, fresh entries of the request's topic and kind sharing a word with its question, that its consumer may see. */
-export async function reuseCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, now: number): Promise<AnswerRecord[]> {
-  return (await libraryCandidates(engine, reads, request, now)).fresh;
+/** Active, fresh entries of the request's topic and kind that could score `minScore` against its question, that its consumer may see. */
+export async function reuseCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, minScore: number, now: number): Promise<AnswerRecord[]> {
+  return (await libraryCandidates(engine, reads, request, minScore, now)).fresh;
 }
 
-/** Active entries of the request's topic and kind sharing a word with its question that its consumer may see, fresh and stale apart. */
-async function libraryCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, now: number): Promise<{ fresh: AnswerRecord[]; stale: AnswerRecord[] }> {
+/**
+ * Active entries of the request's topic and kind that could score `minScore` against its question
+ * (they hold one of its rarer words) and that its consumer may see, fresh and stale apart.
+ */
+async function libraryCandidates(
+  engine: Engine,
+  reads: { answers: AnswerReads },
+  request: RequestRecord,
+  minScore: number,
+  now: number,
+): Promise<{ fresh: AnswerRecord[]; stale: AnswerRecord[] }> {
   const library = engine.config.library;
-  const words = queryWords(request.question).filter((w) => !STOP_WORDS.has(w));
+  const words = lookupWords(request.question, request.topic, minScore);
   if (words.length === 0) return { fresh: [], stale: [] };
   const staleBefore = now - library.verify_after;
   const found = await reads.answers.reuseCandidates({

@@ -33,18 +33,18 @@ export interface AnswerStats {
   reuse_accepted: number;
 }
 
-/** Entries that might answer a new request again: looked up by the full-text index, scored by the caller. */
+/** Entries that might answer a new request again: looked up by their questions' words, scored by the caller. */
 export interface ReuseQuery {
   /** The request's normalized topic and kind: only entries of both are offered. */
   topic: string;
   kind: string;
-  /** Words of the new question (stop words left out): an entry whose question has any of them is a candidate. */
+  /** Words as matching splits questions (`core/match-question.ts`): an entry whose question has any of them is a candidate. */
   words: readonly string[];
   /** Entries verified before this instant are stale: listed after every fresh one (they are not offered, only shown to the expert). */
   staleBefore: number;
   /** Only entries of this consumer's requests and curated ones (no consumer). */
   consumerId?: string | undefined;
-  /** The index's best this many, so a popular topic costs no more than a small one. */
+  /** The this many sharing the most of `words`, so a popular topic costs no more than a small one. */
   limit: number;
 }
 
@@ -64,8 +64,8 @@ export interface AnswerReads {
   /** One pass over the entries: active ones verified before `staleBefore` count as stale. */
   stats(staleBefore: number): Promise<AnswerStats>;
   /**
-   * Active entries whose question shares a word with the new one: the fresh ones first, then the stale
-   * ones, each the index's best first; none without words.
+   * Active entries of the topic and kind whose question has one of the words: the fresh ones first, then
+   * the stale ones, each those sharing the most words first; none without words.
    */
   reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]>;
 }

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bestMatch, questionScore, questionTokens } from '../../src/core/match-question.js';
+import { bestMatch, lookupWords, questionScore, questionTokens } from '../../src/core/match-question.js';
+
+const pairs = JSON.parse(readFileSync(new URL('./reuse-pairs.json', import.meta.url), 'utf8')) as Record<'reuse' | 'distinct', Array<{ topic: string; entry: string; asked: string }>>;
 
 describe('matching a question against the library', () => {
   it.each([
@@ -60,5 +64,42 @@ describe('matching a question against the library', () => {
     expect(bestMatch('Hi! How long is the refund window for annual plans in the EU? Thanks', entries, 0.6)?.entry.id).toBe('ans_1');
     expect(bestMatch('When are refunds above the limit approved?', entries, 0.6)).toBeNull();
     expect(bestMatch('Who approves the refunds above the limit?', entries, 0.6)?.entry.id).toBe('ans_2');
+  });
+
+  it.each([
+    // Needs 3 of 5 words: an entry holding none of the three non-topic words cannot score 0.6.
+    ['What is the current billing policy for new customers?', 'billing policy', 0.6, ['customers', 'current', 'new']],
+    // A number must be named by the entry too: the longest is looked up alone.
+    ['What is the current billing policy for case 1042 in 2026?', 'billing policy', 0.6, ['1042']],
+    // Needs 2 of 5: four words, the topic's last, the longer first.
+    ['What is the current billing policy for new customers?', 'billing policy', 0.3, ['customers', 'current', 'new', 'billing']],
+    ['Refund window?', 'billing', 0.6, ['refund']],
+    ['Refund window?', 'billing', 0, ['refund', 'window']],
+    ['What is it?', 'billing', 0.6, []],
+  ])('looks %j (topic %j) up at %d by %j', (question, topic, minScore, words) => {
+    expect(lookupWords(question, topic, minScore)).toEqual(words);
+  });
+
+  const offeredFound = (asked: string, entryQuestion: string, topic: string, minScore: number) => {
+    const offered = bestMatch(asked, [entry('ans_1', entryQuestion)], minScore, { swaps: 'allowed' }) !== null;
+    const theirs = questionTokens(entryQuestion);
+    return !offered || lookupWords(asked, topic, minScore).some((w) => theirs.has(w));
+  };
+
+  it('finds every labelled pair the rule would offer, at every threshold', () => {
+    for (const minScore of [0.3, 0.5, 0.6, 0.7, 0.9]) {
+      for (const p of [...pairs.reuse, ...pairs.distinct]) expect(offeredFound(p.asked, p.entry, p.topic, minScore)).toBe(true);
+    }
+  });
+
+  it('never misses an entry that could be offered (random questions over a small vocabulary)', () => {
+    const word = fc.constantFrom('billing', 'policy', 'refund', 'window', 'annual', 'plans', 'eu', 'the', 'what', 'is', '12', '2026', 'who');
+    const question = fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(question, question, fc.constantFrom('billing policy', 'refund', 'payments'), fc.double({ min: 0, max: 1, noNaN: true }), (asked, theirs, topic, minScore) =>
+        offeredFound(asked, theirs, topic, minScore),
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

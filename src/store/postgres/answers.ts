@@ -1,4 +1,5 @@
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
+import { questionTokens } from '../../core/match-question.js';
 import { searchWords } from '../../core/search-words.js';
 import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, json, toAnswer } from '../row-records.js';
@@ -39,6 +40,12 @@ export class PgAnswers implements AnswerRepository {
       `INSERT INTO answers (${ANSWER_COLUMNS}, search) VALUES (${marks}, $${COUNT + 1}::tsvector)`,
       [...answerColumns(a), searchVector(a.question, a.answer)],
     );
+    if (a.status !== 'active') return;
+    await write(
+      this.db,
+      'INSERT INTO answer_words (topic, kind, word, answer_id) SELECT $1, $2, unnest($3::text[]), $4 ON CONFLICT DO NOTHING',
+      [a.topic, a.kind, [...questionTokens(a.question)], a.id],
+    );
   }
 
   async get(id: string): Promise<AnswerRecord | undefined> {
@@ -52,7 +59,9 @@ export class PgAnswers implements AnswerRepository {
       `UPDATE answers SET status = 'retired', retired_reason = $1, retired_by = $2, retired_at = $3 WHERE id = $4 AND status = 'active'`,
       [r.reason, r.by, r.at, id],
     );
-    return changed === 1;
+    if (changed !== 1) return false;
+    await write(this.db, 'DELETE FROM answer_words WHERE answer_id = $1', [id]);
+    return true;
   }
 
   async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
@@ -90,15 +99,16 @@ export class PgAnswers implements AnswerRepository {
 
   async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {
     if (query.words.length === 0) return [];
-    // Weight A holds the question's words: an entry is offered for what it was asked, not for words of its answer.
-    const tsquery = query.words.map((w) => `'${w}':A`).join(' | ');
-    const own = query.consumerId === undefined ? '' : ' AND (consumer_id = $6 OR consumer_id IS NULL)';
+    const columns = ANSWER_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
+    const own = query.consumerId === undefined ? '' : ' AND (a.consumer_id = $6 OR a.consumer_id IS NULL)';
     const rows = await all(
       this.db,
-      `SELECT ${ANSWER_COLUMNS} FROM answers
-        WHERE search @@ $1::tsquery AND topic = $2 AND kind = $3 AND status = 'active'${own}
-        ORDER BY verified_at >= $4 DESC, ts_rank(search, $1::tsquery, 1) DESC LIMIT $5`,
-      [tsquery, query.topic, query.kind, query.staleBefore, query.limit, ...(query.consumerId === undefined ? [] : [query.consumerId])],
+      `SELECT ${columns} FROM (SELECT answer_id, COUNT(*) AS shared FROM answer_words
+          WHERE topic = $1 AND kind = $2 AND word = ANY($3::text[]) GROUP BY answer_id) w
+        JOIN answers a ON a.id = w.answer_id
+        WHERE a.status = 'active'${own}
+        ORDER BY a.verified_at >= $4 DESC, w.shared DESC, a.verified_at DESC, a.id LIMIT $5`,
+      [query.topic, query.kind, query.words, query.staleBefore, query.limit, ...(query.consumerId === undefined ? [] : [query.consumerId])],
     );
     return rows.map(toAnswer);
   }

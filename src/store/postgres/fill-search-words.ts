@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { questionTokens } from '../../core/match-question.js';
 import { requestSearchWords } from '../../core/search-words.js';
 
 /** Requests indexed per statement: a few megabytes of text each. */
@@ -22,6 +23,33 @@ export async function fillSearchWords(client: pg.ClientBase): Promise<number> {
       `UPDATE requests SET search_words = array_to_tsvector(string_to_array(v.words, ' '))
        FROM unnest($1::text[], $2::text[]) AS v (id, words) WHERE requests.id = v.id`,
       [rows.map((r) => r.id), rows.map((r) => requestSearchWords(r.question, r.asked_question).join(' '))],
+    );
+    filled += rows.length;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/**
+ * Lists the question words of every active library entry that has none listed, a batch at a time: the
+ * entries kept before the word list existed, and those an older instance accepted during a rolling
+ * upgrade (it writes no words), so a new request is offered them too. An entry whose question has no
+ * word is read again at each start, and has nothing to list.
+ */
+export async function fillAnswerWords(client: pg.ClientBase): Promise<number> {
+  let filled = 0;
+  for (let after = ''; ; ) {
+    const { rows } = await client.query<{ id: string; topic: string; kind: string; question: string }>(
+      `SELECT a.id, a.topic, a.kind, a.question FROM answers a
+        WHERE a.status = 'active' AND a.id > $1 AND NOT EXISTS (SELECT 1 FROM answer_words w WHERE w.answer_id = a.id)
+        ORDER BY a.id LIMIT $2`,
+      [after, BATCH],
+    );
+    if (rows.length === 0) return filled;
+    const words = rows.flatMap((r) => [...questionTokens(r.question)].map((word) => [r.topic, r.kind, word, r.id]));
+    await client.query(
+      `INSERT INTO answer_words (topic, kind, word, answer_id)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+      [0, 1, 2, 3].map((i) => words.map((w) => w[i])),
     );
     filled += rows.length;
     after = rows[rows.length - 1]!.id;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { fillSearchWords } from './fill-search-words.js';
+import { fillAnswerWords, fillSearchWords } from './fill-search-words.js';
 
 /** A schema step: SQL, or work that needs expertq's own code (run in the step's transaction). */
 export type PgMigration = string | ((client: pg.ClientBase) => Promise<void>);
@@ -317,4 +317,20 @@ export const PG_MIGRATIONS: PgMigration[] = [
   `
   ALTER TABLE requests ADD COLUMN refreshes TEXT COLLATE "C";
   `,
+  // 11: the words of each active library entry's question, as matching splits them, by topic and kind
+  // (SQLite's 20): a new request looks up only the entries of its own topic holding one of its rarer
+  // words. Filled for the entries kept so far; every start fills those an older instance wrote.
+  async (client) => {
+    await client.query(`
+      CREATE TABLE answer_words (
+        topic TEXT COLLATE "C" NOT NULL,
+        kind TEXT COLLATE "C" NOT NULL,
+        word TEXT COLLATE "C" NOT NULL,
+        answer_id TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (topic, kind, word, answer_id)
+      );
+      CREATE INDEX answer_words_entry ON answer_words (answer_id);
+    `);
+    await fillAnswerWords(client);
+  },
 ];

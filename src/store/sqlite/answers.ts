@@ -1,18 +1,19 @@
 import type Database from 'better-sqlite3';
 import type { AnswerRecord, Retirement } from '../../domain/answers.js';
+import { questionTokens } from '../../core/match-question.js';
 import { searchWords } from '../../core/search-words.js';
 import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
+import { rankedPage } from './answer-search.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
 import { ANSWER_COLUMNS, answerColumns, json, type Row, statementCache, toAnswer, whereClause } from './rows.js';
-
-/** A question word counts twice an answer word in the ranking (bm25 column weights). */
-const RANK = '-bm25(answers_fts, 2.0, 1.0)';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
     insert: p(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${ANSWER_COLUMNS.split(',').map(() => '?').join(', ')})`),
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
+    word: p('INSERT OR IGNORE INTO answer_words (topic, kind, word, answer_id) VALUES (?, ?, ?, ?)'),
+    forget: p('DELETE FROM answer_words WHERE answer_id = ?'),
     get: p('SELECT * FROM answers WHERE id = ?'),
     refresh: p(`UPDATE answers SET answer = ?, structured = ?, verified_at = ? WHERE id = ? AND status = 'active' RETURNING rowid, question`),
     reindex: p('UPDATE answers_fts SET answer = ? WHERE rowid = ?'),
@@ -45,6 +46,7 @@ export class SqliteAnswers implements AnswerRepository {
   async insert(a: AnswerRecord): Promise<void> {
     const { lastInsertRowid } = this.stmts.insert.run(...answerColumns(a));
     this.stmts.index.run(lastInsertRowid, searchWords(a.question).join(' '), searchWords(a.answer).join(' '));
+    if (a.status === 'active') for (const word of questionTokens(a.question)) this.stmts.word.run(a.topic, a.kind, word, a.id);
   }
 
   async get(id: string): Promise<AnswerRecord | undefined> {
@@ -53,7 +55,9 @@ export class SqliteAnswers implements AnswerRepository {
   }
 
   async retire(id: string, r: Retirement): Promise<boolean> {
-    return this.stmts.retire.run(r.reason, r.by, r.at, id).changes === 1;
+    if (this.stmts.retire.run(r.reason, r.by, r.at, id).changes !== 1) return false;
+    this.stmts.forget.run(id);
+    return true;
   }
 
   async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
@@ -77,14 +81,15 @@ export class SqliteAnswers implements AnswerRepository {
 
   async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {
     if (query.words.length === 0) return [];
-    // Only the question column: an entry is offered for what it was asked, not for words of its answer.
-    const match = `question : (${query.words.map((w) => `"${w}"`).join(' OR ')})`;
+    const holding = `FROM answer_words WHERE topic = ? AND kind = ? AND word IN (${query.words.map(() => '?').join(', ')})`;
+    // Most submits find no entry: asked alone, that costs a tenth of the query that orders the entries.
+    if (this.cached(`SELECT 1 ${holding} LIMIT 1`).get(query.topic, query.kind, ...query.words) === undefined) return [];
     const own = query.consumerId === undefined ? '' : ' AND (a.consumer_id = ? OR a.consumer_id IS NULL)';
     const rows = this.cached(
-      `SELECT a.* FROM answers_fts JOIN answers a ON a.rowid = answers_fts.rowid
-        WHERE answers_fts MATCH ? AND a.topic = ? AND a.kind = ? AND a.status = 'active'${own}
-        ORDER BY a.verified_at >= ? DESC, bm25(answers_fts) LIMIT ?`,
-    ).all(match, query.topic, query.kind, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.staleBefore, query.limit) as Row[];
+      `SELECT a.* FROM (SELECT answer_id, COUNT(*) AS shared ${holding} GROUP BY answer_id) w JOIN answers a ON a.id = w.answer_id
+        WHERE a.status = 'active'${own}
+        ORDER BY a.verified_at >= ? DESC, w.shared DESC, a.verified_at DESC, a.id LIMIT ?`,
+    ).all(query.topic, query.kind, ...query.words, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.staleBefore, query.limit) as Row[];
     return rows.map(toAnswer);
   }
 
@@ -103,11 +108,8 @@ export class SqliteAnswers implements AnswerRepository {
       return { items, next_cursor: rows.length > query.limit ? items.at(-1)!.id : null };
     }
     const offset = rankedOffset(query.cursor);
-    const { where, values } = whereClause([['answers_fts MATCH ?', words.map((w) => `"${w}"`).join(' OR ')], ...filters]);
-    const rows = this.cached(
-      `SELECT a.*, ${RANK} AS score FROM answers_fts JOIN answers a ON a.rowid = answers_fts.rowid ${where}
-        ORDER BY score DESC, a.id DESC LIMIT ? OFFSET ?`,
-    ).all(...values, query.limit + 1, offset) as Row[];
+    // Off this thread when the store has a reading thread: a common word matches much of the library.
+    const rows = await rankedPage(this.reads, words, filters, offset, query.limit + 1);
     const items = rows.slice(0, query.limit).map((r) => ({ ...toAnswer(r), score: r.score as number }));
     return { items, next_cursor: rows.length > query.limit ? String(offset + query.limit) : null };
   }

@@ -98,4 +98,22 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE requests ADD COLUMN refreshes TEXT;
   `,
+  // 20: the words of each active library entry's question, as matching splits them, by topic and kind:
+  // a new request looks up only the entries of its own topic holding one of its rarer words, where the
+  // full-text index found every entry sharing any word across all topics and filtered the topic after.
+  // A retired entry's words are deleted with its retirement. \`answers_fts_vocab\` tells how many entries
+  // hold a word: a search ranks only the entries found by words that are not in half the library.
+  `
+  CREATE TABLE answer_words (
+    topic TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    word TEXT NOT NULL,
+    answer_id TEXT NOT NULL,
+    PRIMARY KEY (topic, kind, word, answer_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX answer_words_entry ON answer_words (answer_id);
+  INSERT INTO answer_words (topic, kind, word, answer_id)
+    SELECT a.topic, a.kind, w.value, a.id FROM answers a, json_each(expertq_question_words(a.question)) w WHERE a.status = 'active';
+  CREATE VIRTUAL TABLE answers_fts_vocab USING fts5vocab(answers_fts, 'row');
+  `,
 ];

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { foldForSearch, requestSearchWords, searchWords, wordStartTests } from '../../core/search-words.js';
+import { questionTokens } from '../../core/match-question.js';
 import { type Row, whereClause } from './rows.js';
 
 /**
@@ -52,9 +53,11 @@ export class SqliteRequestSearch {
 
 /**
  * expertq's word rules as SQL functions on a connection: `expertq_search_words(question, asked)` for
- * the migration that indexes kept requests, `expertq_matches(question, asked, words)` for a search.
+ * the migration that indexes kept requests, `expertq_matches(question, asked, words)` for a search,
+ * `expertq_question_words(question)` (a JSON array) for the migration that lists library entries' words.
  */
 export function defineSearchFunctions(db: Database.Database): void {
+  db.function('expertq_question_words', { deterministic: true }, (question) => JSON.stringify([...questionTokens(question as string)]));
   db.function('expertq_search_words', { deterministic: true }, (question, asked) =>
     requestSearchWords(question as string, asked as string | null).join(' '),
   );
