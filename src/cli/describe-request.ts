@@ -1,4 +1,4 @@
-import { waitWords } from '../core/wait-words.js';
+import { answeredWords, PREPARING, waitWords, type AnswerSource } from '../core/wait-words.js';
 import { formatWhen } from '../core/describe-time.js';
 import type { ExpertWire, ProposalBody, RequestWire, Waiting } from './wire.js';
 
@@ -25,14 +25,14 @@ function whom(r: Pick<RequestWire, 'asked'>, expertId: string | undefined, fallb
 }
 
 /** Why a request waits, in words; null when the server did not say (older server) or nothing waits. */
-export function waitingReason(r: Pick<RequestWire, 'waiting' | 'asked'>, now: number, timeZone = 'UTC'): string | null {
+export function waitingReason(r: Pick<RequestWire, 'waiting' | 'asked'> & { proposal?: AnswerSource | null }, now: number, timeZone = 'UTC'): string | null {
   const w: Waiting | null | undefined = r.waiting;
   if (!w) return null;
   const until = w.until ? formatWhen(w.until, now, timeZone) : null;
   const expert = whom(r, w.expert_id, 'the expert');
   switch (w.why) {
     case 'llm':
-      return 'the question is being drafted';
+      return PREPARING;
     case 'quiet_hours':
       return `quiet hours; the ask goes out when they end${until ? ` (${until})` : ''}`;
     case 'working_hours':
@@ -44,7 +44,7 @@ export function waitingReason(r: Pick<RequestWire, 'waiting' | 'asked'>, now: nu
     case 'cap':
       return `held, every expert for this topic is at their limit${until ? ` (daily limit resets ${until})` : ' (until one of them finishes an open ask)'}`;
     case 'review':
-      return 'an expert answered; a reviewer must accept, reject or send it back';
+      return `${answeredWords(r.proposal)}; a reviewer must accept, reject or send it back`;
     default:
       return `${w.why}${until ? ` (until ${until})` : ''}`;
   }
@@ -54,7 +54,7 @@ export function waitingReason(r: Pick<RequestWire, 'waiting' | 'asked'>, now: nu
  * The lines `expertq request` adds about an open request: whom it waits for or why it waits, and when
  * it gives up. Fields the server does not send add nothing.
  */
-export function waitingLines(r: Pick<RequestWire, 'waiting' | 'asked' | 'gives_up_at'>, now: number, timeZone = 'UTC'): string[] {
+export function waitingLines(r: Pick<RequestWire, 'waiting' | 'asked' | 'gives_up_at'> & { proposal?: AnswerSource | null }, now: number, timeZone = 'UTC'): string[] {
   const lines: string[] = [];
   const reason = waitingReason(r, now, timeZone);
   if (reason) lines.push(`Waiting: ${reason}`);
@@ -70,8 +70,8 @@ export function waitingLines(r: Pick<RequestWire, 'waiting' | 'asked' | 'gives_u
  * One line for `ask --wait` about where the request stands ("asked Dana Smith", "proposed: waiting for
  * review"); printed when it differs from the last one printed.
  */
-export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 'asked' | 'asks'>, now: number, timeZone = 'UTC'): string {
-  if (r.status === 'proposed') return `${r.id} proposed: an expert answered, waiting for review`;
+export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 'asked' | 'asks'> & { proposal?: AnswerSource | null }, now: number, timeZone = 'UTC'): string {
+  if (r.status === 'proposed') return `${r.id} proposed: ${answeredWords(r.proposal)}, waiting for review`;
   const reason = waitingReason(r, now, timeZone);
   if (reason) return `${r.id} ${r.status}: waiting, ${reason}`;
   const names = r.asked?.map((a) => a.expert_name) ?? r.asks.filter((a) => a.state === 'open').map((a) => a.expert_id);
@@ -80,10 +80,13 @@ export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 
 }
 
 /** The STATE column of `expertq experts`: "available", or why not ("muted", "at cap", "away until …"). */
+/** Why an expert cannot be asked now, in a table cell ("off work until 08:00 UTC today"). */
+const UNAVAILABLE: Readonly<Record<string, string>> = { cap: 'at cap', dnd: 'do-not-disturb', quiet_hours: 'quiet hours', muted: 'muted', working_hours: 'off work' };
+
 export function expertState(e: Pick<ExpertWire, 'muted' | 'available_now' | 'unavailable'>, now: number, timeZone = 'UTC'): string {
   const u = e.unavailable;
   if (u) {
-    const label = u.why === 'cap' ? 'at cap' : u.why === 'dnd' ? 'do-not-disturb' : u.why === 'quiet_hours' ? 'quiet hours' : u.why === 'muted' ? 'muted' : u.why.replace(/_/g, ' ');
+    const label = UNAVAILABLE[u.why] ?? u.why.replace(/_/g, ' ');
     return u.until ? `${label} until ${formatWhen(u.until, now, timeZone)}` : label;
   }
   if (e.muted) return 'muted';

@@ -8,10 +8,35 @@ export function waitWords(waiting: { why: string } | null | undefined): string |
 }
 
 const WORDS: Readonly<Record<string, string>> = {
-  llm: 'drafting',
+  llm: 'preparing',
   quiet_hours: 'quiet hours',
   working_hours: 'off hours',
   away: 'expert away',
   dnd: 'do not disturb',
   cap: 'held',
 };
+
+/** What a proposal reveals of where its answer came from: reused from the library, or an expert's reply. */
+export interface AnswerSource {
+  provenance: { expert_name: string; reused_from?: string | undefined };
+}
+
+/**
+ * Who answered a request that waits for review, to go inside a sentence: "Dana Smith answered", or,
+ * for an answer reused from the library, that nobody was asked; "an expert answered" when the
+ * proposal is not at hand. `sentence` starts it with a capital.
+ */
+export function answeredWords(proposal: AnswerSource | null | undefined, { sentence = false } = {}): string {
+  const words = answered(proposal);
+  return sentence ? words.charAt(0).toUpperCase() + words.slice(1) : words;
+}
+
+function answered(proposal: AnswerSource | null | undefined): string {
+  if (!proposal) return 'an expert answered';
+  const { expert_name, reused_from } = proposal.provenance;
+  if (reused_from !== undefined) return `the library has an earlier answer from ${expert_name} (no expert was asked)`;
+  return `${expert_name} answered`;
+}
+
+/** Why a request waits while a model works on it (drafting the question, or checking earlier answers), to go inside a sentence. */
+export const PREPARING = 'preparing the question for the expert, or checking it against earlier answers; nobody is asked yet';

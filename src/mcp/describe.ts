@@ -1,4 +1,5 @@
 import { relativeText, timeText } from '../core/describe-time.js';
+import { answeredWords, PREPARING } from '../core/wait-words.js';
 import type { RequestView } from '../service/views.js';
 
 /**
@@ -24,9 +25,9 @@ function waitSentence(view: RequestView, wait: NonNullable<RequestView['waiting'
   const until = wait.until ? `${timeText(Date.parse(wait.until), now)} (${relativeText(Date.parse(wait.until), now)})` : null;
   switch (wait.why) {
     case 'review':
-      return 'An expert answered; the answer waits for a human reviewer.';
+      return `${answeredWords(view.proposal, { sentence: true })}; the answer waits for a human reviewer.`;
     case 'llm':
-      return 'The question is being prepared for the expert, or checked against earlier answers; nobody is asked yet.';
+      return `${PREPARING.charAt(0).toUpperCase()}${PREPARING.slice(1)}.`;
     case 'quiet_hours':
       return `Nobody is asked during quiet hours; ${who ?? 'the expert'} is asked when they end${until ? ` at ${until}` : ''}.`;
     case 'working_hours':

@@ -22,9 +22,12 @@ describe('what `expertq request` says about an open request', () => {
     ['quiet hours', { waiting: { why: 'quiet_hours', until: '2026-11-25T08:00:00Z' }, asked: [], gives_up_at: null }, [
       'Waiting: quiet hours; the ask goes out when they end (Wed 25 Nov 08:00 UTC)',
     ]],
-    ['the question being drafted', { waiting: { why: 'llm' }, asked: [], gives_up_at: null }, ['Waiting: the question is being drafted']],
+    ['the question being drafted', { waiting: { why: 'llm' }, asked: [], gives_up_at: null }, ['Waiting: preparing the question for the expert, or checking it against earlier answers; nobody is asked yet']],
     ['an answer waiting for review', { waiting: { why: 'review', expert_id: 'dana' }, asked: [], gives_up_at: null }, [
       'Waiting: an expert answered; a reviewer must accept, reject or send it back',
+    ]],
+    ['a library answer waiting for review', { waiting: { why: 'review' }, asked: [], gives_up_at: null, proposal: { provenance: { expert_name: 'Dana Smith', reused_from: 'ans_1' } } }, [
+      'Waiting: the library has an earlier answer from Dana Smith (no expert was asked); a reviewer must accept, reject or send it back',
     ]],
     ['an expert away, named from the asks', { waiting: { why: 'away', expert_id: 'dana', until: '2026-11-30T09:00:00Z' }, asked: [dana], gives_up_at: null }, [
       'Waiting: Dana Smith is away (back Mon 30 Nov 09:00 UTC)',
@@ -58,6 +61,7 @@ describe('ask --wait progress lines', () => {
     [{ ...base, status: 'escalated', asks: [{ id: 'ask_1', expert_id: 'lee', sent_at: null, state: 'open' }] }, 'req_1 escalated: asked lee'],
     [{ ...base, status: 'queued', waiting: { why: 'cap' } }, 'req_1 queued: waiting, held, every expert for this topic is at their limit (until one of them finishes an open ask)'],
     [{ ...base, status: 'proposed', waiting: { why: 'review' } }, 'req_1 proposed: an expert answered, waiting for review'],
+    [{ ...base, status: 'proposed', waiting: { why: 'review' }, proposal: { provenance: { expert_name: 'Dana Smith' } } }, 'req_1 proposed: Dana Smith answered, waiting for review'],
   ])('%o', (r, expected) => {
     expect(progressLine(r as Parameters<typeof progressLine>[0], NOW)).toBe(expected);
   });

@@ -80,7 +80,7 @@ describe('expertq ask --wait', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     );
     expect(lines.slice(1)).toEqual([
       'req_w1 asked: asked Dana Smith',
-      'req_w1 proposed: an expert answered, waiting for review',
+      'req_w1 proposed: Dana Smith answered, waiting for review',
       'req_w1 accepted',
       'Answer from Dana Smith: Thirty days from the invoice date.',
     ]);

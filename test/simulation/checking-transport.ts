@@ -3,7 +3,9 @@ import type { AskRecord } from '../../src/domain/records.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
 import type { Store } from '../../src/store/store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
+import { PRESENCE_TTL_MS } from '../../src/service/presence-cache.js';
 import type { FakeClock } from '../support/fake-clock.js';
+import type { DndSchedule } from './dnd-windows.js';
 import { inQuietHours, inWorkingHours, type AwayLog } from './protection-rules.js';
 import { maxOpenOf, maxPerDayOf, zoneOf } from './sim-experts.js';
 
@@ -37,6 +39,7 @@ export interface SendChecks {
   working_hours: number;
   quiet_hours: number;
   away: number;
+  dnd: number;
   mute: number;
   open_cap: number;
   daily_cap: number;
@@ -46,14 +49,19 @@ export interface SendChecks {
 /**
  * A transport that checks every ask when it is handed over, at the instant the ask was sent (its
  * `sent_at`): the expert was inside their working hours in their own zone, outside the organisation's
- * quiet hours, not away by the spells the simulation set and ended, not muted, within their own caps
- * (or the defaults), and the message has its six elements.
+ * quiet hours, not away by the spells the simulation set and ended, not in a Slack do-not-disturb
+ * window expertq could know of (one begun at least `PRESENCE_TTL_MS` before: expertq reads each
+ * expert's Slack state at most that often, so a window's first minutes may pass unseen; those sends are
+ * counted apart), not muted, within their own caps (or the defaults), and the message has its six
+ * elements.
  */
 export class CheckingTransport implements Transport {
   readonly name = 'console' as const;
   readonly threaded = false;
   sent = 0;
-  readonly checked: SendChecks = { working_hours: 0, quiet_hours: 0, away: 0, mute: 0, open_cap: 0, daily_cap: 0, elements: 0 };
+  readonly checked: SendChecks = { working_hours: 0, quiet_hours: 0, away: 0, dnd: 0, mute: 0, open_cap: 0, daily_cap: 0, elements: 0 };
+  /** Sends in the first `PRESENCE_TTL_MS` of a do-not-disturb window, before expertq must have seen it. */
+  sentAsDndBegan = 0;
   /** Sends per expert time zone, to show every zone (the half-hour ones too) was exercised. */
   readonly byZone = new Map<string, number>();
   service: ExpertqService | null = null;
@@ -62,6 +70,7 @@ export class CheckingTransport implements Transport {
     private readonly violations: string[],
     private readonly tracked: Tracked,
     private readonly aways: AwayLog,
+    private readonly dnd: DndSchedule,
   ) {}
 
   async send(m: OutboundMessage): Promise<void> {
@@ -83,6 +92,11 @@ export class CheckingTransport implements Transport {
     this.checked.away++;
     const spell = this.aways.at(expert, sentAt);
     if (spell) fail(`away from ${new Date(spell.from).toISOString()} until ${new Date(spell.to).toISOString()}`);
+    this.checked.dnd++;
+    const snooze = this.dnd.at(expert, sentAt);
+    if (snooze && sentAt >= snooze.from + PRESENCE_TTL_MS) {
+      fail(`in do-not-disturb from ${new Date(snooze.from).toISOString()} until ${new Date(snooze.to).toISOString()}`);
+    } else if (snooze) this.sentAsDndBegan++;
     this.checked.mute++;
     if ((await store.asks.isMuted(expert)) && ask?.state === 'open') fail('sent to a muted expert');
 

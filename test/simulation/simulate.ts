@@ -15,6 +15,7 @@ import type { Store } from '../../src/store/store.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
 import { CheckingTransport, Tracked } from './checking-transport.js';
+import { DndSchedule } from './dnd-windows.js';
 import { AwayLog } from './protection-rules.js';
 import { EXPERT_IDS, MAX_OPEN, MAX_PER_DAY, ORG_TZ as TZ, QUIET, TOPICS, expertsFor, zoneOf } from './sim-experts.js';
 
@@ -22,7 +23,8 @@ import { EXPERT_IDS, MAX_OPEN, MAX_PER_DAY, ORG_TZ as TZ, QUIET, TOPICS, experts
  * The expert-protection simulation: a seeded, randomized workload against the real service, its real
  * store (SQLite, or PostgreSQL with `engine`) and a fake clock, with an invariant checker over what the
  * transport was handed and what the store holds. Requests, answers, `skip`, `mute`, `unmute`,
- * `PUT /experts`, away spells (with and without a delegate) and early returns, cancels, decisions; the
+ * `PUT /experts`, away spells (with and without a delegate) and early returns, Slack do-not-disturb
+ * windows (the presence lookup answers from a seeded schedule), cancels, decisions; the
  * clock jumps by minutes to days, across midnight and both DST changes of Europe/Berlin; the service
  * restarts on the same database now and then. Experts live in five zones with their own working hours
  * and caps (sim-experts.ts); every send is held against them (checking-transport.ts).
@@ -66,7 +68,8 @@ export async function simulate(options: { seed: number; requests: number; engine
   const log = pino({ level: 'silent' });
   const tracked = new Tracked();
   const aways = new AwayLog();
-  const transport = new CheckingTransport(clock, violations, tracked, aways);
+  const dnd = new DndSchedule(options.seed);
+  const transport = new CheckingTransport(clock, violations, tracked, aways, dnd);
   let config: Config = loadConfig(configFile);
   // PostgreSQL: a fresh database on the test server, opened again at each restart like the SQLite file.
   const database = `eq_sim_${options.seed}_${process.pid}`;
@@ -74,7 +77,8 @@ export async function simulate(options: { seed: number; requests: number; engine
   const openEngine = async (): Promise<Store> => (pgUrl === null ? openSqliteStore(config.storagePath) : openPgStore({ url: pgUrl, poolSize: 4 }));
   let store = await openEngine();
   const open = () => {
-    const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock, scheduler: (engine) => new Scheduler(engine) });
+    const presence = async (expertId: string) => dnd.presenceAt(expertId, clock.now());
+    const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock, presence, scheduler: (engine) => new Scheduler(engine) });
     transport.service = service;
     return service;
   };
@@ -235,6 +239,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   await check();
   figures.asks_sent = transport.sent;
   for (const [rule, n] of Object.entries(transport.checked)) figures[`sends_checked_${rule}`] = n;
+  Object.assign(figures, dnd.figures, { sends_dnd_grace: transport.sentAsDndBegan });
   for (const [zone, n] of [...transport.byZone].sort()) figures[`sends_in_${zone}`] = n;
   await service.idle();
   await store.close();
@@ -248,6 +253,7 @@ const SEND_CHECK_WORDS: Record<keyof CheckingTransport['checked'], string> = {
   working_hours: 'working hours (expert zone)',
   quiet_hours: 'quiet hours (org zone)',
   away: 'away spells',
+  dnd: 'Slack do-not-disturb windows',
   mute: 'mute',
   open_cap: 'max open asks',
   daily_cap: 'max asks per day (expert zone)',
@@ -258,6 +264,7 @@ const SEND_CHECK_WORDS: Record<keyof CheckingTransport['checked'], string> = {
 export function report(r: SimulationResult): string {
   const n = (v: number | undefined) => (v ?? 0).toLocaleString('en-US');
   const lines = Object.entries(r.figures).filter(([k]) => !k.startsWith('sends_')).map(([k, v]) => `  ${k.padEnd(20)} ${n(v)}`);
+  const dndGrace = `  sends in the first 5 minutes of a do-not-disturb window (expertq reads Slack every 5 minutes): ${n(r.figures.sends_dnd_grace)}`;
   const zones = Object.entries(r.figures).filter(([k]) => k.startsWith('sends_in_')).map(([k, v]) => `${k.slice('sends_in_'.length)} ${n(v)}`);
   const checked = Object.entries(SEND_CHECK_WORDS).map(([rule, words]) => `  sends checked against ${words}: ${n(r.figures[`sends_checked_${rule}`])}`);
   return [
@@ -265,6 +272,7 @@ export function report(r: SimulationResult): string {
     ...lines,
     `  sends by expert zone: ${zones.join(', ')}`,
     ...checked,
+    dndGrace,
     `  violations: ${r.violations.length}`,
     ...r.violations.slice(0, 20).map((v) => `    ${v}`),
   ].join('\n');

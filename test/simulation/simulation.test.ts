@@ -16,6 +16,8 @@ describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
     console.log(report(result));
     expect(result.figures.asks_sent).toBeGreaterThan(0);
     expect(result.figures.midnights).toBeGreaterThan(0);
+    // Slack said do-not-disturb to some lookups, so the rule was exercised.
+    expect(result.figures.dnd_lookups_on).toBeGreaterThan(0);
     expect(result.violations).toEqual([]);
   }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
 });

@@ -23,7 +23,7 @@ describe('clockTime: a time of day, with the date when it is not today', () => {
 
 describe('waitingText: why an open request waits, and until when', () => {
   it.each<[string, Parameters<typeof waitingText>[0], string | null]>([
-    ['the question is being drafted', { ...open, waiting: { why: 'llm' } }, 'Drafting the question for the expert'],
+    ['the question is being prepared', { ...open, waiting: { why: 'llm' } }, 'Preparing the question for the expert, or checking it against earlier answers; nobody is asked yet'],
     ['quiet hours, end known', { ...open, waiting: { why: 'quiet_hours', until: '2026-11-26T07:00:00Z' } }, 'Waiting for quiet hours to end at 07:00 Thu 26 Nov'],
     ['quiet hours, end unknown', { ...open, waiting: { why: 'quiet_hours' } }, 'Waiting for quiet hours to end'],
     ['held at a daily cap of one expert', { ...open, waiting: { why: 'cap', expert_id: 'dana', until: '2026-11-26T00:00:00Z' } },
@@ -33,6 +33,16 @@ describe('waitingText: why an open request waits, and until when', () => {
     ['held at the open-asks cap', { ...open, waiting: { why: 'cap' } },
       'Held: every expert for this topic is at their limit; it is asked as soon as one has room'],
     ['an expert answered', { status: 'proposed', gives_up_at: null, waiting: { why: 'review' } }, 'An expert answered; waiting for review'],
+    [
+      'Dana Smith answered',
+      { status: 'proposed', gives_up_at: null, waiting: { why: 'review' }, proposal: { provenance: { expert_name: 'Dana Smith' } } },
+      'Dana Smith answered; waiting for review',
+    ],
+    [
+      'an answer reused from the library',
+      { status: 'proposed', gives_up_at: null, waiting: { why: 'review' }, proposal: { provenance: { expert_name: 'Dana Smith', reused_from: 'ans_1' } } },
+      'The library has an earlier answer from Dana Smith (no expert was asked); waiting for review',
+    ],
     ['working hours', { ...open, waiting: { why: 'working_hours', expert_id: 'sam', until: '2026-11-25T13:00:00Z' } }, 'Waiting for Sam Okafor’s working hours to start at 13:00 today'],
     ['away', { ...open, waiting: { why: 'away', expert_id: 'sam', until: '2026-11-30T09:00:00Z' } }, 'Sam Okafor is away until 09:00 Mon 30 Nov'],
     ['do not disturb', { ...open, waiting: { why: 'dnd', expert_id: 'sam' } }, 'Sam Okafor has do-not-disturb on'],
@@ -61,7 +71,7 @@ describe('waitNote: why an open request waits, beside its status in the Requests
   it.each([
     [{ why: 'cap' }, 'held: experts at their limit'],
     [{ why: 'quiet_hours' }, 'quiet hours'],
-    [{ why: 'llm' }, 'drafting'],
+    [{ why: 'llm' }, 'preparing'],
     [{ why: 'review' }, null],
     [null, null],
     [undefined, null],

@@ -68,7 +68,7 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
 
   const { request, audit, proposal, names } = data;
   const name = (expertId: string) => names.get(expertId) ?? expertId;
-  const waits = waitingText(request, { now, name });
+  const waits = waitingText({ ...request, proposal }, { now, name });
   return (
     <section class="request-view" aria-labelledby="request-title">
       <div class="crumbs">

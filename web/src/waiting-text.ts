@@ -1,4 +1,4 @@
-import { waitWords } from '../../src/core/wait-words.js';
+import { answeredWords, PREPARING, waitWords, type AnswerSource } from '../../src/core/wait-words.js';
 import type { AskedExpert, Waiting } from './wire.js';
 
 /** What `waitingText` reads of a request (a subset, so tests and older servers can pass less). */
@@ -7,6 +7,7 @@ export interface WaitingFacts {
   waiting?: Waiting | null;
   gives_up_at?: string | null;
   asked?: AskedExpert[];
+  proposal?: AnswerSource | null;
 }
 
 export interface WaitingOptions {
@@ -42,12 +43,12 @@ export function clockTime(iso: string, now: number, timeZone?: string): string {
 
 const list = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
-function whyText(waiting: Waiting, options: WaitingOptions): string {
+function whyText(waiting: Waiting, options: WaitingOptions, proposal: AnswerSource | null | undefined): string {
   const at = waiting.until ? clockTime(waiting.until, options.now, options.timeZone) : null;
   const who = waiting.expert_id ? options.name(waiting.expert_id) : null;
   switch (waiting.why) {
     case 'llm':
-      return 'Drafting the question for the expert';
+      return PREPARING.charAt(0).toUpperCase() + PREPARING.slice(1);
     case 'quiet_hours':
       return `Waiting for ${who ? `${who}’s ` : ''}quiet hours to end${at ? ` at ${at}` : ''}`;
     case 'working_hours':
@@ -63,7 +64,7 @@ function whyText(waiting: Waiting, options: WaitingOptions): string {
       return `${held}; ${who ? `${who}’s` : 'the'} daily limit resets at ${at}`;
     }
     case 'review':
-      return 'An expert answered; waiting for review';
+      return `${answeredWords(proposal, { sentence: true })}; waiting for review`;
     default:
       return 'Waiting';
   }
@@ -76,7 +77,7 @@ function whyText(waiting: Waiting, options: WaitingOptions): string {
 export function waitingText(request: WaitingFacts, options: WaitingOptions): { waiting: string | null; givesUp: string | null } {
   if (CLOSED.has(request.status)) return { waiting: null, givesUp: null };
   const givesUp = request.gives_up_at ? `Gives up at ${clockTime(request.gives_up_at, options.now, options.timeZone)}` : null;
-  if (request.waiting) return { waiting: whyText(request.waiting, options), givesUp };
+  if (request.waiting) return { waiting: whyText(request.waiting, options, request.proposal), givesUp };
   const asked = request.asked ?? [];
   if (asked.length === 0) return { waiting: null, givesUp };
   const sent = asked.length === 1 && asked[0]!.sent_at ? ` at ${clockTime(asked[0]!.sent_at, options.now, options.timeZone)}` : '';
