@@ -5,7 +5,8 @@ import { loadConfig, readEnv, readSecrets, type Config } from '../config/load-co
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
-import { addCounts, emptyCounts, isEmpty, pruneOnce, type PruneCounts } from '../store/retention.js';
+import { isEmpty, type PruneCounts } from '../store/retention.js';
+import { pruneInSlices } from '../service/pruner.js';
 import { backupDatabase, integrityOf, MaintenanceError, openForMaintenance, restoreDatabase, syncFile } from '../store/sqlite/maintenance.js';
 import { cutoffsAt } from '../service/pruner.js';
 import { CliError } from './cli-error.js';
@@ -106,10 +107,8 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
           printCounts(say, await store.retention.countPrunable(cutoffs), 'would be removed');
           return;
         }
-        const total = emptyCounts();
-        const batch = () => pruneOnce(store, cutoffs, 500);
-        for (let counts = await batch(); !isEmpty(counts); counts = await batch()) addCounts(total, counts);
-        printCounts(say, total, 'removed');
+        // In slices of a few milliseconds, as the server prunes: a running server shares the database.
+        printCounts(say, await pruneInSlices(store, cutoffs), 'removed');
       } finally {
         await store.close();
       }

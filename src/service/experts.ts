@@ -2,7 +2,7 @@ import type { ExpertEntry } from '../config/expert-schema.js';
 import { systemReason } from '../config/load-config.js';
 import { writeExpertsSection } from '../config/write-experts.js';
 import { iso } from '../clock.js';
-import { entryOf, ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
+import { ExpertRegistry, type RegisteredExpert } from '../core/expert-registry.js';
 import { startOfNextLocalDay } from '../core/local-time.js';
 import { isCapped, limitsFor } from '../core/route-request.js';
 import type { AwayState, ExpertLiveState } from '../domain/records.js';
@@ -49,17 +49,26 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
     const away = aways.get(e.id) ?? null;
     const unavailable = unavailableNow(engine, e, s, away, now);
-    return {
-      ...entryOf(e),
+    // Written out, not spread from the registry entry: this runs for every expert at every refresh of
+    // the Experts page, and spreading objects of optional fields cost most of the route.
+    const view: ExpertView = {
+      id: e.id,
+      name: e.name,
+      topics: e.topics,
       escalation_to: e.escalation_to,
       muted: s.muted,
       open_asks: s.openAsks,
       asks_today: s.asksToday,
       available_now: unavailable === null,
       next_available_at: unavailable?.next ?? null,
-      unavailable: unavailable && { why: unavailable.why, ...(unavailable.until ? { until: unavailable.until } : {}) },
+      unavailable: unavailable === null ? null : unavailable.until === undefined ? { why: unavailable.why } : { why: unavailable.why, until: unavailable.until },
       away: away && awayView(away),
     };
+    if (e.timezone !== null) view.timezone = e.timezone;
+    if (e.working_hours !== null) view.working_hours = e.working_hours;
+    if (e.max_open_asks !== null) view.max_open_asks = e.max_open_asks;
+    if (e.max_asks_per_day !== null) view.max_asks_per_day = e.max_asks_per_day;
+    return view;
   });
 }
 

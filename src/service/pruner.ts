@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { addCounts, emptyCounts, isEmpty, pruneOnce, type PruneCounts, type RetentionCutoffs } from '../store/retention.js';
@@ -18,10 +19,24 @@ export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCu
   };
 }
 
+/** How long one batch may hold the writer (and, on SQLite, the event loop): a few milliseconds. */
+export const PRUNE_SLICE_MS = 10;
+const MIN_BATCH = 10;
+
+/**
+ * The next batch's size from the last one's: scaled so a batch takes about `sliceMs`, at most double
+ * the last (a quick batch of a nearly pruned table says little), at least 10, at most `max`.
+ */
+export function nextBatchSize(current: number, elapsedMs: number, sliceMs: number, max: number): number {
+  const fitting = elapsedMs > 0 ? Math.floor((current * sliceMs) / elapsedMs) : max;
+  return Math.min(max, Math.max(MIN_BATCH, Math.min(2 * current, fitting)));
+}
+
 /**
  * Runs retention in a live server: batch after batch until nothing is left, giving the event loop back
- * between batches so API calls, ticks and dispatchers go on while a large backlog is pruned. One run at
- * a time; `stop` ends a run after its current batch.
+ * between batches so API calls, ticks and dispatchers go on while a large backlog is pruned. Each batch
+ * is sized to take about `PRUNE_SLICE_MS` (a request of three years' history brings many rows with it),
+ * up to `batchSize` requests. One run at a time; `stop` ends a run after its current batch.
  */
 export class Pruner {
   private running: Promise<PruneCounts> | null = null;
@@ -33,6 +48,8 @@ export class Pruner {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly batchSize = 500,
+    /** Where a batch's duration is read: the process's own clock, as it measures work, not the time of day. */
+    private readonly elapsed: () => number = () => performance.now(),
   ) {}
 
   get enabled(): boolean {
@@ -56,15 +73,31 @@ export class Pruner {
   }
 
   private async loop(): Promise<PruneCounts> {
-    const total = emptyCounts();
     const cutoffs = cutoffsAt(this.settings, this.clock.now());
-    while (!this.stopped) {
-      const batch = await pruneOnce(this.store, cutoffs, this.batchSize);
-      if (isEmpty(batch)) break;
-      addCounts(total, batch);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const total = await pruneInSlices(this.store, cutoffs, { maxBatch: this.batchSize, stopped: () => this.stopped, elapsed: this.elapsed });
     if (!isEmpty(total)) this.log.info({ pruned: total }, 'retention: pruned rows past storage.retention');
     return total;
   }
+}
+
+/**
+ * Prunes everything past `cutoffs`, batch after batch, each sized to take about `PRUNE_SLICE_MS`
+ * (`maxBatch` at most), the event loop given back between batches; until nothing is left or `stopped`.
+ */
+export async function pruneInSlices(
+  store: Pick<Store, 'retention' | 'transaction'>,
+  cutoffs: RetentionCutoffs,
+  { maxBatch = 500, stopped = () => false, elapsed = () => performance.now() }: { maxBatch?: number; stopped?: () => boolean; elapsed?: () => number } = {},
+): Promise<PruneCounts> {
+  const total = emptyCounts();
+  let size = Math.min(maxBatch, 50);
+  while (!stopped()) {
+    const started = elapsed();
+    const batch = await pruneOnce(store, cutoffs, size);
+    if (isEmpty(batch)) break;
+    addCounts(total, batch);
+    size = nextBatchSize(size, elapsed() - started, PRUNE_SLICE_MS, maxBatch);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return total;
 }

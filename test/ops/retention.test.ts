@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pruner } from '../../src/service/pruner.js';
+import { nextBatchSize, PRUNE_SLICE_MS, Pruner } from '../../src/service/pruner.js';
 import { buildTestApp, EXAMPLE_EXPERTS, submitBody, type TestApp } from '../support/build-test-app.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -72,6 +72,20 @@ describe('retention', () => {
     expect(request.body.status).toBe('accepted');
     expect((await t.call('GET', `/api/v1/audit?request_id=${acceptedIds[0]}`)).body.length).toBeGreaterThan(3);
     expect(await pruner.run()).toMatchObject({ deliveries: 0, messages: 0, events: 0 });
+  });
+
+  it.each([
+    // [last size, how long it took in ms, next size]
+    [50, 40, 12],
+    [500, 1000, 10],
+    [50, 5, 100],
+    [400, 1, 500],
+    [100, 0, 200],
+    [10, 10, 10],
+    // Never above the largest batch, even when that is below the smallest size.
+    [2, 25, 2],
+  ])('a batch of %d that took %d ms is followed by one of %d', (size, ms, next) => {
+    expect(nextBatchSize(size, ms, PRUNE_SLICE_MS, size === 2 ? 2 : 500)).toBe(next);
   });
 
   it('storage.retention_requests also removes finished requests with everything of theirs; open ones stay', async () => {
