@@ -57,6 +57,7 @@ describe('upgrading a database whose library entries were kept before their word
     const store = openSqliteStore(path);
     cleanups.push(() => store.close());
     expect(await candidates(store)).toEqual(EXPECTED);
+    expect((await store.answers.activeTopics()).map((t) => t.topic).sort()).toEqual(['billing', 'payments']);
   });
 
   it('PostgreSQL: the migration lists the kept active entries, and a start lists those an older instance wrote', async () => {
@@ -83,10 +84,14 @@ describe('upgrading a database whose library entries were kept before their word
     // What an instance of the previous version writes during a rolling upgrade: the entry alone.
     const written = answerEntry('ans_4', { question: 'Refund timing?' });
     await first.pool.query(insert, [...answerColumns(written), searchVector(written.question, written.answer)]);
+    // A first entry on a topic of its own, written the same way.
+    const alone = answerEntry('ans_5', { question: 'Payroll cutoff?', topic: 'payroll' });
+    await first.pool.query(insert, [...answerColumns(alone), searchVector(alone.question, alone.answer)]);
     await first.close();
 
     const next = await openPgStore({ url });
     cleanups.push(() => next.close());
     expect((await candidates(next))[0]!.sort()).toEqual(['ans_1', 'ans_4']);
+    expect((await next.answers.activeTopics()).map((t) => t.topic).sort()).toEqual(['billing', 'payments', 'payroll']);
   });
 });

@@ -46,6 +46,11 @@ export class PgAnswers implements AnswerRepository {
       'INSERT INTO answer_words (topic, kind, word, answer_id) SELECT $1, $2, unnest($3::text[]), $4 ON CONFLICT DO NOTHING',
       [a.topic, a.kind, [...questionTokens(a.question)], a.id],
     );
+    await write(
+      this.db,
+      'INSERT INTO answer_topics (topic, kind, active) VALUES ($1, $2, 1) ON CONFLICT (topic, kind) DO UPDATE SET active = answer_topics.active + 1',
+      [a.topic, a.kind],
+    );
   }
 
   async get(id: string): Promise<AnswerRecord | undefined> {
@@ -54,18 +59,19 @@ export class PgAnswers implements AnswerRepository {
   }
 
   async retire(id: string, r: Retirement): Promise<boolean> {
-    const changed = await run(
+    const retired = await one(
       this.db,
-      `UPDATE answers SET status = 'retired', retired_reason = $1, retired_by = $2, retired_at = $3 WHERE id = $4 AND status = 'active'`,
+      `UPDATE answers SET status = 'retired', retired_reason = $1, retired_by = $2, retired_at = $3 WHERE id = $4 AND status = 'active' RETURNING topic, kind`,
       [r.reason, r.by, r.at, id],
     );
-    if (changed !== 1) return false;
+    if (!retired) return false;
     await write(this.db, 'DELETE FROM answer_words WHERE answer_id = $1', [id]);
+    await write(this.db, 'UPDATE answer_topics SET active = active - 1 WHERE topic = $1 AND kind = $2', [retired.topic, retired.kind]);
     return true;
   }
 
   async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
-    return (await all(this.db, "SELECT DISTINCT topic, kind FROM answers WHERE status = 'active'")) as Array<{ topic: string; kind: string }>;
+    return (await all(this.db, 'SELECT topic, kind FROM answer_topics WHERE active > 0')) as Array<{ topic: string; kind: string }>;
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {

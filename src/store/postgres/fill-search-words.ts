@@ -55,3 +55,16 @@ export async function fillAnswerWords(client: pg.ClientBase): Promise<number> {
     after = rows[rows.length - 1]!.id;
   }
 }
+
+/**
+ * Counts the active library entries of each topic and kind that has none counted: those an older
+ * instance accepted during a rolling upgrade (it keeps no counts), so a new request on such a topic
+ * is offered them too. Pairs already counted are left as they are.
+ */
+export async function countNewAnswerTopics(client: pg.ClientBase): Promise<void> {
+  await client.query(`INSERT INTO answer_topics (topic, kind, active)
+    SELECT topic, kind, count(*) FROM answers a
+      WHERE status = 'active' AND NOT EXISTS (SELECT 1 FROM answer_topics t WHERE t.topic = a.topic AND t.kind = a.kind)
+      GROUP BY topic, kind
+    ON CONFLICT (topic, kind) DO NOTHING`);
+}

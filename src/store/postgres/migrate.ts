@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ConfigError } from '../../config/load-config.js';
-import { fillAnswerWords, fillSearchWords } from './fill-search-words.js';
+import { countNewAnswerTopics, fillAnswerWords, fillSearchWords } from './fill-search-words.js';
 import { PG_MIGRATIONS } from './migrations.js';
 
 /** The session advisory lock instances take to migrate one at a time (an arbitrary constant: "expertq1"). */
@@ -40,6 +40,7 @@ export async function migratePg(pool: pg.Pool, where: string): Promise<void> {
       // Requests and library entries an older instance inserted while this version rolled out have no words yet.
       await fillSearchWords(client);
       await fillAnswerWords(client);
+      await countNewAnswerTopics(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

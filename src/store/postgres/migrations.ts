@@ -333,4 +333,16 @@ export const PG_MIGRATIONS: PgMigration[] = [
     `);
     await fillAnswerWords(client);
   },
+  // 12: how many active library entries each topic and kind has, kept with every entry written or
+  // retired (SQLite's 21). Each start adds the pairs an older instance created during a rolling upgrade.
+  `
+  CREATE TABLE answer_topics (
+    topic TEXT COLLATE "C" NOT NULL,
+    kind TEXT COLLATE "C" NOT NULL,
+    active INTEGER NOT NULL,
+    PRIMARY KEY (topic, kind)
+  );
+  INSERT INTO answer_topics (topic, kind, active)
+    SELECT topic, kind, count(*) FROM answers WHERE status = 'active' GROUP BY topic, kind;
+  `,
 ];

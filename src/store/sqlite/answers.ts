@@ -14,16 +14,17 @@ function prepare(db: Database.Database) {
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
     word: p('INSERT OR IGNORE INTO answer_words (topic, kind, word, answer_id) VALUES (?, ?, ?, ?)'),
     forget: p('DELETE FROM answer_words WHERE answer_id = ?'),
+    countIn: p('INSERT INTO answer_topics (topic, kind, active) VALUES (?, ?, 1) ON CONFLICT (topic, kind) DO UPDATE SET active = active + 1'),
+    countOut: p('UPDATE answer_topics SET active = active - 1 WHERE topic = ? AND kind = ?'),
+    activeTopics: p('SELECT topic, kind FROM answer_topics WHERE active > 0'),
     get: p('SELECT * FROM answers WHERE id = ?'),
     refresh: p(`UPDATE answers SET answer = ?, structured = ?, verified_at = ? WHERE id = ? AND status = 'active' RETURNING rowid, question`),
     reindex: p('UPDATE answers_fts SET answer = ? WHERE rowid = ?'),
     countReuse: p('UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = ?'),
-    retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active'`),
+    retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active' RETURNING topic, kind`),
   };
 }
 
-/** Every entry read once: on the reading thread when there is one, as it grows with the library. */
-const ACTIVE_TOPICS = "SELECT DISTINCT topic, kind FROM answers WHERE status = 'active'";
 const STATS = `SELECT
   COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= @staleBefore) AS active,
   COUNT(*) FILTER (WHERE status = 'active' AND verified_at < @staleBefore) AS stale,
@@ -46,7 +47,9 @@ export class SqliteAnswers implements AnswerRepository {
   async insert(a: AnswerRecord): Promise<void> {
     const { lastInsertRowid } = this.stmts.insert.run(...answerColumns(a));
     this.stmts.index.run(lastInsertRowid, searchWords(a.question).join(' '), searchWords(a.answer).join(' '));
-    if (a.status === 'active') for (const word of questionTokens(a.question)) this.stmts.word.run(a.topic, a.kind, word, a.id);
+    if (a.status !== 'active') return;
+    for (const word of questionTokens(a.question)) this.stmts.word.run(a.topic, a.kind, word, a.id);
+    this.stmts.countIn.run(a.topic, a.kind);
   }
 
   async get(id: string): Promise<AnswerRecord | undefined> {
@@ -55,13 +58,15 @@ export class SqliteAnswers implements AnswerRepository {
   }
 
   async retire(id: string, r: Retirement): Promise<boolean> {
-    if (this.stmts.retire.run(r.reason, r.by, r.at, id).changes !== 1) return false;
+    const retired = this.stmts.retire.get(r.reason, r.by, r.at, id) as { topic: string; kind: string } | undefined;
+    if (retired === undefined) return false;
     this.stmts.forget.run(id);
+    this.stmts.countOut.run(retired.topic, retired.kind);
     return true;
   }
 
   async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
-    return (await this.reads.all(ACTIVE_TOPICS)) as Array<{ topic: string; kind: string }>;
+    return this.stmts.activeTopics.all() as Array<{ topic: string; kind: string }>;
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {

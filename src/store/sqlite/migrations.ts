@@ -116,4 +116,17 @@ export const MIGRATIONS: readonly string[] = [
     SELECT a.topic, a.kind, w.value, a.id FROM answers a, json_each(expertq_question_words(a.question)) w WHERE a.status = 'active';
   CREATE VIRTUAL TABLE answers_fts_vocab USING fts5vocab(answers_fts, 'row');
   `,
+  // 21: how many active library entries each topic and kind has, kept with every entry written or
+  // retired: a submit asks whether its topic has any, and reading every entry for that (every 10 s,
+  // growing with each accepted answer) cost more each day.
+  `
+  CREATE TABLE answer_topics (
+    topic TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    active INTEGER NOT NULL,
+    PRIMARY KEY (topic, kind)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO answer_topics (topic, kind, active)
+    SELECT topic, kind, count(*) FROM answers WHERE status = 'active' GROUP BY topic, kind;
+  `,
 ];
