@@ -28,7 +28,7 @@ export interface AnswerSource {
  */
 export function answeredWords(proposal: AnswerSource | null | undefined, { sentence = false } = {}): string {
   const words = answered(proposal);
-  return sentence ? words.charAt(0).toUpperCase() + words.slice(1) : words;
+  return sentence ? capitalized(words) : words;
 }
 
 function answered(proposal: AnswerSource | null | undefined): string {
@@ -40,3 +40,6 @@ function answered(proposal: AnswerSource | null | undefined): string {
 
 /** Why a request waits while a model works on it (drafting the question, or checking earlier answers), to go inside a sentence. */
 export const PREPARING = 'preparing the question for the expert, or checking it against earlier answers; nobody is asked yet';
+
+/** `text` with a capital first letter, to start a sentence. */
+export const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

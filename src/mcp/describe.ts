@@ -1,5 +1,5 @@
 import { relativeText, timeText } from '../core/describe-time.js';
-import { answeredWords, PREPARING } from '../core/wait-words.js';
+import { answeredWords, capitalized, PREPARING } from '../core/wait-words.js';
 import type { RequestView } from '../service/views.js';
 
 /**
@@ -27,7 +27,7 @@ function waitSentence(view: RequestView, wait: NonNullable<RequestView['waiting'
     case 'review':
       return `${answeredWords(view.proposal, { sentence: true })}; the answer waits for a human reviewer.`;
     case 'llm':
-      return `${PREPARING.charAt(0).toUpperCase()}${PREPARING.slice(1)}.`;
+      return `${capitalized(PREPARING)}.`;
     case 'quiet_hours':
       return `Nobody is asked during quiet hours; ${who ?? 'the expert'} is asked when they end${until ? ` at ${until}` : ''}.`;
     case 'working_hours':

