@@ -24,9 +24,12 @@ function undo(statement, created) {
   const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/i.exec(statement);
   if (column) return `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]}`;
   const table = /^CREATE (?:VIRTUAL )?TABLE (\w+)/i.exec(statement);
-  if (table) return `DROP TABLE ${table[1]}`;
+  // IF EXISTS: a later migration may have dropped it (a marker).
+  if (table) return `DROP TABLE IF EXISTS ${table[1]}`;
   const fill = /^INSERT INTO (\w+)/i.exec(statement);
   if (fill && created.has(fill[1])) return 'SELECT 1';
+  const dropped = /^DROP TABLE IF EXISTS (\w+)$/i.exec(statement);
+  if (dropped && created.has(dropped[1])) return 'SELECT 1';
   return null;
 }
 

@@ -53,7 +53,8 @@ export interface Store extends Reads {
   checkWritable(minFreeBytes?: number): Promise<void>;
   /**
    * Finishes the upkeep the engine does in the background after commits (SQLite indexes new requests
-   * for text search about once a second); no read waits for it, and none answers differently after it.
+   * for text search about once a second, and after an upgrade lists the words of the library entries
+   * kept from before); no read waits for it, and none answers differently after it.
    */
   settle(): Promise<void>;
   close(): Promise<void>;

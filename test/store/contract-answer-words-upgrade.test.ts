@@ -10,6 +10,8 @@ import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { ANSWER_COLUMNS, answerColumns } from '../../src/store/row-records.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { SqliteAnswerWordsFill } from '../../src/store/sqlite/answer-words-fill.js';
+import { defineSearchFunctions } from '../../src/store/sqlite/request-search.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createTestDatabase, dropTestDatabase } from './engines.js';
@@ -56,8 +58,77 @@ describe('upgrading a database whose library entries were kept before their word
 
     const store = openSqliteStore(path);
     cleanups.push(() => store.close());
+    const listed = () => (store.db.prepare('SELECT DISTINCT answer_id FROM answer_words ORDER BY 1').all() as Array<{ answer_id: string }>).map((r) => r.answer_id);
+    // Start-up listed nothing (a million entries take a minute, which the server does not wait for),
+    // and the lookup finds the kept entries all the same.
+    expect(listed()).toEqual([]);
     expect(await candidates(store)).toEqual(EXPECTED);
     expect((await store.answers.activeTopics()).map((t) => t.topic).sort()).toEqual(['billing', 'payments']);
+    // An entry written since, and one retired before the filling reached it.
+    await store.transaction(async (tx) => {
+      await tx.answers.insert(answerEntry('ans_4', { question: 'Refund timing?' }));
+      await tx.answers.retire('ans_2', { reason: 'wrong', by: 'rita', at: T0 });
+    });
+    const after = [['ans_1', 'ans_4'], [], []];
+    expect((await candidates(store)).map((ids) => ids.sort())).toEqual(after);
+    await store.settle();
+    expect(listed()).toEqual(['ans_1', 'ans_4']);
+    expect((await candidates(store)).map((ids) => ids.sort())).toEqual(after);
+  });
+
+  it('SQLite: listed a slice at a time, the lookup finds every kept entry before, between and after the slices', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-answer-words-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'db.sqlite');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, SQLITE_BEFORE)) old.exec(migration);
+    old.pragma(`user_version = ${SQLITE_BEFORE}`);
+    const insert = old.prepare(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${marks(COUNT, false)})`);
+    const topics = ['billing', 'payments', 'payroll'];
+    // Written in an order unlike the filling's (topic, then id).
+    for (let i = 0; i < 9; i++) insert.run(...answerColumns(answerEntry(`ans_${9 - i}`, { question: `Refund window ${i}?`, topic: topics[i % 3]! })));
+    old.close();
+
+    const store = openSqliteStore(path);
+    cleanups.push(() => store.close());
+    const found = async () => {
+      const all = await Promise.all(topics.map((topic) => store.answers.reuseCandidates({ topic, kind: 'answer', words: ['refund'], staleBefore: 0, limit: 10 })));
+      return all.map((entries) => entries.map((a) => a.id).sort());
+    };
+    const expected = [['ans_3', 'ans_6', 'ans_9'], ['ans_2', 'ans_5', 'ans_8'], ['ans_1', 'ans_4', 'ans_7']];
+    const fill = new SqliteAnswerWordsFill(store.db);
+    const slices: number[] = [];
+    do {
+      expect(await found()).toEqual(expected);
+      slices.push((store.db.prepare('SELECT count(DISTINCT answer_id) AS n FROM answer_words').get() as { n: number }).n);
+    } while (fill.fillPending(2));
+    expect(slices).toEqual([0, 2, 4, 6, 8]);
+    expect(fill.pending()).toBe(false);
+    expect((store.db.prepare('SELECT count(DISTINCT answer_id) AS n FROM answer_words').get() as { n: number }).n).toBe(9);
+    expect(await found()).toEqual(expected);
+  });
+
+  it('SQLite: a database whose upgrade listed the kept entries itself has nothing left to list', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'expertq-answer-words-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'db.sqlite');
+    const old = new Database(path);
+    defineSearchFunctions(old);
+    for (const migration of MIGRATIONS.slice(0, SQLITE_BEFORE)) old.exec(migration);
+    const insert = old.prepare(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${marks(COUNT, false)})`);
+    for (const kept of KEPT) insert.run(...answerColumns(kept));
+    // What the word list's migration did in the release that listed the kept entries at once.
+    old.exec(MIGRATIONS[SQLITE_BEFORE]!.replace('CREATE TABLE answer_words_unfilled (unused INTEGER);', ''));
+    old.exec(`INSERT INTO answer_words (topic, kind, word, answer_id)
+      SELECT a.topic, a.kind, w.value, a.id FROM answers a, json_each(expertq_question_words(a.question)) w WHERE a.status = 'active'`);
+    for (const migration of MIGRATIONS.slice(SQLITE_BEFORE + 1, SQLITE_BEFORE + 2)) old.exec(migration);
+    old.pragma(`user_version = ${SQLITE_BEFORE + 2}`);
+    old.close();
+
+    const store = openSqliteStore(path);
+    cleanups.push(() => store.close());
+    expect(store.db.prepare('SELECT fill_end FROM answer_words_progress').get()).toEqual({ fill_end: 0 });
+    expect(await candidates(store)).toEqual(EXPECTED);
   });
 
   it('PostgreSQL: the migration lists the kept active entries, and a start lists those an older instance wrote', async () => {

@@ -4,6 +4,7 @@ import { questionTokens } from '../../core/match-question.js';
 import { searchWords } from '../../core/search-words.js';
 import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { rankedPage } from './answer-search.js';
+import { SqliteAnswerWordsFill, UNFILLED_ENTRIES } from './answer-words-fill.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
 import { ANSWER_COLUMNS, answerColumns, json, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
@@ -37,9 +38,11 @@ export class SqliteAnswers implements AnswerRepository {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly cached: (sql: string) => Database.Statement;
   private readonly reads: SlowReads;
+  private readonly unlisted: SqliteAnswerWordsFill;
 
   constructor(db: Database.Database, slow: SlowReads | null = null) {
     this.stmts = prepare(db);
+    this.unlisted = new SqliteAnswerWordsFill(db);
     this.cached = statementCache(db);
     this.reads = slow ?? mainThreadReads(db);
   }
@@ -87,14 +90,22 @@ export class SqliteAnswers implements AnswerRepository {
   async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {
     if (query.words.length === 0) return [];
     const holding = `FROM answer_words WHERE topic = ? AND kind = ? AND word IN (${query.words.map(() => '?').join(', ')})`;
-    // Most submits find no entry: asked alone, that costs a tenth of the query that orders the entries.
-    if (this.cached(`SELECT 1 ${holding} LIMIT 1`).get(query.topic, query.kind, ...query.words) === undefined) return [];
+    let found = `SELECT answer_id, COUNT(*) AS shared ${holding} GROUP BY answer_id`;
+    const params: unknown[] = [query.topic, query.kind, ...query.words];
+    if (this.unlisted.pending()) {
+      // Entries kept from before the word list, not reached by its filling yet: read directly.
+      found = `SELECT answer_id, max(shared) AS shared FROM (${found} UNION ALL ${UNFILLED_ENTRIES}) WHERE shared > 0 GROUP BY answer_id`;
+      params.push(query.words.join(' '), query.topic, query.kind);
+    } else if (this.cached(`SELECT 1 ${holding} LIMIT 1`).get(...params) === undefined) {
+      // Most submits find no entry: asked alone, that costs a tenth of the query that orders the entries.
+      return [];
+    }
     const own = query.consumerId === undefined ? '' : ' AND (a.consumer_id = ? OR a.consumer_id IS NULL)';
     const rows = this.cached(
-      `SELECT a.* FROM (SELECT answer_id, COUNT(*) AS shared ${holding} GROUP BY answer_id) w JOIN answers a ON a.id = w.answer_id
+      `SELECT a.* FROM (${found}) w JOIN answers a ON a.id = w.answer_id
         WHERE a.status = 'active'${own}
         ORDER BY a.verified_at >= ? DESC, w.shared DESC, a.verified_at DESC, a.id LIMIT ?`,
-    ).all(query.topic, query.kind, ...query.words, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.staleBefore, query.limit) as Row[];
+    ).all(...params, ...(query.consumerId === undefined ? [] : [query.consumerId]), query.staleBefore, query.limit) as Row[];
     return rows.map(toAnswer);
   }
 

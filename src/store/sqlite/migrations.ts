@@ -102,7 +102,8 @@ export const MIGRATIONS: readonly string[] = [
   // a new request looks up only the entries of its own topic holding one of its rarer words, where the
   // full-text index found every entry sharing any word across all topics and filtered the topic after.
   // A retired entry's words are deleted with its retirement. \`answers_fts_vocab\` tells how many entries
-  // hold a word: a search ranks only the entries found by words that are not in half the library.
+  // hold a word: a search ranks only the entries found by words that are not in half the library. The
+  // entries kept so far are listed after start, in the background (migration 22): the marker says so.
   `
   CREATE TABLE answer_words (
     topic TEXT NOT NULL,
@@ -112,8 +113,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (topic, kind, word, answer_id)
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX answer_words_entry ON answer_words (answer_id);
-  INSERT INTO answer_words (topic, kind, word, answer_id)
-    SELECT a.topic, a.kind, w.value, a.id FROM answers a, json_each(expertq_question_words(a.question)) w WHERE a.status = 'active';
+  CREATE TABLE answer_words_unfilled (unused INTEGER);
   CREATE VIRTUAL TABLE answers_fts_vocab USING fts5vocab(answers_fts, 'row');
   `,
   // 21: how many active library entries each topic and kind has, kept with every entry written or
@@ -128,5 +128,23 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   INSERT INTO answer_topics (topic, kind, active)
     SELECT topic, kind, count(*) FROM answers WHERE status = 'active' GROUP BY topic, kind;
+  `,
+  // 22: the library entries kept before migration 20 get their words after start, a few at a time (at
+  // a million requests, listing them all in the migration held start-up for over a minute). They are
+  // listed in the order of \`answers_topic\` (a topic's words lie together in \`answer_words\`, so each
+  // slice rewrites few pages); those up to (topic, answer_id) are listed, and a lookup reads the rest
+  // directly. Entries after rowid \`fill_end\` were written with their words; 0 once all are listed,
+  // as in a database whose migration 20 listed them itself.
+  `
+  CREATE TABLE answer_words_progress (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    topic TEXT NOT NULL,
+    answer_id TEXT NOT NULL,
+    fill_end INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO answer_words_progress (id, topic, answer_id, fill_end) VALUES (1, '', '', CASE
+    WHEN EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'answer_words_unfilled') THEN (SELECT coalesce(max(rowid), 0) FROM answers)
+    ELSE 0 END);
+  DROP TABLE IF EXISTS answer_words_unfilled;
   `,
 ];

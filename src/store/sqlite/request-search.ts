@@ -54,10 +54,19 @@ export class SqliteRequestSearch {
 /**
  * expertq's word rules as SQL functions on a connection: `expertq_search_words(question, asked)` for
  * the migration that indexes kept requests, `expertq_matches(question, asked, words)` for a search,
- * `expertq_question_words(question)` (a JSON array) for the migration that lists library entries' words.
+ * `expertq_question_words(question)` (a JSON array) to list library entries' words, and
+ * `expertq_shared_words(question, words)` for a lookup among entries not listed yet.
  */
 export function defineSearchFunctions(db: Database.Database): void {
   db.function('expertq_question_words', { deterministic: true }, (question) => JSON.stringify([...questionTokens(question as string)]));
+  // A lookup calls it for every library entry not yet in the word list, with the same words each time.
+  let held: { words: string; set: Set<string> } = { words: '', set: new Set() };
+  db.function('expertq_shared_words', { deterministic: true }, (question, words) => {
+    if (words !== held.words) held = { words: words as string, set: new Set((words as string).split(' ')) };
+    let shared = 0;
+    for (const token of questionTokens(question as string)) if (held.set.has(token)) shared++;
+    return shared;
+  });
   db.function('expertq_search_words', { deterministic: true }, (question, asked) =>
     requestSearchWords(question as string, asked as string | null).join(' '),
   );

@@ -9,6 +9,7 @@ import { openDatabase, openReader } from './open-database.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
 import { SqliteRequestSearch } from './request-search.js';
+import { SqliteAnswerWordsFill } from './answer-words-fill.js';
 import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
 import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
@@ -28,6 +29,8 @@ const MAX_BATCH = 256;
  */
 const INDEX_EVERY_MS = 1000;
 const INDEX_CHUNK = 2000;
+/** Library entries kept from before their word list get their words this many rowids at a time: about 10 ms. */
+const FILL_SPAN = 100;
 
 interface Queued {
   work: (tx: Tx) => Promise<unknown>;
@@ -76,6 +79,7 @@ export class SqliteStore extends StoreReads implements Store {
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | null = null;
   private readonly search: SqliteRequestSearch;
+  private readonly unlisted: SqliteAnswerWordsFill;
   private readonly indexTimer: NodeJS.Timeout;
   private indexing = false;
   /** Prepared once: compiling the pragma for every batch cost as much as a small insert. */
@@ -129,20 +133,30 @@ export class SqliteStore extends StoreReads implements Store {
     };
     this.tx = tx;
     this.search = new SqliteRequestSearch(db);
+    this.unlisted = new SqliteAnswerWordsFill(db);
     this.deferKeys = db.prepare('PRAGMA defer_foreign_keys = ON');
     this.indexTimer = setInterval(() => this.indexSearch(), INDEX_EVERY_MS).unref();
   }
 
-  /** Indexes the requests written since the last time, in transactions of their own (see `INDEX_CHUNK`). */
+  /**
+   * Indexes the requests written since the last time, then lists the words of library entries kept
+   * from before the word list, in transactions of their own (see `INDEX_CHUNK`, `FILL_SPAN`).
+   */
   private indexSearch(): void {
-    if (this.indexing || !this.db.open || !this.search.pending()) return;
+    if (this.indexing || !this.db.open || (!this.search.pending() && !this.unlisted.pending())) return;
     this.indexing = true;
     const next = async (): Promise<void> => {
       // A failure (a full disk) is `lastWriteFailure`'s to report; the next round tries again.
-      const indexed = await this.enqueue({ work: async () => this.search.indexPending(INDEX_CHUNK) }).catch(() => 0);
-      if (indexed === INDEX_CHUNK && this.db.open) return next();
+      const more = await this.enqueue({ work: async () => this.catchUp() }).catch(() => false);
+      if (more === true && this.db.open) return next();
     };
     void next().finally(() => (this.indexing = false));
+  }
+
+  /** One slice of the background work; whether more is left. */
+  private catchUp(): boolean {
+    if (this.search.indexPending(INDEX_CHUNK) === INDEX_CHUNK) return true;
+    return this.unlisted.fillPending(FILL_SPAN);
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -166,7 +180,7 @@ export class SqliteStore extends StoreReads implements Store {
   }
 
   async settle(): Promise<void> {
-    while ((await this.enqueue({ work: async () => this.search.indexPending(INDEX_CHUNK) })) === INDEX_CHUNK);
+    while ((await this.enqueue({ work: async () => this.catchUp() })) === true);
   }
 
   async close(): Promise<void> {
