@@ -101,11 +101,12 @@ export async function startPostgres() {
 /**
  * Starts one server under test in a child process and resolves once it listens. `options` are
  * pg-server-child.js's; `onLog(entry)` gets each log line the child forwards (`forwardLogs`), before or
- * after listening. With BENCH_CPU_PROF=<dir>, expertq children write a CPU profile there when stopped.
+ * after listening. With BENCH_CPU_PROF=<dir>, expertq children write a CPU profile there when stopped;
+ * with BENCH_TRACE_GC=1 they print each garbage collection (V8's --trace-gc) to the bench's output.
  */
 export function startServerChild(name, options, onLog = () => {}) {
   const profileDir = process.env.BENCH_CPU_PROF;
-  const execArgv = profileDir && options.kind === 'expertq' ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const execArgv = profileDir && options.kind === 'expertq' ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [];
   const child = fork(fileURLToPath(new URL('./pg-server-child.js', import.meta.url)), [JSON.stringify(options)], { execArgv });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return new Promise((resolve, reject) => {

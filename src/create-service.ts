@@ -141,6 +141,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     config.storage.url_env === undefined
       ? { path: config.storagePath }
       : { urlEnv: config.storage.url_env, url: secrets.databaseUrl, poolSize: config.storage.pool_size },
+    log,
   );
   const transport: WireServiceOptions['transport'] =
     slack ??

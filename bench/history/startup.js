@@ -60,7 +60,9 @@ function indexMigration() {
 
 /**
  * Sets the SQLite database at `path` back before that migration (the server must be stopped), starts
- * the server from `configFile` and times until `/healthz` answers. Resolves with { ms, indexes }.
+ * the server from `configFile` and times until `/healthz` answers. Resolves with { ms, indexes,
+ * estimatedMs, migratedMs }: the last two from the server's log (what it said the upgrade would take,
+ * and what it took), null if it said nothing.
  */
 export async function measurePendingMigrationStart({ path, configFile, facts }) {
   const { version, indexes, undoing } = indexMigration();
@@ -71,11 +73,14 @@ export async function measurePendingMigrationStart({ path, configFile, facts }) 
   } finally {
     db.close();
   }
-  const server = await startHistoryServer({ configFile, env: {}, facts });
+  const said = [];
+  const server = await startHistoryServer({ configFile, env: {}, facts, forwardLogs: ['database schema:'], onLog: (entry) => said.push(entry) });
   try {
     await call(server.url, '/healthz');
     const ms = performance.now() - server.startedAt;
-    return { ms, indexes };
+    const estimatedMs = said.find((entry) => entry.estimated_ms !== undefined)?.estimated_ms ?? null;
+    const migratedMs = said.find((entry) => entry.ms !== undefined)?.ms ?? null;
+    return { ms, indexes, estimatedMs, migratedMs };
   } finally {
     await server.close();
   }

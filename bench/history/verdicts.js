@@ -57,7 +57,15 @@ export function targetRows(m) {
   if (m.backupMs !== undefined) rows.push({ what: 'expertq backup (live database)', figure: `${num(m.backupMs / 1000, 1)} s`, target: 'sizing figure', ok: null });
   rows.push({ what: 'start-up (listening)', figure: ms(m.startMs, 0), target: `<= ${num(MAX_START_MS)} ms`, ok: m.startMs <= MAX_START_MS });
   if (m.migrationStart) {
-    rows.push({ what: `start-up to /healthz, migration building ${m.migrationStart.indexes.length} indexes`, figure: ms(m.migrationStart.ms, 0), target: `<= ${num(MAX_START_MS)} ms`, ok: m.migrationStart.ms <= MAX_START_MS });
+    const { ms: took, indexes, estimatedMs, migratedMs } = m.migrationStart;
+    // Either start-up is short, or the log said before the upgrade how long it would take, within 2x.
+    const announced = estimatedMs !== null && migratedMs !== null && estimatedMs <= 2 * migratedMs && migratedMs <= 2 * estimatedMs;
+    rows.push({
+      what: `start-up to /healthz, migration building ${indexes.length} indexes`,
+      figure: `${ms(took, 0)}; log said ~${estimatedMs === null ? '(nothing)' : ms(estimatedMs, 0)}, took ${migratedMs === null ? '?' : ms(migratedMs, 0)}`,
+      target: `<= ${num(MAX_START_MS)} ms, or said within 2x`,
+      ok: took <= MAX_START_MS || announced,
+    });
   }
   return rows;
 }

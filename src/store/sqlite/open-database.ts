@@ -1,6 +1,8 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../config/load-config.js';
+import { estimateMigrations } from './migration-estimate.js';
 import { MIGRATIONS } from './migrations.js';
 import { defineSearchFunctions } from './request-search.js';
 
@@ -8,7 +10,7 @@ import { defineSearchFunctions } from './request-search.js';
 export const BUSY_TIMEOUT_MS = 250;
 
 /** Opens (creating if needed) a SQLite database with the durability expertq promises, migrated to this version's schema. */
-export function openDatabase(path: string): Database.Database {
+export function openDatabase(path: string, onUpgrade?: (step: SchemaUpgrade) => void): Database.Database {
   // A new database is the owner's only (SQLite gives its -wal and -shm the same mode): it holds
   // consumers' signing secrets. An existing file keeps the mode its operator chose.
   if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
@@ -27,7 +29,7 @@ export function openDatabase(path: string): Database.Database {
   // dispatchers try again on their next turn.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   defineSearchFunctions(db);
-  migrate(db);
+  migrate(db, onUpgrade);
   return db;
 }
 
@@ -43,7 +45,12 @@ export function openReader(path: string): Database.Database {
   return db;
 }
 
-export function migrate(db: Database.Database): void {
+/** What a start that upgrades an existing database's schema says: before, with an estimate, and after. */
+export type SchemaUpgrade =
+  | { phase: 'starting'; from: number; to: number; rows: number; estimatedMs: number }
+  | { phase: 'done'; from: number; to: number; ms: number };
+
+export function migrate(db: Database.Database, onUpgrade: (step: SchemaUpgrade) => void = () => {}): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
     throw new ConfigError(
@@ -51,10 +58,18 @@ export function migrate(db: Database.Database): void {
         'Run that version, or restore the backup taken before the upgrade (docs/operations.md).',
     );
   }
+  // A new database (version 0) has nothing to read: only an upgrade is announced.
+  const upgrading = version > 0 && version < MIGRATIONS.length;
+  const started = performance.now();
+  if (upgrading) {
+    const { rows, ms } = estimateMigrations(db, MIGRATIONS.slice(version));
+    onUpgrade({ phase: 'starting', from: version, to: MIGRATIONS.length, rows, estimatedMs: ms });
+  }
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  if (upgrading) onUpgrade({ phase: 'done', from: version, to: MIGRATIONS.length, ms: Math.round(performance.now() - started) });
 }

@@ -5,7 +5,7 @@ import { inProcessChangeFeed, type ChangeFeed } from '../change-feed.js';
 import type { Repositories, Store, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { lockDatabase } from './lock-database.js';
-import { openDatabase, openReader } from './open-database.js';
+import { openDatabase, openReader, type SchemaUpgrade } from './open-database.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
 import { SqliteRequestSearch } from './request-search.js';
@@ -47,10 +47,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * connection, and a second reader in a worker thread for the reads that grow with history. `exclusive` (a serving process) first takes the database's lock, held until `close`: a
  * second server on the same file is refused, naming the holder.
  */
-export function openSqliteStore(path: string, options: { exclusive?: boolean } = {}): SqliteStore {
+export function openSqliteStore(path: string, options: { exclusive?: boolean; onUpgrade?: (step: SchemaUpgrade) => void } = {}): SqliteStore {
   const lock = options.exclusive ? lockDatabase(path) : null;
   try {
-    const writer = openDatabase(path);
+    const writer = openDatabase(path, options.onUpgrade);
     // An in-memory database exists on one connection only; its reads then share the writer's, on this thread.
     if (path === ':memory:') return new SqliteStore(writer, writer, lock);
     return new SqliteStore(writer, openReader(path), lock, new WorkerReader(path));
