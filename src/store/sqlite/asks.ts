@@ -34,16 +34,9 @@ function prepare(db: Database.Database) {
     // Every expert: scans only live asks (partial index).
     allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
         WHERE state IN ('open', 'queued') GROUP BY expert_id`),
-    // Every expert's asks today: one range from the day's start per expert on `asks_expert_sent`, the
-    // experts found by skipping from one to the next on the same index. Grouped over the whole table
-    // instead, SQLite walks that index end to end: every ask ever sent (31 ms at a million asks).
-    allToday: p(`WITH RECURSIVE experts (id) AS (
-        SELECT MIN(expert_id) FROM asks WHERE sent_at IS NOT NULL
-        UNION ALL
-        SELECT (SELECT MIN(expert_id) FROM asks WHERE sent_at IS NOT NULL AND expert_id > experts.id) FROM experts WHERE id IS NOT NULL)
-      SELECT id AS expert_id, (SELECT COUNT(*) FROM asks WHERE expert_id = experts.id
-          AND sent_at >= COALESCE((SELECT value FROM json_each(@days) WHERE key = experts.id), @dayStart)) AS today
-        FROM experts WHERE id IS NOT NULL`),
+    // Every expert's asks today: the asks sent since the earliest day start, one range read from the
+    // index alone (\`asks_sent_expert\`), each counted against its expert's own day start.
+    sentSince: p('SELECT expert_id, sent_at FROM asks WHERE sent_at >= ?').raw(),
     allMuted: p('SELECT expert_id FROM expert_state WHERE muted = 1'),
     setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
         ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
@@ -138,8 +131,10 @@ export class SqliteAsks implements AskRepository {
       s.openAsks = r.open as number;
       s.queuedAsks = r.queued as number;
     }
-    const days = JSON.stringify(Object.fromEntries(dayStarts ?? []));
-    for (const r of this.stmts.allToday.all({ days, dayStart }) as Row[]) if ((r.today as number) > 0) get(r.expert_id as string).asksToday = r.today as number;
+    const earliest = Math.min(dayStart, ...(dayStarts?.values() ?? []));
+    for (const [expertId, sentAt] of this.stmts.sentSince.all(earliest) as Array<[string, number]>) {
+      if (sentAt >= dayOf(expertId)) get(expertId).asksToday++;
+    }
     for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
     for (const r of this.stmts.allAway.all() as Row[]) get(r.expert_id as string).away = toLiveState(r).away;
     return states;

@@ -147,4 +147,11 @@ export const MIGRATIONS: readonly string[] = [
     ELSE 0 END);
   DROP TABLE IF EXISTS answer_words_unfilled;
   `,
+  // 23: every expert's asks today (\`GET /experts\`, the Experts page) as one range of the asks sent
+  // since the earliest day start, read from the index alone: a count per expert cost a step through
+  // the index for each expert ever asked, and a lookup of that expert's own day start.
+  `
+  CREATE INDEX asks_sent_expert ON asks (sent_at, expert_id) WHERE sent_at IS NOT NULL;
+  DROP INDEX asks_sent;
+  `,
 ];

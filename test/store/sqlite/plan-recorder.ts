@@ -12,18 +12,24 @@ const RUNS = new Set<PropertyKey>(['run', 'get', 'all', 'iterate']);
 
 /** The real connection, whose statements note each run in `ran`. */
 function recording(db: Database.Database, ran: Ran[]): Database.Database {
-  const statement = (stmt: Database.Statement) =>
-    new Proxy(stmt, {
+  const statement = (stmt: Database.Statement): Database.Statement => {
+    const proxy: Database.Statement = new Proxy(stmt, {
       get(target, prop) {
         const value = Reflect.get(target, prop, target) as unknown;
         if (typeof value !== 'function') return value;
-        if (!RUNS.has(prop)) return value.bind(target);
+        // Modes (raw, pluck, expand) return the statement itself: keep recording its runs.
+        if (!RUNS.has(prop)) return (...args: unknown[]) => {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          return result === target ? proxy : result;
+        };
         return (...args: unknown[]) => {
           ran.push({ sql: target.source, args });
           return value.apply(target, args);
         };
       },
     });
+    return proxy;
+  };
   return new Proxy(db, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
