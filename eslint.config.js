@@ -73,6 +73,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/await-thenable': 'error' },
   },
   layerRules,
+  // Responses are checked by parsing them with their schema (src/http/serialize-response.ts), which
+  // equals encoding only while no schema of the API converts values: a codec or transform would need encoding.
+  {
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(codec|transform|pipe|preprocess|overwrite)$/]",
+          message: 'API schemas do not convert values: responses are parsed, not encoded (src/http/serialize-response.ts). Convert in the handler instead.',
+        },
+      ],
+    },
+  },
   // The queue renders proposal cards; a card never imports the queue (what both need lives in its own module).
   {
     files: ['web/src/proposal-card.tsx'],

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
-  jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider,
+  jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { bearerAuth, type Credential, type SessionAuth } from './http/auth.js';
@@ -18,6 +18,7 @@ import { badRequest } from './errors.js';
 import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { MAX_ID_LENGTH } from './http/schemas.js';
+import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { consumerRoutes } from './http/routes/consumers.js';
@@ -72,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(serializeResponse);
   installErrorHandler(app);
   app.decorateRequest('caller', null as never);
   app.addHook('onRequest', async (_req, reply) => {
