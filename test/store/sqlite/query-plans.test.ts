@@ -108,7 +108,7 @@ describe('SQLite plans of reads over a long history', () => {
     expect(selection).not.toMatch(/TEMP B-TREE/);
   });
 
-  it('a text search the newest requests cannot answer reads what the full-text index finds for its rarest word, alone, after a cursor and with other filters', async () => {
+  it('a text search the newest requests cannot answer reads what the full-text index finds for its rarest word, alone, and the requests not indexed yet by rowid, with or without a cursor and other filters', async () => {
     await db.store.transaction(async (tx) => {
       await tx.requests.insert(request('req_1', { question: 'Refund window?' }));
       await tx.requests.insert(request('req_2', { question: 'Invoice?' }));
@@ -122,14 +122,17 @@ describe('SQLite plans of reads over a long history', () => {
     expect(db.plansOf(/FROM requests_search/)).toHaveLength(2);
     expect(db.plansOf(/^SELECT id, question, asked_question FROM requests\s+ORDER BY id DESC LIMIT/)).toEqual(Array(3).fill('SCAN requests USING INDEX sqlite_autoindex_requests_1'));
     db.forget();
+    await db.store.requests.list({ text: 'refu', limit: 20 });
     await db.store.requests.list({ text: 'refu', limit: 20, before: 'req_5' });
     await db.store.requests.list({ text: 'refu', status: 'asked', topic: 'billing', limit: 20 });
     await db.store.requests.list({ text: 'refu', status: 'asked', consumer_id: 'ledger', limit: 20 });
     const plans = db.plansOf(/FROM requests_search/);
-    expect(plans).toHaveLength(3);
+    expect(plans).toHaveLength(4);
     for (const plan of plans) {
       expect(plan).toContain('SCAN requests_search VIRTUAL TABLE');
       expect(plan).toContain('SEARCH requests USING INTEGER PRIMARY KEY (rowid=?)');
+      // The requests written since the last indexing: a range of rowids, not a walk through every id.
+      expect(plan).toContain('SEARCH requests USING INTEGER PRIMARY KEY (rowid>?)');
       expect(plan).not.toMatch(/SCAN requests\b/);
     }
   });
