@@ -26,7 +26,12 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
   const library = latestOf(() => libraryStats(service), STATUS_COUNTS_MAX_AGE_MS, service.clock, (error) =>
     service.log.warn({ err: error }, 'metrics: counting library entries failed; the last counts stay'),
   );
-  const experts = sharedWhileInFlight(() => liveStates(service, service.store, service.experts.experts.map((e) => e.id), service.clock.now()));
+  // Every expert's state in one pass (a few indexed ranges), not three counts per registered expert.
+  const states = sharedWhileInFlight(() => liveStates(service, service.store, null, service.clock.now()));
+  const experts = async () => {
+    const all = await states();
+    return service.experts.experts.map((e) => [e.id, all.get(e.id) ?? { openAsks: 0, asksToday: 0 }] as const);
+  };
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => Promise<void>) =>
     new Gauge({ name, help, labelNames, registers: [registry], async collect() { this.reset(); await collect(this); } });
 

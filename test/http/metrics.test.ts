@@ -32,6 +32,9 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^expertq_requests\{status="asked"\} 1$/m);
     expect(text).toMatch(/^expertq_expert_open_asks\{expert="dana"\} 1$/m);
     expect(text).toMatch(/^expertq_expert_asks_today\{expert="sam"\} 1$/m);
+    // Every registered expert has a series, 0 for one never asked.
+    expect(text).toMatch(/^expertq_expert_open_asks\{expert="sam"\} 0$/m);
+    expect(text).toMatch(/^expertq_expert_asks_today\{expert="lee"\} 0$/m);
     expect(text).toMatch(/^expertq_pending_proposals 1$/m);
     expect(text).toMatch(/^expertq_oldest_pending_proposal_age_seconds 1860$/m);
     expect(text).toMatch(/^expertq_review_reminders_total 1$/m);
