@@ -14,7 +14,7 @@ import { PRUNING_P99_MS, measureFirstPrune } from './first-prune.js';
 import { measureRoutes, printRoutes } from './routes.js';
 import { startHistoryServer } from './server.js';
 import { URL_ENV, cachedPaths, writeHistoryConfig } from './setup.js';
-import { measurePendingMigrationStart } from './startup.js';
+import { indexMigration, measurePendingMigrationStart } from './startup.js';
 import { measureSubmits, measureSubmitsEmpty } from './submit-rate.js';
 import { measureIdleTick } from './tick.js';
 import { measureUnderLoad } from './under-load.js';
@@ -50,6 +50,8 @@ function report(title, about, m) {
  * it; the cache is never written), deleted afterwards. Resolves with { ok, summary }.
  */
 export async function measureSqlite({ path, facts }) {
+  // Fails now, not after the other measurements, if the last migrations cannot be replayed.
+  indexMigration();
   const dir = mkdtempSync(join(tmpdir(), 'expertq-history-measure-'));
   try {
     const copy = join(dir, 'history.db');
