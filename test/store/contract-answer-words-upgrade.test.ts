@@ -43,18 +43,29 @@ const EXPECTED = [['ans_1'], ['ans_2'], []];
 const marks = (n: number, pgStyle: boolean) => Array.from({ length: n }, (_, i) => (pgStyle ? `$${i + 1}` : '?')).join(', ');
 const COUNT = ANSWER_COLUMNS.split(',').length;
 
+/**
+ * A SQLite file at the schema before the word list, holding `entries`; `then(db)` runs on it before it
+ * is closed (another release's upgrade, say). Resolves with its path.
+ */
+function sqliteBefore(entries: readonly AnswerRecord[], then: (db: Database.Database) => void = () => {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'expertq-answer-words-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'db.sqlite');
+  const old = new Database(path);
+  defineSearchFunctions(old);
+  for (const migration of MIGRATIONS.slice(0, SQLITE_BEFORE)) old.exec(migration);
+  old.pragma(`user_version = ${SQLITE_BEFORE}`);
+  const insert = old.prepare(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${marks(COUNT, false)})`);
+  for (const entry of entries) insert.run(...answerColumns(entry));
+  then(old);
+  old.close();
+  return path;
+}
+
 describe('upgrading a database whose library entries were kept before their words were listed', () => {
   it('SQLite: the kept active entries are offered again after the upgrade, retired ones are not', async () => {
     expect(MIGRATIONS[SQLITE_BEFORE]).toContain('answer_words');
-    const dir = mkdtempSync(join(tmpdir(), 'expertq-answer-words-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'db.sqlite');
-    const old = new Database(path);
-    for (const migration of MIGRATIONS.slice(0, SQLITE_BEFORE)) old.exec(migration);
-    old.pragma(`user_version = ${SQLITE_BEFORE}`);
-    const insert = old.prepare(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${marks(COUNT, false)})`);
-    for (const kept of KEPT) insert.run(...answerColumns(kept));
-    old.close();
+    const path = sqliteBefore(KEPT);
 
     const store = openSqliteStore(path);
     cleanups.push(() => store.close());
@@ -77,17 +88,9 @@ describe('upgrading a database whose library entries were kept before their word
   });
 
   it('SQLite: listed a slice at a time, the lookup finds every kept entry before, between and after the slices', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'expertq-answer-words-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'db.sqlite');
-    const old = new Database(path);
-    for (const migration of MIGRATIONS.slice(0, SQLITE_BEFORE)) old.exec(migration);
-    old.pragma(`user_version = ${SQLITE_BEFORE}`);
-    const insert = old.prepare(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${marks(COUNT, false)})`);
     const topics = ['billing', 'payments', 'payroll'];
     // Written in an order unlike the filling's (topic, then id).
-    for (let i = 0; i < 9; i++) insert.run(...answerColumns(answerEntry(`ans_${9 - i}`, { question: `Refund window ${i}?`, topic: topics[i % 3]! })));
-    old.close();
+    const path = sqliteBefore(Array.from({ length: 9 }, (_, i) => answerEntry(`ans_${9 - i}`, { question: `Refund window ${i}?`, topic: topics[i % 3]! })));
 
     const store = openSqliteStore(path);
     cleanups.push(() => store.close());
@@ -109,21 +112,14 @@ describe('upgrading a database whose library entries were kept before their word
   });
 
   it('SQLite: a database whose upgrade listed the kept entries itself has nothing left to list', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'expertq-answer-words-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'db.sqlite');
-    const old = new Database(path);
-    defineSearchFunctions(old);
-    for (const migration of MIGRATIONS.slice(0, SQLITE_BEFORE)) old.exec(migration);
-    const insert = old.prepare(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${marks(COUNT, false)})`);
-    for (const kept of KEPT) insert.run(...answerColumns(kept));
-    // What the word list's migration did in the release that listed the kept entries at once.
-    old.exec(MIGRATIONS[SQLITE_BEFORE]!.replace('CREATE TABLE answer_words_unfilled (unused INTEGER);', ''));
-    old.exec(`INSERT INTO answer_words (topic, kind, word, answer_id)
-      SELECT a.topic, a.kind, w.value, a.id FROM answers a, json_each(expertq_question_words(a.question)) w WHERE a.status = 'active'`);
-    for (const migration of MIGRATIONS.slice(SQLITE_BEFORE + 1, SQLITE_BEFORE + 2)) old.exec(migration);
-    old.pragma(`user_version = ${SQLITE_BEFORE + 2}`);
-    old.close();
+    const path = sqliteBefore(KEPT, (old) => {
+      // What the word list's migration did in the release that listed the kept entries at once.
+      old.exec(MIGRATIONS[SQLITE_BEFORE]!.replace('CREATE TABLE answer_words_unfilled (unused INTEGER);', ''));
+      old.exec(`INSERT INTO answer_words (topic, kind, word, answer_id)
+        SELECT a.topic, a.kind, w.value, a.id FROM answers a, json_each(expertq_question_words(a.question)) w WHERE a.status = 'active'`);
+      old.exec(MIGRATIONS[SQLITE_BEFORE + 1]!);
+      old.pragma(`user_version = ${SQLITE_BEFORE + 2}`);
+    });
 
     const store = openSqliteStore(path);
     cleanups.push(() => store.close());
