@@ -29,7 +29,7 @@ const MAX_BATCH = 256;
  */
 const INDEX_EVERY_MS = 1000;
 const INDEX_CHUNK = 2000;
-/** Library entries kept from before their word list get their words this many rowids at a time: about 10 ms. */
+/** Library entries kept from before their word list get their words this many at a time: about 10 ms. */
 const FILL_SPAN = 100;
 
 interface Queued {
