@@ -7,6 +7,19 @@ interface Progress {
 }
 
 /**
+ * Whether some library entry kept from before the word list still waits for its words: one row read
+ * until the filling is done, then false for good without reading.
+ */
+export function unlistedEntriesRemain(db: Database.Database): () => boolean {
+  const progress = db.prepare('SELECT fill_end AS end FROM answer_words_progress');
+  let done = false;
+  return () => {
+    done ||= (progress.get() as { end: number }).end === 0;
+    return !done;
+  };
+}
+
+/**
  * Lists the words of the library entries kept before the word list existed (migration 22), a slice
  * at a time, after start, in the order of `answers_topic`: a lookup reads the entries not reached yet
  * directly (`UNFILLED_ENTRIES`) until the filling is done. An entry retired before its turn gets no
@@ -17,7 +30,8 @@ export class SqliteAnswerWordsFill {
   private readonly sliceEnd: Database.Statement;
   private readonly put: Database.Statement;
   private readonly advance: Database.Statement;
-  private done = false;
+  /** Whether some kept entry still waits for its words. Once false, false for good. */
+  readonly pending: () => boolean;
 
   constructor(db: Database.Database) {
     this.progress = db.prepare('SELECT topic, answer_id AS answerId, fill_end AS end FROM answer_words_progress');
@@ -28,12 +42,7 @@ export class SqliteAnswerWordsFill {
       WHERE (a.topic, a.id) > (@topic, @answerId) AND (@lastTopic IS NULL OR (a.topic, a.id) <= (@lastTopic, @lastId))
         AND a.rowid <= @end AND a.status = 'active'`);
     this.advance = db.prepare('UPDATE answer_words_progress SET topic = ?, answer_id = ?, fill_end = ?');
-  }
-
-  /** Whether some kept entry still waits for its words. Once false, false for good. */
-  pending(): boolean {
-    this.done ||= (this.progress.get() as Progress).end === 0;
-    return !this.done;
+    this.pending = unlistedEntriesRemain(db);
   }
 
   /** Lists the words of the next `span` kept entries; returns whether any remain. */

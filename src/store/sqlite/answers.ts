@@ -4,7 +4,7 @@ import { questionTokens } from '../../core/match-question.js';
 import { searchWords } from '../../core/search-words.js';
 import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { rankedPage } from './answer-search.js';
-import { SqliteAnswerWordsFill, UNFILLED_ENTRIES } from './answer-words-fill.js';
+import { UNFILLED_ENTRIES, unlistedEntriesRemain } from './answer-words-fill.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
 import { ANSWER_COLUMNS, answerColumns, json, type Row, statementCache, toAnswer, whereClause } from './rows.js';
 
@@ -38,11 +38,12 @@ export class SqliteAnswers implements AnswerRepository {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly cached: (sql: string) => Database.Statement;
   private readonly reads: SlowReads;
-  private readonly unlisted: SqliteAnswerWordsFill;
+  /** Whether entries kept from before the word list still wait for their words (`answer-words-fill.ts`). */
+  private readonly unlisted: () => boolean;
 
   constructor(db: Database.Database, slow: SlowReads | null = null) {
     this.stmts = prepare(db);
-    this.unlisted = new SqliteAnswerWordsFill(db);
+    this.unlisted = unlistedEntriesRemain(db);
     this.cached = statementCache(db);
     this.reads = slow ?? mainThreadReads(db);
   }
@@ -92,7 +93,7 @@ export class SqliteAnswers implements AnswerRepository {
     const holding = `FROM answer_words WHERE topic = ? AND kind = ? AND word IN (${query.words.map(() => '?').join(', ')})`;
     let found = `SELECT answer_id, COUNT(*) AS shared ${holding} GROUP BY answer_id`;
     const params: unknown[] = [query.topic, query.kind, ...query.words];
-    if (this.unlisted.pending()) {
+    if (this.unlisted()) {
       // Entries kept from before the word list, not reached by its filling yet: read directly.
       found = `SELECT answer_id, max(shared) AS shared FROM (${found} UNION ALL ${UNFILLED_ENTRIES}) WHERE shared > 0 GROUP BY answer_id`;
       params.push(query.words.join(' '), query.topic, query.kind);
