@@ -67,9 +67,9 @@ export function cachedPaths(requests) {
   return { db: `${dir}history-${requests}.db`, facts: `${dir}history-${requests}.json` };
 }
 
-/** Median and p99 (nearest rank) of a list of durations. */
+/** Median, p99 (nearest rank) and the slowest of a list of durations. */
 export function percentiles(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { p50: at(0.5), p99: at(0.99) };
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
 }

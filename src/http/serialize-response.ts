@@ -8,11 +8,14 @@ import type { ZodType } from 'zod';
  * on src/http says so), so parsing gives what encoding would, in about a third of the time: the
  * registry of 600 experts took 0.55 ms to encode and 0.19 ms to parse, on every refresh of the page.
  */
-export const serializeResponse: FastifySerializerCompiler<ZodType | { properties: ZodType }> = ({ schema, method, url }) => {
-  const checked = 'properties' in schema ? schema.properties : schema;
+export const serializeResponse: FastifySerializerCompiler<ZodType | { properties: ZodType }> = ({ schema, method, url }) =>
+  checkedJson('properties' in schema ? schema.properties : schema, method, url);
+
+/** The serializer of one route's answers: `data` checked against `schema`, then written as JSON. */
+export function checkedJson(schema: ZodType, method: string, url: string): (data: unknown) => string {
   return (data) => {
-    const result = checked.safeParse(data);
+    const result = schema.safeParse(data);
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
     return JSON.stringify(result.data);
   };
-};
+}

@@ -57,6 +57,28 @@ describe('GET /api/v1/experts', () => {
     expect(experts.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee', 'sam']);
   });
 
+  it('shows every change on the next read, however often the page refreshes', async () => {
+    t = await buildTestApp({
+      config: {
+        org: { name: 'Acme', timezone: 'Europe/Berlin' },
+        experts: [{ id: 'ana', name: 'Ana Ruiz', topics: ['payments'], working_hours: 'Mon-Fri 09:00-17:30' }],
+        topics: {},
+      },
+    });
+    t.clock.set('2026-11-24T16:29:00Z'); // Tue 17:29 in Berlin
+    const ana = async () => (await t.call('GET', '/api/v1/experts')).body[0];
+    expect(await ana()).toMatchObject({ muted: false, open_asks: 0, available_now: true });
+    expect(await ana()).toMatchObject({ muted: false, open_asks: 0, available_now: true });
+    await t.call('POST', '/api/v1/requests', submitBody({ topic: 'payments' }));
+    expect(await ana()).toMatchObject({ open_asks: 1, asks_today: 1 });
+    await t.call('POST', '/api/v1/experts/ana/mute', {});
+    expect(await ana()).toMatchObject({ muted: true, available_now: false, unavailable: { why: 'muted' } });
+    await t.call('POST', '/api/v1/experts/ana/unmute');
+    expect(await ana()).toMatchObject({ muted: false, available_now: true, unavailable: null });
+    t.clock.advance(60_000); // 17:30: the working day is over
+    expect(await ana()).toMatchObject({ available_now: false, unavailable: { why: 'working_hours', until: '2026-11-25T08:00:00.000Z' } });
+  });
+
   it('says who is outside their working hours and when they are next available', async () => {
     t = await buildTestApp({
       config: {

@@ -1,12 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../schemas.js';
+import { LastBody } from '../last-body.js';
+import { checkedJson } from '../serialize-response.js';
+import type { ExpertView } from '../../service/experts.js';
 import type { RouteOptions } from './requests.js';
 
 export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
+  const registry = z.array(expertView);
+  const registryBody = new LastBody<ExpertView[]>(checkedJson(registry, 'GET', '/experts'));
   app.get('/experts', {
-    schema: { summary: 'The expert registry with live state', tags: ['experts'], response: { 200: z.array(expertView) } },
-    handler: async () => service.listExperts(),
+    schema: { summary: 'The expert registry with live state', tags: ['experts'], response: { 200: registry } },
+    // Checked and written once per distinct state of the registry (see LastBody).
+    handler: async (_req, reply) => reply.serializer((views: ExpertView[]) => registryBody.bodyOf(views)).send(await service.listExperts()),
   });
 
   app.get('/topics', {
