@@ -1,4 +1,4 @@
-import type { RequestStatus } from '../domain/records.js';
+import type { ProposalRecord, RequestStatus } from '../domain/records.js';
 import type { Engine } from './engine.js';
 import { askedQuestion, proposalBody, type ProposalBody } from './views.js';
 
@@ -31,11 +31,15 @@ export interface ReturnedAnswer {
 /**
  * The reviewer's queue, oldest first: the pending proposals joined with the question, topic, consumer
  * and reason of their requests. The web UI (`GET /queue` and its stream) and MCP's `queue` tool show it.
+ * Three reads however long the queue is (the requests and their proposals each in one).
  */
 export async function queueView(engine: Engine): Promise<QueueItem[]> {
+  const pending = await engine.store.proposals.pending();
+  const ids = [...new Set(pending.map((p) => p.request_id))];
+  const [requests, proposals] = await Promise.all([engine.store.requests.getMany(ids), engine.store.proposals.listForMany(ids)]);
   const items: QueueItem[] = [];
-  for (const p of await engine.store.proposals.pending()) {
-    const request = await engine.store.requests.get(p.request_id);
+  for (const p of pending) {
+    const request = requests.get(p.request_id);
     if (!request) continue;
     const because = request.context.asked_because;
     items.push({
@@ -51,15 +55,15 @@ export async function queueView(engine: Engine): Promise<QueueItem[]> {
         status: request.status,
         created_at: new Date(request.created_at).toISOString(),
       },
-      history: await returnedAnswers(engine, request.id),
+      history: returnedAnswers(proposals.get(request.id) ?? []),
     });
   }
   return items;
 }
 
-/** The answers a reviewer sent back on a request, with their instructions. */
-async function returnedAnswers(engine: Engine, requestId: string): Promise<ReturnedAnswer[]> {
-  return (await engine.store.proposals.listFor(requestId))
+/** The answers a reviewer sent back on a request (its proposals, oldest first), with their instructions. */
+function returnedAnswers(proposals: readonly ProposalRecord[]): ReturnedAnswer[] {
+  return proposals
     .filter((p) => p.status === 'rejected' && p.decision?.reason === 'returned')
     .map((p) => ({
       proposal_id: p.id,

@@ -12,6 +12,8 @@ import type {
 /** Requests, their subscribers and audit trail; deduplication and the request-side due work. */
 export interface RequestReads {
   get(id: string): Promise<RequestRecord | undefined>;
+  /** The requests of `ids` that exist, by id, in one read (a page of the review queue). */
+  getMany(ids: readonly string[]): Promise<Map<string, RequestRecord>>;
   list(query: RequestQuery): Promise<RequestRecord[]>;
   /** The newest request with this dedup key created at or after `since`. */
   findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined>;
@@ -98,6 +100,8 @@ export interface ProposalReads {
   oldestPending(): Promise<ProposalRecord | undefined>;
   /** Every proposal of a request, oldest first (a sent-back answer and the answer that followed it). */
   listFor(requestId: string): Promise<ProposalRecord[]>;
+  /** Every proposal of each of `requestIds`, in one read: by request, each oldest first. */
+  listForMany(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>>;
   /** Where a proposal's review card was posted. */
   reviewCard(proposalId: string): Promise<ChatRef | undefined>;
 }

@@ -162,3 +162,19 @@ export function toLiveState(r: Row): ExpertLiveState {
     away: r.away_until === null || r.away_until === undefined ? null : { until: Number(r.away_until), delegate_to: (r.away_delegate as string | null) ?? null },
   };
 }
+
+/** Records by their id. */
+export function byId<T extends { id: string }>(records: readonly T[]): Map<string, T> {
+  return new Map(records.map((r) => [r.id, r]));
+}
+
+/** Proposals grouped by their request, each group in the order given. */
+export function byRequest(proposals: readonly ProposalRecord[]): Map<string, ProposalRecord[]> {
+  const groups = new Map<string, ProposalRecord[]>();
+  for (const p of proposals) {
+    const group = groups.get(p.request_id);
+    if (group) group.push(p);
+    else groups.set(p.request_id, [p]);
+  }
+  return groups;
+}

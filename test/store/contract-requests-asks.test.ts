@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from './engines.js';
-import { ask, audit, HOUR, MINUTE, request, T0 } from './records.js';
+import { ask, audit, HOUR, MINUTE, proposal, request, T0 } from './records.js';
 import { useEngine } from './use-engine.js';
 
 describe.each(ENGINES)('$name store: requests and asks read back as written', (engine) => {
@@ -51,6 +51,25 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(await e.store.requests.subscribers('req_1')).toEqual(['ledger', 'crm']);
     expect((await e.store.requests.audit('req_1')).map((a) => a.type)).toEqual(['received', 'asked']);
     expect(await e.store.requests.held()).toEqual([{ id: 'req_1', topic: 'billing', target_experts: ['maria'], created_at: T0 + MINUTE }]);
+  });
+
+  it('reads several requests, and every proposal of several requests, in one call each', async () => {
+    await e.store.transaction(async (tx) => {
+      for (const id of ['req_1', 'req_2', 'req_3']) await tx.requests.insert(request(id));
+      await tx.proposals.insert(proposal('prop_1', 'req_1', { created_at: T0 + MINUTE }));
+      await tx.proposals.insert(proposal('prop_2', 'req_2'));
+      await tx.proposals.insert(proposal('prop_0', 'req_1', { created_at: T0 }));
+      await tx.proposals.decide('prop_0', 'rejected', { decided_by: 'ana', note: 'shorter', reason: 'returned', decided_at: T0 + 1 });
+    });
+    const requests = await e.store.requests.getMany(['req_3', 'req_1', 'req_missing']);
+    expect([...requests.keys()].sort()).toEqual(['req_1', 'req_3']);
+    expect(requests.get('req_1')).toEqual(await e.store.requests.get('req_1'));
+    const proposals = await e.store.proposals.listForMany(['req_1', 'req_2', 'req_3']);
+    expect(proposals.get('req_1')).toEqual(await e.store.proposals.listFor('req_1'));
+    expect(proposals.get('req_1')!.map((p) => p.id)).toEqual(['prop_0', 'prop_1']);
+    expect(proposals.get('req_2')!.map((p) => p.id)).toEqual(['prop_2']);
+    expect(proposals.has('req_3')).toBe(false);
+    expect(await e.store.requests.getMany([])).toEqual(new Map());
   });
 
   it('keeps the stale library entry a request refreshes, and nothing for one that refreshes none', async () => {

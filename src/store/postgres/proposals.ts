@@ -1,5 +1,5 @@
 import type { ChatRef, Decision, ProposalRecord } from '../../domain/records.js';
-import { json, toProposal } from '../row-records.js';
+import { byRequest, json, toProposal } from '../row-records.js';
 import type { ProposalRepository } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
 
@@ -48,6 +48,10 @@ export class PgProposals implements ProposalRepository {
 
   async listFor(requestId: string): Promise<ProposalRecord[]> {
     return (await all(this.db, 'SELECT * FROM proposals WHERE request_id = $1 ORDER BY created_at, id', [requestId])).map(toProposal);
+  }
+
+  async listForMany(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>> {
+    return byRequest((await all(this.db, 'SELECT * FROM proposals WHERE request_id = ANY($1::text[]) ORDER BY created_at, id', [requestIds])).map(toProposal));
   }
 
   async revise(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void> {

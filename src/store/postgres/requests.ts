@@ -1,6 +1,6 @@
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
-import { json, type Row, toAudit, toRequest } from '../row-records.js';
+import { byId, json, type Row, toAudit, toRequest } from '../row-records.js';
 import { searchWords } from '../../core/search-words.js';
 import { SEARCH_WORDS_OF, searchConditions, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
@@ -54,6 +54,10 @@ export class PgRequests implements RequestRepository {
   async get(id: string): Promise<RequestRecord | undefined> {
     const row = await one(this.db, `SELECT * FROM requests WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, [id]);
     return row && toRequest(row);
+  }
+
+  async getMany(ids: readonly string[]): Promise<Map<string, RequestRecord>> {
+    return byId((await all(this.db, `SELECT * FROM requests WHERE id = ANY($1::text[])${this.locking ? ' FOR UPDATE' : ''}`, [ids])).map(toRequest));
   }
 
   async update(id: string, patch: RequestPatch): Promise<void> {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChatRef, Decision, ProposalRecord } from '../../domain/records.js';
 import type { ProposalRepository } from '../store.js';
+import { byRequest } from '../row-records.js';
 import { json, type Row, toProposal } from './rows.js';
 
 function prepare(db: Database.Database) {
@@ -14,6 +15,7 @@ function prepare(db: Database.Database) {
     pending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id`),
     oldestPending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id LIMIT 1`),
     listFor: p('SELECT * FROM proposals WHERE request_id = ? ORDER BY created_at, id'),
+    listForMany: p('SELECT * FROM proposals WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id'),
     revise: p(`UPDATE proposals SET answer = @answer, structured = @structured, original_answer = @original_answer,
         provenance = @provenance WHERE id = @id`),
     setReviewCard: p('INSERT OR REPLACE INTO review_cards (proposal_id, channel, ts) VALUES (?, ?, ?)'),
@@ -65,6 +67,10 @@ export class SqliteProposals implements ProposalRepository {
 
   async listFor(requestId: string): Promise<ProposalRecord[]> {
     return (this.stmts.listFor.all(requestId) as Row[]).map(toProposal);
+  }
+
+  async listForMany(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>> {
+    return byRequest((this.stmts.listForMany.all(JSON.stringify(requestIds)) as Row[]).map(toProposal));
   }
 
   async revise(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void> {

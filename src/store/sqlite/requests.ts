@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
+import { byId } from '../row-records.js';
 import { searchRequests, SqliteRequestSearch } from './request-search.js';
 import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
 
@@ -24,6 +25,7 @@ function prepare(db: Database.Database) {
         @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
         @drafting, @asked_question, @own_policy, @warn_at, @refreshes)`),
     get: p('SELECT * FROM requests WHERE id = ?'),
+    getMany: p('SELECT * FROM requests WHERE id IN (SELECT value FROM json_each(?))'),
     findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
     countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
     addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
@@ -77,6 +79,10 @@ export class SqliteRequests implements RequestRepository {
   async get(id: string): Promise<RequestRecord | undefined> {
     const row = this.stmts.get.get(id) as Row | undefined;
     return row && toRequest(row);
+  }
+
+  async getMany(ids: readonly string[]): Promise<Map<string, RequestRecord>> {
+    return byId((this.stmts.getMany.all(JSON.stringify(ids)) as Row[]).map(toRequest));
   }
 
   async update(id: string, patch: RequestPatch): Promise<void> {
