@@ -59,13 +59,18 @@ interface Waiting {
 }
 
 /**
- * Gathers the submits of one event-loop turn into one transaction (`submitAll`): one commit, and one
- * wait for the database, for all of them. If that transaction fails, each submit runs again in one of
- * its own, so one bad submit answers with its own error and the others still succeed.
+ * Gathers submits into one transaction (`submitAll`): one commit, and one wait for the database, for
+ * all of them. One batch runs at a time; the submits that arrive while it runs form the next. Batches
+ * run side by side would lock the same experts (most topics share a few) and wait for each other's
+ * commits anyway, and on a busy server one batch at a time gathers more submits per commit. If a
+ * batch's transaction fails, each of its submits runs again in one of its own, so one bad submit
+ * answers with its own error and the others still succeed.
  */
 export class SubmitBatcher {
   private waiting: Waiting[] = [];
   private scheduled = false;
+  /** A batch's transaction is running: submits arriving meanwhile wait for it and form the next batch. */
+  private running = false;
 
   constructor(private readonly run: (inputs: readonly SubmitInput[]) => Promise<SubmitResult[]>) {}
 
@@ -80,7 +85,12 @@ export class SubmitBatcher {
 
   private flush(): void {
     this.scheduled = false;
-    while (this.waiting.length > 0) void this.runBatch(this.waiting.splice(0, MAX_BATCH));
+    if (this.running || this.waiting.length === 0) return;
+    this.running = true;
+    void this.runBatch(this.waiting.splice(0, MAX_BATCH)).finally(() => {
+      this.running = false;
+      this.flush();
+    });
   }
 
   private async runBatch(batch: Waiting[]): Promise<void> {

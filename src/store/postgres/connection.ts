@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Db } from './sql.js';
-import { InsertBuffer } from './insert-buffer.js';
+import { type ColumnTypes, InsertBuffer } from './insert-buffer.js';
 import { statement } from './statement.js';
 import { toStoreError } from './storage-errors.js';
 
@@ -25,9 +25,14 @@ export class TxConnection implements Db {
   private pending: Array<Promise<unknown>> = [];
   private failure: unknown = undefined;
   private corked = false;
-  private readonly inserts = new InsertBuffer();
+  private readonly inserts: InsertBuffer;
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    columnTypes: ColumnTypes,
+  ) {
+    this.inserts = new InsertBuffer(columnTypes);
+  }
 
   query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
     this.flushInserts();

@@ -8,6 +8,7 @@ import type { PgAsks } from './asks.js';
 import { createPgRepositories } from './repositories.js';
 import { pgTypes } from './sql.js';
 import { poolDb, TxConnection } from './connection.js';
+import type { ColumnTypes } from './insert-buffer.js';
 import { isRetryable, toStoreError } from './storage-errors.js';
 
 export interface PgStoreOptions {
@@ -38,13 +39,30 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     throw translated;
   }
   const changes = new PgChangeFeed(pool, options.url);
+  let columnTypes: ColumnTypes;
   try {
+    columnTypes = await readColumnTypes(pool);
     await changes.start();
   } catch (error) {
     await pool.end();
     throw toStoreError(error);
   }
-  return new PgStore(pool, changes);
+  return new PgStore(pool, changes, columnTypes);
+}
+
+/** The columns of this schema's tables and their types, for the inserts a transaction sends as arrays. */
+async function readColumnTypes(pool: pg.Pool): Promise<ColumnTypes> {
+  const { rows } = await pool.query<{ table: string; column: string; type: string }>(`
+    SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, NULL) AS type
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`);
+  const types = new Map<string, Map<string, string>>();
+  for (const r of rows) {
+    let table = types.get(r.table);
+    if (!table) types.set(r.table, (table = new Map()));
+    table.set(r.column, r.type);
+  }
+  return types;
 }
 
 /** The URL without its password, for messages. */
@@ -69,6 +87,7 @@ export class PgStore extends StoreReads implements Store {
   constructor(
     readonly pool: pg.Pool,
     readonly changes: PgChangeFeed,
+    private readonly columnTypes: ColumnTypes,
   ) {
     super(createPgRepositories(poolDb(pool), false));
   }
@@ -82,7 +101,7 @@ export class PgStore extends StoreReads implements Store {
         throw toStoreError(error);
       }
       let broken = false;
-      const connection = new TxConnection(client);
+      const connection = new TxConnection(client, this.columnTypes);
       try {
         connection.send('BEGIN');
         const value = await work(this.txOn(connection));

@@ -6,7 +6,7 @@ import { type Db, one, whereClause } from './sql.js';
  * becomes a lexeme as it is, with no parser or dictionary between (`to_tsvector` would split and fold
  * by PostgreSQL's own rules).
  */
-export const SEARCH_WORDS_OF = (param: string) => `array_to_tsvector(string_to_array(${param}, ' '))`;
+export const SEARCH_WORDS_OF = (param: string) => `array_to_tsvector(string_to_array(${param}::text, ' '))`;
 
 /** The `search_words` parameter for a request's text. */
 export function searchWordsOf(question: string, askedQuestion: string | null): string {
