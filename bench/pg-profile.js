@@ -52,6 +52,7 @@ try {
     kind === 'baseline'
       ? await startServerChild('baseline', { kind: 'baseline', url, poolSize: 10 })
       : await startExpertqOnPg('expertq', { dir, experts: generateExperts(EXPERT_COUNT, topicPool()), defaults: UNCAPPED, url, poolSize: 10 });
+  if (process.env.PROFILE_SQL) await pg.query(url, process.env.PROFILE_SQL);
   await pg.query(url, 'SELECT pg_stat_statements_reset()');
   const before = cpuSeconds();
   const result = await runSubmitLoad({ url: server.url, seconds: benchSeconds() });

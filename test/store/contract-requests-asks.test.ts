@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from './engines.js';
-import { ask, audit, HOUR, MINUTE, proposal, request, T0 } from './records.js';
+import { ask, audit, HOUR, message, MINUTE, proposal, request, T0 } from './records.js';
 import { useEngine } from './use-engine.js';
 
 describe.each(ENGINES)('$name store: requests and asks read back as written', (engine) => {
@@ -70,6 +70,31 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(proposals.get('req_2')!.map((p) => p.id)).toEqual(['prop_2']);
     expect(proposals.has('req_3')).toBe(false);
     expect(await e.store.requests.getMany([])).toEqual(new Map());
+  });
+
+  it('rows written together in one transaction read back exactly as written, whatever their text holds', async () => {
+    // Written in one go (PostgreSQL sends a transaction's inserts as one array per column): each text
+    // must survive the quoting of array elements, and a null must stay null.
+    const texts = ['say "hi", {then} bye', 'back\\slash \\"', 'NULL', '', 'Ünïcødé ✓ 💡', 'a,b', '{}', 'multi\nline\ttab'];
+    const requests = texts.map((question, i) =>
+      request(`req_${i}`, { question, context: { asked_because: question, n: i, nested: [question, null] }, asked_question: i % 2 ? null : question, dedup_key: i % 3 ? null : question }),
+    );
+    const asks = texts.map((instructions, i) => ask(`ask_${i}`, `req_${i}`, i % 2 ? 'maria' : 'ann', { instructions: i % 2 ? instructions : null }));
+    const messages = texts.map((text, i) => message(`msg_${i}`, { request_id: `req_${i}`, ask_id: `ask_${i}`, text, elements: i % 2 ? null : [text, 'two'] }));
+    await e.store.transaction(async (tx) => {
+      for (let i = 0; i < texts.length; i++) {
+        await tx.requests.appendAudit(audit(`req_${i}`, T0 + i, { type: 'received', data: { text: texts[i], i } }));
+        await tx.asks.insert(asks[i]!);
+        await tx.outbox.enqueueMessage(messages[i]!);
+        await tx.requests.insert(requests[i]!);
+      }
+    });
+    for (let i = 0; i < texts.length; i++) {
+      expect(await e.store.requests.get(`req_${i}`)).toEqual(requests[i]);
+      expect(await e.store.asks.listFor(`req_${i}`)).toEqual([asks[i]]);
+      expect(await e.store.outbox.messages(`req_${i}`)).toEqual([messages[i]]);
+      expect(await e.store.requests.audit(`req_${i}`)).toEqual([audit(`req_${i}`, T0 + i, { type: 'received', data: { text: texts[i], i } })]);
+    }
   });
 
   it('keeps the stale library entry a request refreshes, and nothing for one that refreshes none', async () => {

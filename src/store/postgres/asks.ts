@@ -21,12 +21,13 @@ const SQL = {
   openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
   // One expert: each query is a range on an index of asks.
   // Several experts in one round trip (routing reads every candidate of a topic).
-  someStates: `SELECT e.id AS expert_id,
-      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'open') AS open,
-      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND state = 'queued') AS queued,
+  someStates: `SELECT e.id AS expert_id, live.open, live.queued,
       (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= e.day_start) AS today,
       s.muted, s.away_until, s.away_delegate
-    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start) LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
+    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
+    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued
+      FROM asks WHERE expert_id = e.id AND state IN ('open', 'queued')) AS live
+    LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
   // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
   // one statement (a projection's columns are computed left to right).
   lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
