@@ -1,10 +1,11 @@
 // Runs autocannon in a child process so the load generator does not share the server's event loop
 // (a worker thread would not do: autocannon skips its result aggregation outside the main thread).
-// argv[2]: JSON { url, path, connections, seconds, seed, firstBody, token? }. Sends back { result } or { error } over IPC.
+// argv[2]: JSON { url, path, connections, seconds, seed, firstBody, token?, rate? } (rate: requests per second in
+// all, at most; unset: as fast as the connections go). Sends back { result } or { error } over IPC.
 import autocannon from 'autocannon';
 import { prng, submitBody, topicPool } from './fixtures.js';
 
-const { url, path, connections, seconds, seed, firstBody = 0, token } = JSON.parse(process.argv[2]);
+const { url, path, connections, seconds, seed, firstBody = 0, token, rate } = JSON.parse(process.argv[2]);
 const pool = topicPool();
 const rand = prng(seed);
 let sent = firstBody;
@@ -17,6 +18,7 @@ try {
     url,
     connections,
     duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         method: 'POST',

@@ -16,13 +16,13 @@ export function benchSeconds() {
 /**
  * POSTs varied, valid submit bodies to `url + path` for `seconds` with `connections` connections.
  * `firstBody` numbers the first body (two generators at once start far apart, so no two bodies are alike);
- * `token`, when given, goes in each request's `authorization: Bearer` header.
+ * `token`, when given, goes in each request's `authorization: Bearer` header; `rate` caps the requests per second.
  * Resolves with the summary the child computed (see load-child.js).
  */
-export function runSubmitLoad({ url, path = '/api/v1/requests', seconds = benchSeconds(), connections = CONNECTIONS, seed = 42, firstBody = 0, token }) {
+export function runSubmitLoad({ url, path = '/api/v1/requests', seconds = benchSeconds(), connections = CONNECTIONS, seed = 42, firstBody = 0, token, rate }) {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL('./load-child.js', import.meta.url)), [
-      JSON.stringify({ url, path, connections, seconds, seed, firstBody, token }),
+      JSON.stringify({ url, path, connections, seconds, seed, firstBody, token, rate }),
     ]);
     let outcome = null;
     child.once('message', (message) => {

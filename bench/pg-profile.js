@@ -2,8 +2,10 @@
 // throwaway PostgreSQL with pg_stat_statements, one expertq instance (or the bare baseline) on a fresh
 // database, loads it with submits for BENCH_SECONDS (default 10), then prints the throughput, the CPU
 // seconds each process used (the machine's idle time among them: what the load left unused), the
-// statements by number of calls with their total and slowest run times, and each table's scans. Needs
-// `npm run build` first. Not part of `npm run bench`: a tool for finding what to make cheaper.
+// statements by number of calls with their total and slowest run times, and each table's scans.
+// PROFILE_RATE=<n> holds the load to n requests per second (CPU per request then compares across
+// changes better than throughput does); PROFILE_SQL=<statement> runs a statement on the fresh database
+// before the load (a setting to try). Needs `npm run build` first. Not part of `npm run bench`: a tool for finding what to make cheaper.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +57,8 @@ try {
   if (process.env.PROFILE_SQL) await pg.query(url, process.env.PROFILE_SQL);
   await pg.query(url, 'SELECT pg_stat_statements_reset()');
   const before = cpuSeconds();
-  const result = await runSubmitLoad({ url: server.url, seconds: benchSeconds() });
+  const rate = Number(process.env.PROFILE_RATE) || undefined;
+  const result = await runSubmitLoad({ url: server.url, seconds: benchSeconds(), rate });
   const after = cpuSeconds();
   console.log(`${kind}: ${result.requestsPerSec.toFixed(1)} req/s, ${result.total} requests, p99 ${result.latencyP99} ms`);
   console.log('CPU seconds (the load generator, which has exited, is the rest of the machine total):');
