@@ -31,16 +31,21 @@ export interface MessageDispatcherOptions {
  * Drains the message outbox into the transport. Kicks in the same event-loop turn merge into one
  * drain; each batch is claimed with a lease (through the store's group commit, like the outcomes), sent
  * with no transaction open, and its outcomes recorded in one commit, so heavy load costs no extra fsync
- * per message. Leases are renewed while a send runs, so processes sharing a database never send one
- * message twice; a process that dies mid-send leaves its leases to run out, and whichever process looks
+ * per message. Asks a transaction wrote already leased to this process are sent as soon as it commits
+ * (`sendLeased`), with no claim. Leases are renewed while a send runs, so processes sharing a database
+ * never send one message twice; a process that dies mid-send leaves its leases to run out, and whichever process looks
  * next sends those messages again (at least once, never lost).
  */
 export class MessageDispatcher {
   private readonly drains: CoalescedRun;
   private stopping = false;
-  private readonly owner: string;
-  private readonly leaseMs: number;
+  /** This process's name on the leases it holds. */
+  readonly owner: string;
+  /** How long a lease lasts unless renewed. */
+  readonly leaseMs: number;
   private readonly leases: LeaseKeeper;
+  /** Sends of messages written already leased to this process (`sendLeased`), under way. */
+  private readonly leasedSends = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -78,9 +83,34 @@ export class MessageDispatcher {
     if (!this.stopping) this.drains.kick();
   }
 
-  /** Resolves when no drain is in progress (tests and shutdown wait on it). */
+  /**
+   * Sends messages that a transaction just committed already leased to this process (`owner`, for
+   * `leaseMs`), with no claim of their own. After `stop()` it sends nothing: their leases run out and
+   * whichever process claims next sends them.
+   */
+  sendLeased(messages: readonly MessageRecord[]): void {
+    if (this.stopping || messages.length === 0) return;
+    const ids = messages.map((m) => m.id);
+    this.leases.hold(ids);
+    const sending = this.send([...messages])
+      // An ask passed on (its expert unreachable) queued the next expert's ask: the drain sends it.
+      .then((passedOn) => {
+        if (passedOn > 0) this.kick();
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, 'message dispatcher failed; the messages go out when their leases run out'))
+      .finally(() => {
+        this.leases.release(ids);
+        this.leasedSends.delete(sending);
+      });
+    this.leasedSends.add(sending);
+  }
+
+  /** Resolves when no drain and no send of leased messages is in progress (tests and shutdown wait on it). */
   async idle(): Promise<void> {
-    await this.drains.idle();
+    while (this.drains.busy || this.leasedSends.size > 0) {
+      await this.drains.idle();
+      await Promise.all(this.leasedSends);
+    }
   }
 
   private async drain(): Promise<void> {
@@ -98,8 +128,11 @@ export class MessageDispatcher {
     }
   }
 
-  /** Sends a claimed batch and records its outcomes in one commit. */
-  private async send(due: MessageRecord[]): Promise<void> {
+  /**
+   * Sends a claimed batch and records its outcomes in one commit. Returns how many asks it passed on
+   * (their experts could not be reached): the asks that replace them are new messages to send.
+   */
+  private async send(due: MessageRecord[]): Promise<number> {
     // What no longer applies is dropped, not sent: an ask that closed before it went out (no stale
     // question, no stale buttons), or an edit of an ask message that was never posted.
     const dropped: Array<{ id: string; why: string }> = [];
@@ -158,6 +191,7 @@ export class MessageDispatcher {
         next === null ? `${to} failed for good` : `${to} failed; will retry`,
       );
     }
+    return passedOn;
   }
 
   /** The message as the transport takes it, or why it is dropped. `place`: where its ask stands, if it has one. */

@@ -12,6 +12,7 @@ import type {
 } from '../domain/records.js';
 import type { Reads, Store, Tx } from '../store/store.js';
 import type { PresenceCache } from './presence-cache.js';
+import { leaseFor } from './leased-messages.js';
 
 /**
  * What every operation needs: the store, the clock, the current registry and configuration. Operations
@@ -133,13 +134,16 @@ export async function subscribersOf(reads: Reads, request: Pick<RequestRecord, '
     .filter((c) => attached.has(c.id) || c.handles_kinds.includes(request.kind) || c.handles_kinds.includes('*'));
 }
 
-/** Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit. */
+/**
+ * Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit
+ * (at once, when the transaction leases its asks: `leased-messages.ts`).
+ */
 export async function queueMessage(
   tx: Tx,
   message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[]; proposal_id?: string },
   now: number,
 ): Promise<void> {
-  await tx.outbox.enqueueMessage({
+  const record: MessageRecord = {
     ...message,
     elements: message.elements ?? null,
     id: newId('msg'),
@@ -149,7 +153,8 @@ export async function queueMessage(
     created_at: now,
     sent_at: null,
     last_error: null,
-  });
+  };
+  await tx.outbox.enqueueMessage(record, leaseFor(tx, record, now));
 }
 
 export function dayStart(engine: Engine, now: number): number {

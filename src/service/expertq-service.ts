@@ -17,6 +17,7 @@ import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import type { SubmitInput, SubmitResult } from './submit-request.js';
 import { submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
+import { leasingAsks } from './leased-messages.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
@@ -34,9 +35,14 @@ export type { ExpertqServiceOptions };
  */
 export class ExpertqService extends ServiceBase {
   private readonly submits = new SubmitBatcher(async (inputs) => {
-    const results = await this.store.transaction((tx) => submitAll(this, tx, inputs));
+    // The last attempt's asks: a transaction run again writes its asks again.
+    const { value: results, leased } = await this.store.transaction((tx) =>
+      leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs)),
+    );
+    // The asks go out now, with no claim; the dispatcher is woken only for other messages.
+    this.messages.sendLeased(leased.messages);
     const wake = workMadeBy(results);
-    if (wake.messages) this.onMessagesQueued();
+    if (leased.unleased > 0) this.onMessagesQueued();
     if (wake.messages) this.llmWorker?.kick();
     if (wake.events) this.onEventsQueued();
     this.changes.publish();

@@ -1,11 +1,11 @@
 import type { DeliveryJob, DeliveryRecord, EventRecord, MessageRecord } from '../domain/records.js';
-import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery, OutboxRepository, WorkClaim } from './store.js';
+import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery, MessageLease, OutboxRepository, WorkClaim } from './store.js';
 
 type Maybe<T> = T | Promise<T>;
 
 /** What an engine's message outbox does (its methods may answer at once or with a promise). */
 export interface MessageOutbox {
-  enqueue(message: MessageRecord): Maybe<void>;
+  enqueue(message: MessageRecord, lease?: MessageLease): Maybe<void>;
   listFor(requestId: string): Maybe<MessageRecord[]>;
   askElements(askId: string): Maybe<string[] | null>;
   claim(claim: WorkClaim): Maybe<MessageRecord[]>;
@@ -49,8 +49,8 @@ export class Outbox implements OutboxRepository {
     return this.d.events(requestId);
   }
 
-  async enqueueMessage(message: MessageRecord): Promise<void> {
-    await this.m.enqueue(message);
+  async enqueueMessage(message: MessageRecord, lease?: MessageLease): Promise<void> {
+    await this.m.enqueue(message, lease);
   }
 
   async messages(requestId: string): Promise<MessageRecord[]> {

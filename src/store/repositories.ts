@@ -4,7 +4,7 @@ import type {
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from '../domain/records.js';
 import type {
-  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, MetricCounts, RequestPatch, RequestQuery, WaitingAsk, WorkClaim,
+  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, MetricCounts, MessageLease, RequestPatch, RequestQuery, WaitingAsk, WorkClaim,
 } from './store.js';
 
 /** The repository of each aggregate: what may be read (`*Reads`) and, inside a transaction, written. */
@@ -135,7 +135,12 @@ export interface OutboxReads {
 
 export interface OutboxRepository extends OutboxReads {
   insertEvent(event: EventRecord): Promise<void>;
-  enqueueMessage(message: MessageRecord): Promise<void>;
+  /**
+   * Queues a message to an expert. With `lease`, it is written already leased to `lease.owner` (who
+   * sends it after the commit, with no claim of its own); should that process die first, the lease runs
+   * out and any process's claim takes the message, as with one it claimed.
+   */
+  enqueueMessage(message: MessageRecord, lease?: MessageLease): Promise<void>;
   /**
    * Leases up to `limit` pending messages due at `now`, oldest first: those nobody holds and those
    * whose lease ran out (the process holding them died).

@@ -137,6 +137,12 @@ export interface DeliveryQuery {
   before?: string | undefined;
 }
 
+/** A lease written with new work: `owner` holds it until `leaseUntil`. */
+export interface MessageLease {
+  owner: string;
+  leaseUntil: number;
+}
+
 /** A claim on due work: leased to `owner` until `leaseUntil`. */
 export interface WorkClaim {
   now: number;

@@ -64,6 +64,27 @@ describe.each(ENGINES)('$name store: claims and lease expiry across two processe
     expect((await b.metrics.counts()).pendingMessages).toBe(2);
   });
 
+  it('messages written with a lease: nobody claims them before it ends; its holder renews, records or loses them like claimed ones', async () => {
+    const a = e.store;
+    const b = await e.another();
+    await a.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.outbox.enqueueMessage(message('msg_leased', { request_id: 'req_1' }), { owner: 'inst_a', leaseUntil: T0 + LEASE });
+      await tx.outbox.enqueueMessage(message('msg_sent_by_a', { request_id: 'req_1' }), { owner: 'inst_a', leaseUntil: T0 + LEASE });
+      await tx.outbox.enqueueMessage(message('msg_free', { request_id: 'req_1' }));
+    });
+    expect(await claimMessages(b, 'inst_b', T0)).toEqual(['msg_free']);
+    expect(await b.transaction((tx) => tx.outbox.renewLeases('message', ['msg_leased'], 'inst_b', T0 + 2 * LEASE))).toBe(0);
+    expect(await a.transaction((tx) => tx.outbox.renewLeases('message', ['msg_sent_by_a'], 'inst_a', T0 + 3 * LEASE))).toBe(1);
+    await a.transaction((tx) => tx.outbox.markMessagesSent(['msg_sent_by_a'], T0 + 1));
+    // a died holding msg_leased: once its lease ends, the next claim takes it (with msg_free, whose
+    // lease from b's first claim ended at the same moment).
+    expect(await claimMessages(b, 'inst_b', T0 + LEASE - 1)).toEqual([]);
+    expect(await claimMessages(b, 'inst_b', T0 + LEASE)).toEqual(['msg_free', 'msg_leased']);
+    const states = Object.fromEntries((await b.outbox.messages('req_1')).map((m) => [m.id, m.state]));
+    expect(states).toEqual({ msg_free: 'pending', msg_leased: 'pending', msg_sent_by_a: 'sent' });
+  });
+
   it('deliveries: per consumer at most perConsumer minus its in-flight ones, in-process ones only when live, leased like messages', async () => {
     const a = e.store;
     const b = await e.another();

@@ -1,6 +1,6 @@
 import type { MessageRecord } from '../../domain/records.js';
 import { json, parseJson } from '../row-records.js';
-import type { WorkClaim } from '../store.js';
+import type { MessageLease, WorkClaim } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
 
 const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
@@ -13,13 +13,14 @@ const DUE = `state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NUL
 export class PgMessages {
   constructor(private readonly db: Db) {}
 
-  async enqueue(m: MessageRecord): Promise<void> {
+  async enqueue(m: MessageRecord, lease?: MessageLease): Promise<void> {
     await write(
       this.db,
       `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
-        attempts, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [m.id, m.expert_id, m.request_id, m.ask_id, m.proposal_id ?? null, m.purpose, m.text,
-        m.elements === null ? null : json(m.elements), m.state, m.attempts, m.next_attempt_at, m.created_at],
+        m.elements === null ? null : json(m.elements), m.state, m.attempts, m.next_attempt_at, m.created_at,
+        lease?.owner ?? null, lease?.leaseUntil ?? null],
     );
   }
 

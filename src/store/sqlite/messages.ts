@@ -1,14 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/records.js';
-import type { WorkClaim } from '../store.js';
+import type { MessageLease, WorkClaim } from '../store.js';
 import { json, parseJson, type Row } from './rows.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
     enqueue: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
-        attempts, next_attempt_at, created_at) VALUES (@id, @expert_id, @request_id, @ask_id, @proposal_id, @purpose, @text,
-        @elements, @state, @attempts, @next_attempt_at, @created_at)`),
+        attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES (@id, @expert_id, @request_id, @ask_id, @proposal_id,
+        @purpose, @text, @elements, @state, @attempts, @next_attempt_at, @created_at, @claimed_by, @lease_until)`),
     listFor: p(`SELECT id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
       next_attempt_at, created_at, sent_at, last_error FROM messages WHERE request_id = ? ORDER BY created_at, id`),
     askElements: p(`SELECT elements FROM messages WHERE ask_id = ? AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`),
@@ -38,8 +38,14 @@ export class SqliteMessages {
     this.stmts = prepare(db);
   }
 
-  enqueue(m: MessageRecord): void {
-    this.stmts.enqueue.run({ ...m, proposal_id: m.proposal_id ?? null, elements: m.elements === null ? null : json(m.elements) });
+  enqueue(m: MessageRecord, lease?: MessageLease): void {
+    this.stmts.enqueue.run({
+      ...m,
+      proposal_id: m.proposal_id ?? null,
+      elements: m.elements === null ? null : json(m.elements),
+      claimed_by: lease?.owner ?? null,
+      lease_until: lease?.leaseUntil ?? null,
+    });
   }
 
   listFor(requestId: string): MessageRecord[] {

@@ -1,0 +1,47 @@
+import type { MessageRecord } from '../domain/records.js';
+import type { MessageLease, Tx } from '../store/store.js';
+
+/**
+ * Asks written already leased to this process, to be sent as soon as their transaction commits: the
+ * dispatcher then needs no claim (a read and a write of every message, and a commit) to find them.
+ * Only asks are leased this way: the dispatcher checks that an ask is still open before it sends it,
+ * so an ask whose savepoint was rolled back is dropped, never sent. Other messages go out through the
+ * dispatcher's claim as before (`unleased` counts them, so it is woken only when there are some).
+ */
+export interface LeasedMessages {
+  owner: string;
+  leaseMs: number;
+  /** The asks written with a lease, in the order written. */
+  messages: MessageRecord[];
+  /** Messages written without one in the same transaction. */
+  unleased: number;
+}
+
+const byTransaction = new WeakMap<Tx, LeasedMessages>();
+
+/**
+ * Runs `work` with the asks it queues in `tx` written leased to `owner`; returns its result and those
+ * asks. An engine may hand the same `tx` object to the transactions after this one, so the leasing
+ * ends with `work`.
+ */
+export async function leasingAsks<T>(tx: Tx, owner: string, leaseMs: number, work: () => Promise<T>): Promise<{ value: T; leased: LeasedMessages }> {
+  const leased: LeasedMessages = { owner, leaseMs, messages: [], unleased: 0 };
+  byTransaction.set(tx, leased);
+  try {
+    return { value: await work(), leased };
+  } finally {
+    byTransaction.delete(tx);
+  }
+}
+
+/** The lease to write `message` with in `tx` (listing it to be sent after commit), or none. */
+export function leaseFor(tx: Tx, message: MessageRecord, now: number): MessageLease | undefined {
+  const leased = byTransaction.get(tx);
+  if (!leased) return undefined;
+  if (message.purpose !== 'ask') {
+    leased.unleased++;
+    return undefined;
+  }
+  leased.messages.push(message);
+  return { owner: leased.owner, leaseUntil: now + leased.leaseMs };
+}
