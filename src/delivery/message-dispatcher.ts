@@ -33,8 +33,8 @@ export interface MessageDispatcherOptions {
  * with no transaction open, and its outcomes recorded in one commit, so heavy load costs no extra fsync
  * per message. Asks a transaction wrote already leased to this process are sent as soon as it commits
  * (`sendLeased`), with no claim. Leases are renewed while a send runs, so processes sharing a database
- * never send one message twice; a process that dies mid-send leaves its leases to run out, and whichever process looks
- * next sends those messages again (at least once, never lost).
+ * never send one message twice; a process that dies mid-send leaves its leases to run out, and
+ * whichever process looks next sends those messages again (at least once, never lost).
  */
 export class MessageDispatcher {
   private readonly drains: CoalescedRun;
@@ -92,7 +92,7 @@ export class MessageDispatcher {
     if (this.stopping || messages.length === 0) return;
     const ids = messages.map((m) => m.id);
     this.leases.hold(ids);
-    const sending = this.send([...messages])
+    const sending = this.send(messages)
       // An ask passed on (its expert unreachable) queued the next expert's ask: the drain sends it.
       .then((passedOn) => {
         if (passedOn > 0) this.kick();
@@ -132,7 +132,7 @@ export class MessageDispatcher {
    * Sends a claimed batch and records its outcomes in one commit. Returns how many asks it passed on
    * (their experts could not be reached): the asks that replace them are new messages to send.
    */
-  private async send(due: MessageRecord[]): Promise<number> {
+  private async send(due: readonly MessageRecord[]): Promise<number> {
     // What no longer applies is dropped, not sent: an ask that closed before it went out (no stale
     // question, no stale buttons), or an edit of an ask message that was never posted.
     const dropped: Array<{ id: string; why: string }> = [];

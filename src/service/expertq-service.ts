@@ -43,7 +43,7 @@ export class ExpertqService extends ServiceBase {
     this.messages.sendLeased(leased.messages);
     const wake = workMadeBy(results);
     if (leased.unleased > 0) this.onMessagesQueued();
-    if (wake.messages) this.llmWorker?.kick();
+    if (wake.drafts) this.llmWorker?.kick();
     if (wake.events) this.onEventsQueued();
     this.changes.publish();
     return results;

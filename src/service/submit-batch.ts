@@ -40,14 +40,14 @@ export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitI
 
 /**
  * Which workers the committed submits may have given work, so only those are woken (each wake-up
- * costs the database a look): a queued request may have asked an expert or wait for its draft;
- * events come only from a submit that failed, found its answer already accepted, or was offered a
- * library answer (a reviewer's card is a message, so `queued` covers it). The scheduler's
- * tick wakes every worker anyway.
+ * costs the database a look): a queued request may wait for its draft; events come only from a
+ * submit that failed, found its answer already accepted, or was offered a library answer. (Messages
+ * are counted as they are written: `leased-messages.ts`.) The scheduler's tick wakes every worker
+ * anyway.
  */
-export function workMadeBy(results: readonly SubmitResult[]): { messages: boolean; events: boolean } {
+export function workMadeBy(results: readonly SubmitResult[]): { drafts: boolean; events: boolean } {
   return {
-    messages: results.some((r) => r.status === 'queued'),
+    drafts: results.some((r) => r.status === 'queued'),
     events: results.some((r) => r.status === 'failed' || r.status === 'deduped_resolved' || r.reused === true),
   };
 }

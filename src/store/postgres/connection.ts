@@ -63,9 +63,10 @@ export class TxConnection implements Db {
     this.failure = undefined;
   }
 
-  /** Sends the inserts held back, merged into as few statements as they allow. */
+  /** Sends the inserts held back, merged into one statement. */
   private flushInserts(): void {
-    for (const merged of this.inserts.take()) this.dispatch(merged);
+    const merged = this.inserts.take();
+    if (merged) this.dispatch(merged);
   }
 
   private dispatch(config: pg.QueryConfig): void {
