@@ -86,13 +86,14 @@ export class MessageDispatcher {
   /**
    * Sends messages that a transaction just committed already leased to this process (`owner`, for
    * `leaseMs`), with no claim of their own. After `stop()` it sends nothing: their leases run out and
-   * whichever process claims next sends them.
+   * whichever process claims next sends them. `places`: where their asks stood, read after the commit
+   * (else they are looked up here).
    */
-  sendLeased(messages: readonly MessageRecord[]): void {
+  sendLeased(messages: readonly MessageRecord[], places?: ReadonlyMap<string, AskPlace>): void {
     if (this.stopping || messages.length === 0) return;
     const ids = messages.map((m) => m.id);
     this.leases.hold(ids);
-    const sending = this.send(messages)
+    const sending = this.send(messages, places)
       // An ask passed on (its expert unreachable) queued the next expert's ask: the drain sends it.
       .then((passedOn) => {
         if (passedOn > 0) this.kick();
@@ -132,12 +133,12 @@ export class MessageDispatcher {
    * Sends a claimed batch and records its outcomes in one commit. Returns how many asks it passed on
    * (their experts could not be reached): the asks that replace them are new messages to send.
    */
-  private async send(due: readonly MessageRecord[]): Promise<number> {
+  private async send(due: readonly MessageRecord[], known?: ReadonlyMap<string, AskPlace>): Promise<number> {
     // What no longer applies is dropped, not sent: an ask that closed before it went out (no stale
     // question, no stale buttons), or an edit of an ask message that was never posted.
     const dropped: Array<{ id: string; why: string }> = [];
     const batch: Array<{ message: MessageRecord; outbound: OutboundMessage }> = [];
-    const places = await this.store.chat.askPlaces(due.flatMap((m) => (m.ask_id ? [m.ask_id] : [])));
+    const places = known ?? (await this.store.chat.askPlaces(due.flatMap((m) => (m.ask_id ? [m.ask_id] : []))));
     for (const message of due) {
       const prepared = await this.prepare(message, message.ask_id ? places.get(message.ask_id) : undefined);
       if (typeof prepared === 'string') dropped.push({ id: message.id, why: prepared });

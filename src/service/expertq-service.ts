@@ -36,11 +36,16 @@ export type { ExpertqServiceOptions };
 export class ExpertqService extends ServiceBase {
   private readonly submits = new SubmitBatcher(async (inputs) => {
     // The last attempt's asks: a transaction run again writes its asks again.
-    const { value: results, leased } = await this.store.transaction((tx) =>
-      leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs)),
+    const {
+      value: { value: results, leased },
+      read: places,
+    } = await this.store.transactionThenRead(
+      (tx) => leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs)),
+      // Whether each ask is still open (and where its expert was asked before), read with the commit.
+      (reads, { leased }) => reads.chat.askPlaces(leased.messages.map((m) => m.ask_id!)),
     );
     // The asks go out now, with no claim; the dispatcher is woken only for other messages.
-    this.messages.sendLeased(leased.messages);
+    this.messages.sendLeased(leased.messages, places);
     const wake = workMadeBy(results);
     if (leased.unleased > 0) this.onMessagesQueued();
     if (wake.drafts) this.llmWorker?.kick();

@@ -42,6 +42,12 @@ export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_a
 export interface Store extends Reads {
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * `transaction`, then `read` of what it committed, as fresh as a read made after the commit (on
+   * PostgreSQL it goes out right behind COMMIT, on the same connection, so it costs no round trip of its
+   * own). The commit stands whatever the read does: a read that fails gives `read: undefined`.
+   */
+  transactionThenRead<T, R>(work: (tx: Tx) => Promise<T>, read: (reads: Reads, value: T) => Promise<R>): Promise<{ value: T; read: R | undefined }>;
+  /**
    * Where commits are announced to live views: every process using this database hears of every
    * commit (SQLite: this process only, as it is the only one).
    */

@@ -178,6 +178,56 @@ describe.each(ENGINES)('$name store: transactions', (engine) => {
     expect((await other.requests.get('req_1'))?.status).toBe('escalated');
   });
 
+  it('a read after a transaction sees what it committed; a read that fails leaves the commit standing; a failed transaction gives no read', async () => {
+    const { value, read } = await e.store.transactionThenRead(
+      async (tx) => {
+        await tx.requests.insert(request('req_1'));
+        await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
+        await tx.asks.insert(ask('ask_2', 'req_1', 'eve', { state: 'answered' }));
+        return ['ask_1', 'ask_2', 'ask_missing'];
+      },
+      (reads, ids) => reads.chat.askPlaces(ids),
+    );
+    expect(value).toEqual(['ask_1', 'ask_2', 'ask_missing']);
+    expect(read).toEqual(
+      new Map([
+        ['ask_1', { state: 'open', ref: null, firstRef: null }],
+        ['ask_2', { state: 'answered', ref: null, firstRef: null }],
+      ]),
+    );
+
+    const failedRead = await e.store.transactionThenRead(
+      (tx) => tx.requests.insert(request('req_2')),
+      async () => {
+        throw new Error('read failed');
+      },
+    );
+    expect(failedRead).toEqual({ value: undefined, read: undefined });
+    expect(await e.store.requests.get('req_2')).toEqual(request('req_2'));
+
+    let readRan = false;
+    const failing = e.store.transactionThenRead(
+      async (tx) => {
+        await tx.requests.insert(request('req_3'));
+        throw new Error('work failed');
+      },
+      async () => {
+        readRan = true;
+      },
+    );
+    await expect(failing).rejects.toThrow('work failed');
+    expect(readRan).toBe(false);
+    expect(await e.store.requests.get('req_3')).toBeUndefined();
+
+    // The commit itself fails (an ask of a request that does not exist): rejected, whatever the read found.
+    const refused = e.store.transactionThenRead(
+      (tx) => tx.asks.insert(ask('ask_orphan', 'req_none', 'dana')),
+      (reads) => reads.asks.get('ask_orphan'),
+    );
+    await expect(refused).rejects.toThrow();
+    expect(await e.store.asks.get('ask_orphan')).toBeUndefined();
+  });
+
   it('a read outside sees the state committed before the transaction, not the transaction’s change to it', async () => {
     await e.store.transaction((tx) => tx.requests.insert(request('req_1', { status: 'asked' })));
     const outside = await e.store.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StorageUnavailable } from '../errors.js';
-import type { Store, Tx } from '../store.js';
+import type { Reads, Store, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
@@ -93,6 +93,14 @@ export class PgStore extends StoreReads implements Store {
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return (await this.run(work, null)).value;
+  }
+
+  transactionThenRead<T, R>(work: (tx: Tx) => Promise<T>, read: (reads: Reads, value: T) => Promise<R>): Promise<{ value: T; read: R | undefined }> {
+    return this.run(work, read);
+  }
+
+  private async run<T, R>(work: (tx: Tx) => Promise<T>, read: ((reads: Reads, value: T) => Promise<R>) | null): Promise<{ value: T; read: R | undefined }> {
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
       try {
@@ -106,10 +114,11 @@ export class PgStore extends StoreReads implements Store {
         connection.send('BEGIN');
         const value = await work(this.txOn(connection));
         // The commit goes out behind the last writes; if one of them failed, the server rolled back
-        // instead, and `settle` says which write it was.
+        // instead, and `settle` says which write it was. The read goes out behind the commit.
         connection.send('COMMIT');
+        const reading = read?.(createPgRepositories(connection, false), value).catch(() => undefined);
         await connection.settle();
-        return value;
+        return { value, read: await reading };
       } catch (error) {
         try {
           await connection.settle().catch(() => {});

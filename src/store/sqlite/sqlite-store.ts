@@ -2,7 +2,7 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { inProcessChangeFeed, type ChangeFeed } from '../change-feed.js';
-import type { Repositories, Store, Tx } from '../store.js';
+import type { Reads, Repositories, Store, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader, type SchemaUpgrade } from './open-database.js';
@@ -161,6 +161,11 @@ export class SqliteStore extends StoreReads implements Store {
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.enqueue({ work }) as Promise<T>;
+  }
+
+  async transactionThenRead<T, R>(work: (tx: Tx) => Promise<T>, read: (reads: Reads, value: T) => Promise<R>): Promise<{ value: T; read: R | undefined }> {
+    const value = await this.transaction(work);
+    return { value, read: await read(this, value).catch(() => undefined) };
   }
 
   async checkWritable(minFreeBytes = MIN_FREE_BYTES): Promise<void> {
