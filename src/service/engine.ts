@@ -174,8 +174,9 @@ export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] 
   const dayStarts = new Map<string, number>();
   const orgZone = engine.config.org.timezone;
   const byZone = new Map<string, number>();
-  for (const expert of engine.experts.experts) {
-    if (expert.timezone === null || expert.timezone === orgZone) continue;
+  // Only the experts asked for: routing asks for a few at a time, and the registry may hold thousands.
+  for (const expert of ids === null ? engine.experts.experts : ids.map((id) => engine.experts.get(id))) {
+    if (!expert || expert.timezone === null || expert.timezone === orgZone) continue;
     let start = byZone.get(expert.timezone);
     if (start === undefined) byZone.set(expert.timezone, (start = startOfLocalDay(now, expert.timezone)));
     dayStarts.set(expert.id, start);

@@ -19,14 +19,16 @@ const SQL = {
       ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
   oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
   openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
-  // One expert: each query is a range on an index of asks.
-  // Several experts in one round trip (routing reads every candidate of a topic).
-  someStates: `SELECT e.id AS expert_id, live.open, live.queued,
-      (SELECT COUNT(*) FROM asks WHERE expert_id = e.id AND sent_at >= e.day_start) AS today,
+  // Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
+  // asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
+  someStates: `SELECT e.id AS expert_id, live.open, live.queued, live.today + closed.today AS today,
       s.muted, s.away_until, s.away_delegate
     FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
-    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued
+    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued,
+        COUNT(*) FILTER (WHERE sent_at >= e.day_start) AS today
       FROM asks WHERE expert_id = e.id AND state IN ('open', 'queued')) AS live
+    CROSS JOIN LATERAL (SELECT COUNT(*) AS today FROM asks
+      WHERE expert_id = e.id AND sent_at >= e.day_start AND state NOT IN ('open', 'queued')) AS closed
     LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
   // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
   // one statement (a projection's columns are computed left to right).

@@ -345,4 +345,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
   INSERT INTO answer_topics (topic, kind, active)
     SELECT topic, kind, count(*) FROM answers WHERE status = 'active' GROUP BY topic, kind;
   `,
+  // 13: an expert's asks sent today counted in two parts that never overlap: the live ones from the same
+  // index range that counts them as open or queued (it now holds when each was sent), and the closed
+  // ones from an index of closed asks only. Routing reads each candidate's counts on every submit, and
+  // a busy expert's live asks were read twice before (once per count), each read a visit to the table.
+  `
+  CREATE INDEX asks_live_sent ON asks (expert_id, state, sent_at) WHERE state IN ('open', 'queued');
+  DROP INDEX asks_live;
+  CREATE INDEX asks_closed_sent ON asks (expert_id, sent_at) WHERE sent_at IS NOT NULL AND state NOT IN ('open', 'queued');
+  DROP INDEX asks_expert_sent;
+  `,
 ];
