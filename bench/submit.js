@@ -57,7 +57,8 @@ export function problemsOf(name, { result, stats: s }) {
   return problems;
 }
 
-const mean = (runs) => runs.reduce((sum, r) => sum + r.result.requestsPerSec, 0) / runs.length;
+/** The mean throughput of several runs. */
+export const mean = (runs) => runs.reduce((sum, r) => sum + r.result.requestsPerSec, 0) / runs.length;
 
 /**
  * Runs the section and prints its report. Returns { name, ok, summary } for run.js; `ok` is false
