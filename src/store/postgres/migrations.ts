@@ -346,13 +346,15 @@ export const PG_MIGRATIONS: PgMigration[] = [
     SELECT topic, kind, count(*) FROM answers WHERE status = 'active' GROUP BY topic, kind;
   `,
   // 13: an expert's asks sent today counted in two parts that never overlap: the live ones from the same
-  // index range that counts them as open or queued (it now holds when each was sent), and the closed
-  // ones from an index of closed asks only. Routing reads each candidate's counts on every submit, and
-  // a busy expert's live asks were read twice before (once per count), each read a visit to the table.
+  // index range that counts them as open or queued (this one also holds when each was sent), and the
+  // closed ones from an index of closed asks only. Routing reads each candidate's counts on every
+  // submit, and a busy expert's live asks were read twice before (once per count), each read a visit
+  // to the table. asks_live_sent serves an older instance's live count as asks_live did (same rows,
+  // same leading columns); asks_expert_sent stays for an older instance's today count during a rolling
+  // upgrade (this version no longer reads it: a later version's migration may drop it).
   `
   CREATE INDEX asks_live_sent ON asks (expert_id, state, sent_at) WHERE state IN ('open', 'queued');
   DROP INDEX asks_live;
   CREATE INDEX asks_closed_sent ON asks (expert_id, sent_at) WHERE sent_at IS NOT NULL AND state NOT IN ('open', 'queued');
-  DROP INDEX asks_expert_sent;
   `,
 ];
