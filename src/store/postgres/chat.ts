@@ -6,14 +6,16 @@ import { all, type Db, one, run, write } from './sql.js';
  * Each ask's state, its own post and the first post of its expert on its request (a later ask goes in
  * that thread). Each id is looked up on its own (`OFFSET 0` keeps the planner from turning the lookups
  * into a join): a plan made while `asks` was small would otherwise read the whole table for every
- * batch for as long as the connection lives.
+ * batch for as long as the connection lives. Likewise the first post is looked for among the asks of
+ * the request (a few), not those of the expert (their whole history).
  */
 const ASK_PLACES = `SELECT a.id, a.state, own.channel, own.ts, own.thread_ts, f.channel AS first_channel, f.ts AS first_ts, f.thread_ts AS first_thread_ts
   FROM unnest($1::text[]) AS wanted(id)
   JOIN LATERAL (SELECT id, state, request_id, expert_id FROM asks WHERE asks.id = wanted.id OFFSET 0) a ON TRUE
   LEFT JOIN LATERAL (SELECT channel, ts, thread_ts FROM chat_asks WHERE ask_id = a.id OFFSET 0) own ON TRUE
-  LEFT JOIN LATERAL (SELECT c.channel, c.ts, c.thread_ts FROM asks a2 JOIN chat_asks c ON c.ask_id = a2.id
-    WHERE a2.request_id = a.request_id AND a2.expert_id = a.expert_id ORDER BY a2.created_at, a2.id LIMIT 1) f ON TRUE`;
+  LEFT JOIN LATERAL (SELECT c.channel, c.ts, c.thread_ts
+    FROM (SELECT id, expert_id, created_at FROM asks WHERE request_id = a.request_id OFFSET 0) a2 JOIN chat_asks c ON c.ask_id = a2.id
+    WHERE a2.expert_id = a.expert_id ORDER BY a2.created_at, a2.id LIMIT 1) f ON TRUE`;
 
 /** Where asks were posted in a chat platform, and the chat events already processed, in PostgreSQL. */
 export class PgChat implements ChatRepository {
