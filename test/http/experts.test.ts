@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -55,6 +56,25 @@ describe('GET /api/v1/experts', () => {
       away: null,
     });
     expect(experts.map((e: { id: string }) => e.id)).toEqual(['dana', 'lee', 'sam']);
+  });
+
+  it('gzips the registry for a client that takes it (the web UI), and shows changes in it too', async () => {
+    t = await buildTestApp();
+    const read = async (encoding: string) => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/experts', headers: { 'accept-encoding': encoding } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.vary).toBe('accept-encoding');
+      const gzipped = res.headers['content-encoding'] === 'gzip';
+      return { gzipped, experts: JSON.parse((gzipped ? gunzipSync(res.rawPayload) : res.rawPayload).toString('utf8')) };
+    };
+    const plain = await read('identity');
+    expect(plain.gzipped).toBe(false);
+    expect(await read('gzip, deflate, br')).toEqual({ gzipped: true, experts: plain.experts });
+    expect((await read('br;q=1, gzip;q=0')).gzipped).toBe(false);
+    await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['dana'] }));
+    const after = await read('gzip');
+    expect(after.experts[0]).toMatchObject({ id: 'dana', open_asks: 1, asks_today: 1 });
+    expect(after.experts).toEqual((await read('identity')).experts);
   });
 
   it('shows every change on the next read, however often the page refreshes', async () => {

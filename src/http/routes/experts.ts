@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../schemas.js';
-import { LastBody } from '../last-body.js';
+import { acceptsGzip, LastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
 import type { ExpertView } from '../../service/experts.js';
 import type { RouteOptions } from './requests.js';
@@ -11,8 +11,16 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
   const registryBody = new LastBody<ExpertView[]>(checkedJson(registry, 'GET', '/experts'));
   app.get('/experts', {
     schema: { summary: 'The expert registry with live state', tags: ['experts'], response: { 200: registry } },
-    // Checked and written once per distinct state of the registry (see LastBody).
-    handler: async (_req, reply) => reply.serializer((views: ExpertView[]) => registryBody.bodyOf(views)).send(await service.listExperts()),
+    // Checked and written once per distinct state of the registry (see LastBody); gzipped for a client
+    // that takes it (the web UI refreshes this page every few seconds).
+    handler: async (req, reply) => {
+      const views = await service.listExperts();
+      reply.header('vary', 'accept-encoding');
+      if (!acceptsGzip(req.headers['accept-encoding'])) return reply.serializer((v: ExpertView[]) => registryBody.bodyOf(v)).send(views);
+      const gzipped = await registryBody.gzippedOf(views);
+      // A Buffer is written as it is, past the serializer (the type provider only knows the JSON shape).
+      return reply.header('content-encoding', 'gzip').type('application/json; charset=utf-8').send(gzipped as unknown as ExpertView[]);
+    },
   });
 
   app.get('/topics', {
