@@ -2,7 +2,7 @@
 // real store, a fake clock this file advances in 10-minute steps, and traffic like the scale probe's
 // (913 submissions a day from 7 consumers, 600 experts; see traffic.js for the mix). Needs `npm run build`.
 //
-//   node bench/history/build.js [--requests 100000] [--engine sqlite|postgres]
+//   node bench/history/build.js [--requests 100000] [--engine sqlite|postgres [--from-sqlite]]
 //
 // SQLite: the database is kept as bench/.cache/history-<N>.db (with history-<N>.json, the facts
 // measure.js needs) and reused when present. PostgreSQL: built on a throwaway server, timed, dropped.
@@ -19,6 +19,7 @@ import { Scheduler } from '../../dist/scheduler/scheduler.js';
 import { ExpertqService } from '../../dist/service/expertq-service.js';
 import { openStore } from '../../dist/store/open-store.js';
 import { startPostgres } from '../pg-servers.js';
+import { copyHistoryToPg } from './copy-to-pg.js';
 import { CONSUMERS, PER_DAY, cachedPaths, writeHistoryConfig } from './setup.js';
 import { STEP_MS, TRAFFIC_VERSION, Traffic } from './traffic.js';
 
@@ -112,9 +113,21 @@ export async function sqliteHistory(requests) {
   return { path: paths.db, facts: built.facts };
 }
 
-/** Builds on a fresh database of a running PostgreSQL server (startPostgres) and resolves with its URL and facts. */
-export async function postgresHistory(pg, requests) {
+/**
+ * Builds on a fresh database of a running PostgreSQL server (startPostgres) and resolves with its URL
+ * and facts. `fromSqlite`: copies the cached SQLite history instead (built first if missing;
+ * copy-to-pg.js), minutes rather than hours at a million submissions.
+ */
+export async function postgresHistory(pg, requests, { fromSqlite = false } = {}) {
   const url = await pg.createDatabase(`history_${requests}`);
+  if (fromSqlite) {
+    const { path, facts } = await sqliteHistory(requests);
+    console.log(`copying ${path} into PostgreSQL…`);
+    const started = performance.now();
+    await copyHistoryToPg(path, url);
+    console.log(`copied in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return { url, facts };
+  }
   console.log(`building on PostgreSQL (${requests.toLocaleString('en-US')} submissions)…`);
   const built = await buildHistory({ requests, storage: { urlEnv: 'EXPERTQ_HISTORY_DATABASE_URL', url, poolSize: 4 } });
   // What autovacuum would long have done on a database that grew over months; measuring while it runs
@@ -124,22 +137,26 @@ export async function postgresHistory(pg, requests) {
   return { url, facts: built.facts };
 }
 
-/** `--requests N --engine sqlite|postgres`, shared with run.js. */
+/** `--requests N --engine sqlite|postgres [--from-sqlite]`, shared with run.js. */
 export function historyArgs(argv = process.argv.slice(2)) {
-  const { values } = parseArgs({ args: argv, options: { requests: { type: 'string', default: '100000' }, engine: { type: 'string', default: 'sqlite' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { requests: { type: 'string', default: '100000' }, engine: { type: 'string', default: 'sqlite' }, 'from-sqlite': { type: 'boolean', default: false } },
+  });
   const requests = Number(values.requests);
   if (!Number.isInteger(requests) || requests < 1) throw new Error(`--requests must be a positive whole number, got "${values.requests}"`);
   if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
-  return { requests, engine: values.engine };
+  if (values['from-sqlite'] && values.engine !== 'postgres') throw new Error('--from-sqlite copies the SQLite history into PostgreSQL: use it with --engine postgres');
+  return { requests, engine: values.engine, fromSqlite: values['from-sqlite'] };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { requests, engine } = historyArgs();
+  const { requests, engine, fromSqlite } = historyArgs();
   if (engine === 'sqlite') await sqliteHistory(requests);
   else {
     const pg = await startPostgres();
     try {
-      await postgresHistory(pg, requests);
+      await postgresHistory(pg, requests, { fromSqlite });
     } finally {
       await pg.close();
     }

@@ -1,6 +1,7 @@
-// `npm run bench:history [-- --requests N] [-- --engine sqlite|postgres]`: builds the history through
-// the product (or reuses the cached SQLite one), then measures it against its targets. See build.js
-// and measure.js. Run `npm run build` first (the bench imports dist/). Exit code 1 when a target is missed.
+// `npm run bench:history [-- --requests N] [-- --engine sqlite|postgres [--from-sqlite]]`: builds the
+// history through the product (or reuses the cached SQLite one; on PostgreSQL, `--from-sqlite` copies
+// that one in: copy-to-pg.js), then measures it against its targets. See build.js and measure.js. Run
+// `npm run build` first (the bench imports dist/). Exit code 1 when a target is missed.
 // `benchHistory` is also `npm run bench`'s `history` section: 100,000 submissions on SQLite.
 import { pathToFileURL } from 'node:url';
 import { startPostgres } from '../pg-servers.js';
@@ -18,7 +19,7 @@ export async function benchHistory(requests = 100_000) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { requests, engine } = historyArgs();
+  const { requests, engine, fromSqlite } = historyArgs();
   printMachine();
   let outcome;
   if (engine === 'sqlite') {
@@ -27,7 +28,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   } else {
     const pg = await startPostgres();
     try {
-      outcome = await measurePostgres(pg, await postgresHistory(pg, requests));
+      outcome = await measurePostgres(pg, await postgresHistory(pg, requests, { fromSqlite }));
     } finally {
       await pg.close();
     }
