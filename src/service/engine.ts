@@ -129,9 +129,13 @@ export async function emitEvent(
  * deduplication, and every registered consumer whose `handles_kinds` has the request's kind or `*`.
  */
 export async function subscribersOf(reads: Reads, request: Pick<RequestRecord, 'id' | 'kind'>): Promise<ConsumerRecord[]> {
-  const attached = new Set(await reads.requests.subscribers(request.id));
-  return (await reads.consumers.list())
-    .filter((c) => attached.has(c.id) || c.handles_kinds.includes(request.kind) || c.handles_kinds.includes('*'));
+  return subscribersAmong(await reads.consumers.list(), await reads.requests.subscribers(request.id), request.kind);
+}
+
+/** `subscribersOf` from what was read already: every consumer, and the ids attached to the request. */
+export function subscribersAmong(consumers: readonly ConsumerRecord[], attachedIds: readonly string[], kind: string): ConsumerRecord[] {
+  const attached = new Set(attachedIds);
+  return consumers.filter((c) => attached.has(c.id) || c.handles_kinds.includes(kind) || c.handles_kinds.includes('*'));
 }
 
 /**

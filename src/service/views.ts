@@ -2,10 +2,10 @@ import { expertTrail } from './expert-away.js';
 import { iso } from '../clock.js';
 import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
-import type { ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { AskRecord, ConsumerRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 import { notFound } from '../errors.js';
 import type { RequestQuery } from '../store/store.js';
-import { subscribersOf, type Engine } from './engine.js';
+import { subscribersAmong, subscribersOf, type Engine } from './engine.js';
 import { givesUpAt, waitingOf } from './waiting.js';
 
 export function policyView(p: Policy) {
@@ -30,6 +30,39 @@ export async function requestView(engine: Engine, r: RequestRecord, now = engine
     r.proposal_id === null ? undefined : store.proposals.get(r.proposal_id),
     subscribersOf(store, r),
   ]);
+  return viewOf(engine, r, asks, latest, subscribers, now);
+}
+
+/**
+ * The views of a page of requests. Their asks, proposals and subscribers are read in one query each
+ * for the whole page: read request by request, a page of 50 was 150-250 queries, each a round trip to
+ * PostgreSQL (26 ms for a page at 100,000 requests).
+ */
+export async function requestViews(engine: Engine, rows: readonly RequestRecord[], now = engine.clock.now()): Promise<RequestView[]> {
+  const { store } = engine;
+  const ids = rows.map((r) => r.id);
+  const [asks, proposals, attached, consumers] = await Promise.all([
+    store.asks.listForMany(ids),
+    rows.some((r) => r.proposal_id !== null) ? store.proposals.listForMany(ids) : new Map<string, ProposalRecord[]>(),
+    store.requests.subscribersOfMany(ids),
+    store.consumers.list(),
+  ]);
+  return Promise.all(
+    rows.map((r) => {
+      const latest = r.proposal_id === null ? undefined : proposals.get(r.id)?.find((p) => p.id === r.proposal_id);
+      return viewOf(engine, r, asks.get(r.id) ?? [], latest, subscribersAmong(consumers, attached.get(r.id) ?? [], r.kind), now);
+    }),
+  );
+}
+
+async function viewOf(
+  engine: Engine,
+  r: RequestRecord,
+  asks: readonly AskRecord[],
+  latest: ProposalRecord | undefined,
+  subscribers: readonly ConsumerRecord[],
+  now: number,
+) {
   const waiting = await waitingOf(engine, r, asks, now);
   return {
     id: r.id,
@@ -68,7 +101,7 @@ export async function requestView(engine: Engine, r: RequestRecord, now = engine
   };
 }
 
-export type RequestView = Awaited<ReturnType<typeof requestView>>;
+export type RequestView = Awaited<ReturnType<typeof viewOf>>;
 
 /**
  * The question its asks carry (element 3): the drafted one, else the raw question (no LLM,
@@ -100,7 +133,7 @@ export async function listRequests(engine: Engine, query: RequestQuery): Promise
   const rows = await engine.store.requests.list({ ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   return {
-    items: await Promise.all(page.map((r) => requestView(engine, r))),
+    items: await requestViews(engine, page),
     next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null,
   };
 }

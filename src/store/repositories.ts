@@ -25,6 +25,8 @@ export interface RequestReads {
   countSubmittedSince(consumerId: string, since: number): Promise<number>;
   /** Consumers attached to a request (submitter and deduplicated), in the order they came. */
   subscribers(requestId: string): Promise<string[]>;
+  /** `subscribers` of each of `requestIds`, in one read (a request with none is absent). */
+  subscribersOfMany(requestIds: readonly string[]): Promise<Map<string, string[]>>;
   /** A request's audit trail, oldest first. */
   audit(requestId: string): Promise<AuditEntry[]>;
   /**
@@ -55,6 +57,8 @@ export interface AskReads {
   get(id: string): Promise<AskRecord | undefined>;
   /** A request's asks, oldest first. */
   listFor(requestId: string): Promise<AskRecord[]>;
+  /** Every ask of each of `requestIds`, in one read: by request, each oldest first. */
+  listForMany(requestIds: readonly string[]): Promise<Map<string, AskRecord[]>>;
   /** The ask an expert's reply belongs to: on that request, or else the expert's oldest open ask. */
   findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined>;
   /** An expert's open asks, oldest sent first. */

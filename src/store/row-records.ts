@@ -168,10 +168,21 @@ export function byId<T extends { id: string }>(records: readonly T[]): Map<strin
   return new Map(records.map((r) => [r.id, r]));
 }
 
-/** Proposals grouped by their request, each group in the order given. */
-export function byRequest(proposals: readonly ProposalRecord[]): Map<string, ProposalRecord[]> {
-  const groups = new Map<string, ProposalRecord[]>();
-  for (const p of proposals) {
+/** Subscriber rows grouped by their request: each request's consumer ids, in the order given. */
+export function consumersByRequest(rows: ReadonlyArray<{ request_id: string; consumer_id: string }>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const r of rows) {
+    const group = groups.get(r.request_id);
+    if (group) group.push(r.consumer_id);
+    else groups.set(r.request_id, [r.consumer_id]);
+  }
+  return groups;
+}
+
+/** Records grouped by their request, each group in the order given. */
+export function byRequest<T extends { request_id: string }>(records: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const p of records) {
     const group = groups.get(p.request_id);
     if (group) group.push(p);
     else groups.set(p.request_id, [p]);

@@ -205,6 +205,24 @@ describe('listing and cancelling', () => {
     expect((await t.call('GET', '/api/v1/requests?limit=501')).status).toBe(400);
   });
 
+  it('lists each request exactly as its own view shows it: asks, subscribers, latest proposal, why it waits', async () => {
+    for (const id of ['billing-bot', 'ledger-bot']) await t.service.registerConsumer({ id, handles_kinds: ['other'], delivery: { type: 'in_process' } });
+    const shared = (await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-1' }))).body.request_id;
+    await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-1', consumer_id: 'ledger-bot' }));
+    const answered = (await t.call('POST', '/api/v1/requests', submitBody({ target_experts: ['lee'], routing_policy: { reuse: 'off' } }))).body.request_id;
+    const first = await t.call('POST', '/api/v1/replies', { expert_id: 'lee', text: 'Forty days.', request_id: answered });
+    await t.call('POST', `/api/v1/proposals/${first.body.proposal_id}/return`, { decided_by: 'alice', instructions: 'Which invoices?' });
+    await t.call('POST', '/api/v1/replies', { expert_id: 'lee', text: 'Disputed ones: thirty days.', request_id: answered });
+    const cancelled = (await t.call('POST', '/api/v1/requests', submitBody({ topic: 'payments' }))).body.request_id;
+    await t.call('POST', `/api/v1/requests/${cancelled}/cancel`, {});
+    const listed = (await t.call('GET', '/api/v1/requests')).body.items;
+    expect(listed.map((r: { id: string }) => r.id)).toEqual([cancelled, answered, shared]);
+    for (const item of listed) expect(item).toEqual((await t.call('GET', `/api/v1/requests/${item.id}`)).body);
+    expect(listed[2].subscribers).toEqual(['billing-bot', 'ledger-bot']);
+    expect(listed[1]).toMatchObject({ status: 'proposed', waiting: { why: 'review' }, proposal: { answer: 'Disputed ones: thirty days.', status: 'pending' } });
+    expect(listed[1].asks).toHaveLength(2);
+  });
+
   it('cancels an open request: failed/cancelled, asks released, idempotent afterwards', async () => {
     const { request_id } = (await t.call('POST', '/api/v1/requests', submitBody())).body;
     const res = await t.call('POST', `/api/v1/requests/${request_id}/cancel`, {});

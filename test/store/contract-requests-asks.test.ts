@@ -72,6 +72,27 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(await e.store.requests.getMany([])).toEqual(new Map());
   });
 
+  it("reads the asks and the subscribers of several requests in one call each, as each request's own reads give them", async () => {
+    await e.store.transaction(async (tx) => {
+      for (const id of ['req_1', 'req_2', 'req_3']) await tx.requests.insert(request(id));
+      await tx.asks.insert(ask('ask_b', 'req_1', 'maria', { created_at: T0 + MINUTE }));
+      await tx.asks.insert(ask('ask_a', 'req_1', 'ann', { created_at: T0 }));
+      await tx.asks.insert(ask('ask_c', 'req_2', 'ann'));
+      await tx.requests.addSubscriber('req_1', 'crm', 'dedup', T0 + HOUR);
+    });
+    const asks = await e.store.asks.listForMany(['req_1', 'req_2', 'req_3', 'req_missing']);
+    expect(asks.get('req_1')!.map((a) => a.id)).toEqual(['ask_a', 'ask_b']);
+    expect(asks.get('req_1')).toEqual(await e.store.asks.listFor('req_1'));
+    expect(asks.get('req_2')).toEqual(await e.store.asks.listFor('req_2'));
+    expect([...asks.keys()].sort()).toEqual(['req_1', 'req_2']);
+    const subscribers = await e.store.requests.subscribersOfMany(['req_1', 'req_3', 'req_missing']);
+    expect(subscribers.get('req_1')).toEqual(await e.store.requests.subscribers('req_1'));
+    expect(subscribers.get('req_1')).toEqual(['ledger', 'crm']);
+    expect(subscribers.get('req_3')).toEqual(await e.store.requests.subscribers('req_3'));
+    expect(subscribers.has('req_missing')).toBe(false);
+    expect(await e.store.asks.listForMany([])).toEqual(new Map());
+  });
+
   it('rows written together in one transaction read back exactly as written, whatever their text holds', async () => {
     // Written in one go (PostgreSQL sends a transaction's inserts as one array per column): each text
     // must survive the quoting of array elements, and a null must stay null.

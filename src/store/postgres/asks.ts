@@ -1,7 +1,7 @@
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
-import { awayValues, toAway, toLiveState } from '../row-records.js';
+import { awayValues, byRequest, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
 
 /**
@@ -15,6 +15,7 @@ const SQL = {
   insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
   listFor: 'SELECT * FROM asks WHERE request_id = $1 ORDER BY created_at, id',
+  listForMany: 'SELECT * FROM asks WHERE request_id = ANY($1::text[]) ORDER BY created_at, id',
   askOnRequest: `SELECT * FROM asks WHERE expert_id = $1 AND request_id = $2
       ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
   oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
@@ -101,6 +102,10 @@ export class PgAsks implements AskRepository {
 
   async listFor(requestId: string): Promise<AskRecord[]> {
     return this.rows<AskRecord>(SQL.listFor, [requestId]);
+  }
+
+  async listForMany(requestIds: readonly string[]): Promise<Map<string, AskRecord[]>> {
+    return byRequest(await this.rows<AskRecord>(SQL.listForMany, [requestIds]));
   }
 
   async findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined> {

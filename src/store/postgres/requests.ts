@@ -1,6 +1,6 @@
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
-import { byId, json, type Row, toAudit, toRequest } from '../row-records.js';
+import { byId, consumersByRequest, json, type Row, toAudit, toRequest } from '../row-records.js';
 import { searchWords } from '../../core/search-words.js';
 import { SEARCH_WORDS_OF, searchConditions, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
@@ -139,6 +139,15 @@ export class PgRequests implements RequestRepository {
   async subscribers(requestId: string): Promise<string[]> {
     const rows = await all(this.db, 'SELECT consumer_id FROM request_subscribers WHERE request_id = $1 ORDER BY created_at, consumer_id', [requestId]);
     return rows.map((r) => r.consumer_id as string);
+  }
+
+  async subscribersOfMany(requestIds: readonly string[]): Promise<Map<string, string[]>> {
+    const rows = await all(
+      this.db,
+      'SELECT request_id, consumer_id FROM request_subscribers WHERE request_id = ANY($1::text[]) ORDER BY created_at, consumer_id',
+      [requestIds],
+    );
+    return consumersByRequest(rows as Array<{ request_id: string; consumer_id: string }>);
   }
 
   async appendAudit(e: AuditEntry): Promise<void> {

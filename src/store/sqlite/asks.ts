@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ExpertStateMemo } from '../expert-state-memo.js';
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
+import { byRequest } from '../row-records.js';
 import { awayValues, type Row, statementCache, toAway, toLiveState } from './rows.js';
 
 /**
@@ -20,6 +21,7 @@ function prepare(db: Database.Database) {
         VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at, @send_after, @instructions)`),
     get: p('SELECT * FROM asks WHERE id = ?'),
     listFor: p('SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id'),
+    listForMany: p('SELECT * FROM asks WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id'),
     askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
         ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
     oldestOpenAsk: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id LIMIT 1`),
@@ -95,6 +97,10 @@ export class SqliteAsks implements AskRepository {
 
   async listFor(requestId: string): Promise<AskRecord[]> {
     return this.stmts.listFor.all(requestId) as AskRecord[];
+  }
+
+  async listForMany(requestIds: readonly string[]): Promise<Map<string, AskRecord[]>> {
+    return byRequest(this.stmts.listForMany.all(JSON.stringify(requestIds)) as AskRecord[]);
   }
 
   async findForReply(expertId: string, requestId: string | null): Promise<AskRecord | undefined> {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
-import { byId } from '../row-records.js';
+import { byId, consumersByRequest } from '../row-records.js';
 import { searchRequests, SqliteRequestSearch } from './request-search.js';
 import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
 
@@ -30,6 +30,8 @@ function prepare(db: Database.Database) {
     countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
     addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
     subscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
+    subscribersOfMany: p(`SELECT request_id, consumer_id FROM request_subscribers
+        WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, consumer_id`),
     appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
     audit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
     giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
@@ -137,6 +139,10 @@ export class SqliteRequests implements RequestRepository {
 
   async subscribers(requestId: string): Promise<string[]> {
     return (this.stmts.subscribers.all(requestId) as Row[]).map((r) => r.consumer_id as string);
+  }
+
+  async subscribersOfMany(requestIds: readonly string[]): Promise<Map<string, string[]>> {
+    return consumersByRequest(this.stmts.subscribersOfMany.all(JSON.stringify(requestIds)) as Array<{ request_id: string; consumer_id: string }>);
   }
 
   async appendAudit(e: AuditEntry): Promise<void> {
