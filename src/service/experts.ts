@@ -43,8 +43,7 @@ export interface Unavailable {
 /** The registry with exact live state, counted from the asks themselves. */
 export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const now = engine.clock.now();
-  const states = await liveStates(engine, engine.store, null, now);
-  const aways = await awaysAt(engine.store, null, now);
+  const [states, aways] = await Promise.all([liveStates(engine, engine.store, null, now), awaysAt(engine.store, null, now)]);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
     const away = aways.get(e.id) ?? null;
