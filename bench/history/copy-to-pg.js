@@ -88,14 +88,16 @@ async function copyTable(db, client, table, pgTypes) {
   const present = new Set(db.prepare(`PRAGMA table_info("${table}")`).all().map((c) => c.name));
   const columns = [...pgTypes.keys()].filter((c) => present.has(c) && RENUMBERED[table] !== c);
   const derived = DERIVED[table];
+  // Each column a parameter array, unnested as c0, c1, …; a derived column's input comes last.
   const params = columns.map((c, i) => `$${i + 1}::${pgTypes.get(c)}[]`);
-  const names = columns.map((_, i) => `u.c${i}`);
   if (derived) params.push(`$${columns.length + 1}::${derived.type}[]`);
+  const unnested = params.map((_, i) => `c${i}`);
+  const selected = columns.map((_, i) => `u.c${i}`);
+  if (derived) selected.push(derived.expr(`u.c${columns.length}`));
   const text =
     `INSERT INTO ${table} (${[...columns, ...(derived ? [derived.column] : [])].join(', ')}) ` +
     `${table === 'audit' ? 'OVERRIDING SYSTEM VALUE ' : ''}` +
-    `SELECT ${[...names, ...(derived ? [derived.expr(`u.c${columns.length}`)] : [])].join(', ')} ` +
-    `FROM unnest(${params.join(', ')}) AS u(${[...names.map((n) => n.slice(2)), ...(derived ? [`c${columns.length}`] : [])].join(', ')})`;
+    `SELECT ${selected.join(', ')} FROM unnest(${params.join(', ')}) AS u(${unnested.join(', ')})`;
   let batch = [];
   let copied = 0;
   const flush = async () => {

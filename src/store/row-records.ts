@@ -170,13 +170,7 @@ export function byId<T extends { id: string }>(records: readonly T[]): Map<strin
 
 /** Subscriber rows grouped by their request: each request's consumer ids, in the order given. */
 export function consumersByRequest(rows: ReadonlyArray<{ request_id: string; consumer_id: string }>): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const r of rows) {
-    const group = groups.get(r.request_id);
-    if (group) group.push(r.consumer_id);
-    else groups.set(r.request_id, [r.consumer_id]);
-  }
-  return groups;
+  return new Map([...byRequest(rows)].map(([id, group]) => [id, group.map((r) => r.consumer_id)]));
 }
 
 /** Records grouped by their request, each group in the order given. */
