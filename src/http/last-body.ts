@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const gzipAsync = promisify(gzip);
 
@@ -35,6 +36,18 @@ export class LastBody<T> {
     this.last = { value, body: this.serialize(value) };
     return this.last;
   }
+}
+
+/**
+ * Answers `value` through `bodies`: gzipped for a client that takes gzip, else as JSON, each written
+ * once per distinct value (see LastBody).
+ */
+export async function sendLastBody<T>(req: FastifyRequest, reply: FastifyReply, bodies: LastBody<T>, value: T): Promise<FastifyReply> {
+  reply.header('vary', 'accept-encoding');
+  if (!acceptsGzip(req.headers['accept-encoding'])) return reply.serializer((v: T) => bodies.bodyOf(v)).send(value);
+  const gzipped = await bodies.gzippedOf(value);
+  // A Buffer is written as it is, past the serializer (the type provider only knows the JSON shape).
+  return reply.header('content-encoding', 'gzip').type('application/json; charset=utf-8').send(gzipped);
 }
 
 /**

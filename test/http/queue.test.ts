@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SseParser, type SseEvent } from '../../web/src/sse.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
@@ -55,6 +56,24 @@ describe('GET /api/v1/queue', () => {
     await t.call('POST', `/api/v1/proposals/${second.proposalId}/accept`, { decided_by: 'alice' });
     const ids = (await t.call('GET', '/api/v1/queue')).body.map((i: { proposal: { id: string } }) => i.proposal.id);
     expect(ids).toEqual([first.proposalId, third.proposalId]);
+  });
+
+  it('gzips the queue for a client that takes it (the web UI), and shows each decision in it', async () => {
+    t = await buildTestApp({ token: TOKEN });
+    const read = async (encoding: string) => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/queue', headers: { authorization: `Bearer ${TOKEN}`, 'accept-encoding': encoding } });
+      expect([res.statusCode, res.headers.vary]).toEqual([200, 'accept-encoding']);
+      const gzipped = res.headers['content-encoding'] === 'gzip';
+      const items: Array<{ proposal: { id: string } }> = JSON.parse((gzipped ? gunzipSync(res.rawPayload) : res.rawPayload).toString('utf8'));
+      return { gzipped, ids: items.map((i) => i.proposal.id) };
+    };
+    const first = await proposed({ question: 'First?' });
+    const second = await proposed({ question: 'Second?', topic: 'deployments' });
+    expect(await read('identity')).toEqual({ gzipped: false, ids: [first.proposalId, second.proposalId] });
+    expect(await read('gzip, deflate, br')).toEqual({ gzipped: true, ids: [first.proposalId, second.proposalId] });
+    await t.call('POST', `/api/v1/proposals/${first.proposalId}/accept`, { decided_by: 'alice' });
+    expect(await read('gzip')).toEqual({ gzipped: true, ids: [second.proposalId] });
+    expect(await read('identity')).toEqual({ gzipped: false, ids: [second.proposalId] });
   });
 
   it('needs the bearer token, like every API route, and is in the OpenAPI document', async () => {

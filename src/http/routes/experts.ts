@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../schemas.js';
-import { acceptsGzip, LastBody } from '../last-body.js';
+import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
 import type { ExpertView } from '../../service/experts.js';
 import type { RouteOptions } from './requests.js';
@@ -13,14 +13,7 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     schema: { summary: 'The expert registry with live state', tags: ['experts'], response: { 200: registry } },
     // Checked and written once per distinct state of the registry (see LastBody); gzipped for a client
     // that takes it (the web UI refreshes this page every few seconds).
-    handler: async (req, reply) => {
-      const views = await service.listExperts();
-      reply.header('vary', 'accept-encoding');
-      if (!acceptsGzip(req.headers['accept-encoding'])) return reply.serializer((v: ExpertView[]) => registryBody.bodyOf(v)).send(views);
-      const gzipped = await registryBody.gzippedOf(views);
-      // A Buffer is written as it is, past the serializer (the type provider only knows the JSON shape).
-      return reply.header('content-encoding', 'gzip').type('application/json; charset=utf-8').send(gzipped as unknown as ExpertView[]);
-    },
+    handler: async (req, reply) => sendLastBody(req, reply, registryBody, await service.listExperts()),
   });
 
   app.get('/topics', {

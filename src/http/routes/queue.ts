@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
 import type { QueueItem } from '../../service/queue-view.js';
 import { queueItem } from '../schemas.js';
+import { LastBody, sendLastBody } from '../last-body.js';
+import { checkedJson } from '../serialize-response.js';
 import type { RouteOptions } from './requests.js';
 
 export interface QueueRouteOptions extends RouteOptions {
@@ -114,13 +116,17 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => service.stoppingSignal.removeEventListener('abort', endAll));
 
+  const queue = z.array(queueItem);
+  const queueBody = new LastBody<QueueItem[]>(checkedJson(queue, 'GET', '/queue'));
   app.get('/queue', {
     schema: {
       summary: 'The review queue: pending proposals with their question, topic, consumer and reason, oldest first',
       tags: ['proposals'],
-      response: { 200: z.array(queueItem) },
+      response: { 200: queue },
     },
-    handler: async () => service.queue(),
+    // Checked and written once per distinct queue, gzipped for a client that takes it: a long queue is
+    // a large body (172 proposals with their questions, 150 KB), and the web UI reads it whole.
+    handler: async (req, reply) => sendLastBody(req, reply, queueBody, await service.queue()),
   });
 
   app.get('/queue/events', {
