@@ -19,8 +19,6 @@ export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCu
   };
 }
 
-/** How long one batch may hold the writer (and, on SQLite, the event loop): a few milliseconds. */
-export const PRUNE_SLICE_MS = 10;
 const MIN_BATCH = 10;
 
 /**
@@ -35,7 +33,7 @@ export function nextBatchSize(current: number, elapsedMs: number, sliceMs: numbe
 /**
  * Runs retention in a live server: batch after batch until nothing is left, giving the event loop back
  * between batches so API calls, ticks and dispatchers go on while a large backlog is pruned. Each batch
- * is sized to take about `PRUNE_SLICE_MS` (a request of three years' history brings many rows with it),
+ * is sized to take about the store's `retention.batchMs` (a request of three years' history brings many rows with it),
  * up to `batchSize` requests. One run at a time; `stop` ends a run after its current batch.
  */
 export class Pruner {
@@ -81,7 +79,7 @@ export class Pruner {
 }
 
 /**
- * Prunes everything past `cutoffs`, batch after batch, each sized to take about `PRUNE_SLICE_MS`
+ * Prunes everything past `cutoffs`, batch after batch, each sized to take about `retention.batchMs`
  * (`maxBatch` at most), the event loop given back between batches; until nothing is left or `stopped`.
  */
 export async function pruneInSlices(
@@ -96,7 +94,7 @@ export async function pruneInSlices(
     const batch = await pruneOnce(store, cutoffs, size);
     if (isEmpty(batch)) break;
     addCounts(total, batch);
-    size = nextBatchSize(size, elapsed() - started, PRUNE_SLICE_MS, maxBatch);
+    size = nextBatchSize(size, elapsed() - started, store.retention.batchMs, maxBatch);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return total;

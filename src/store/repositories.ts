@@ -266,6 +266,12 @@ export interface InstanceRepository extends InstanceReads {
 }
 
 export interface RetentionReads {
+  /**
+   * How long one batch of a prune should take, in ms. On SQLite a batch holds the only writer (and the
+   * event loop), so a few ms; on PostgreSQL it holds only the rows it removes, long finished, and its
+   * round trips would be most of a batch that short.
+   */
+  readonly batchMs: number;
   /** What retention would remove at these cutoffs. */
   countPrunable(cutoffs: RetentionCutoffs): Promise<PruneCounts>;
   /**

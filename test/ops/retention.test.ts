@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nextBatchSize, PRUNE_SLICE_MS, Pruner } from '../../src/service/pruner.js';
+import { nextBatchSize, Pruner } from '../../src/service/pruner.js';
 import { buildTestApp, EXAMPLE_EXPERTS, submitBody, type TestApp } from '../support/build-test-app.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -84,8 +84,8 @@ describe('retention', () => {
     [10, 10, 10],
     // Never above the largest batch, even when that is below the smallest size.
     [2, 25, 2],
-  ])('a batch of %d that took %d ms is followed by one of %d', (size, ms, next) => {
-    expect(nextBatchSize(size, ms, PRUNE_SLICE_MS, size === 2 ? 2 : 500)).toBe(next);
+  ])('a batch of %d that took %d ms, aiming at 10 ms, is followed by one of %d', (size, ms, next) => {
+    expect(nextBatchSize(size, ms, 10, size === 2 ? 2 : 500)).toBe(next);
   });
 
   it('storage.retention_requests also removes finished requests with everything of theirs; open ones stay', async () => {

@@ -8,12 +8,19 @@ type Rows = (before: string) => string;
 const OPEN = `('queued', 'asked', 'escalated', 'proposed')`;
 const FINAL = `('accepted', 'rejected', 'failed')`;
 
+/**
+ * The row's request is not open (or is gone): asked per row, on the request's primary key. As a
+ * NOT EXISTS the planner may turn it into an anti join walking every request for the first open one
+ * (204 ms a batch at 100,000 requests when the batch is small).
+ */
+const NOT_OPEN = (table: string) => `(SELECT r.status IN ${OPEN} FROM requests r WHERE r.id = ${table}.request_id) IS NOT TRUE`;
+
 const OUTBOX_ROWS = {
   deliveries: (before) => `FROM deliveries WHERE state = 'delivered' AND delivered_at < ${before}`,
   messages: (before) => `FROM messages WHERE state = 'sent' AND sent_at < ${before}
-    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = messages.request_id AND r.status IN ${OPEN})`,
+    AND ${NOT_OPEN('messages')}`,
   events: (before) => `FROM events WHERE created_at < ${before} AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id)
-    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`,
+    AND ${NOT_OPEN('events')}`,
   chat_events: (before) => `FROM chat_events WHERE at < ${before}`,
   llm_jobs: (before) => `FROM llm_jobs WHERE state <> 'pending' AND finished_at < ${before}`,
 } as const satisfies Record<string, Rows>;
@@ -26,10 +33,12 @@ const OLD_REQUESTS: Rows = (before) => `FROM requests WHERE status IN ${FINAL} A
 /** Events a run would remove: including those whose every delivery goes in the same run. */
 const EVENTS_AFTER_DELIVERIES: Rows = (before) => `FROM events WHERE created_at < ${before}
   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id AND NOT (d.state = 'delivered' AND d.delivered_at < ${before}))
-  AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`;
+  AND ${NOT_OPEN('events')}`;
 
 /** Retention in PostgreSQL: what may go, counted, and removed in batches (each in its caller's transaction). */
 export class PgRetention implements RetentionRepository {
+  // Fixed costs (the pick and a dozen statements, a round trip each) take about 15 ms a batch.
+  readonly batchMs = 100;
   constructor(
     private readonly db: Db,
     private readonly locking: boolean,

@@ -39,6 +39,7 @@ const EVENTS_AFTER_DELIVERIES = `FROM events WHERE created_at < @before
 
 /** Retention in SQLite: what may go, counted, and removed in batches (each in its caller's transaction). */
 export class SqliteRetention implements RetentionRepository {
+  readonly batchMs = 10;
   private readonly prepare: Prepare;
   private readonly slow: SlowReads;
 
