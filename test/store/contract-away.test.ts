@@ -65,5 +65,15 @@ describe.each(ENGINES)('$name store: away spells', (engine) => {
     await e.store.transaction((tx) => tx.asks.setAway('carol', spell(T0 + DAY, { delegate_to: null }), T0));
     expect(await awayOf(e.store)).toEqual({ until: T0 + DAY, delegate_to: null });
     expect((await e.store.asks.expertStates(['dana'], T0)).get('dana')).toEqual({ muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: null });
+    // Read for every expert at once (the Experts page, metrics), with a mute beside the spell.
+    await e.store.transaction(async (tx) => {
+      await tx.asks.setMuted('carol', true, T0 + 2);
+      await tx.asks.setAway('dana', spell(T0 + 2 * DAY), T0 + 2);
+    });
+    const every = await e.store.asks.expertStates(null, T0);
+    expect([every.get('carol'), every.get('dana')]).toEqual([
+      { muted: true, openAsks: 0, queuedAsks: 0, asksToday: 0, away: { until: T0 + DAY, delegate_to: null } },
+      { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: { until: T0 + 2 * DAY, delegate_to: 'bob' } },
+    ]);
   });
 });

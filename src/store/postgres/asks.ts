@@ -37,13 +37,18 @@ const SQL = {
     (SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
       FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted) AS experts`,
   // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
-  allLive: `SELECT expert_id, COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued FROM asks
-      WHERE state IN ('open', 'queued') GROUP BY expert_id`,
-  // $1 is the earliest of the day starts, so the range stays on the sent_at index; $2 holds the
-  // experts whose day starts elsewhere (their own time zone), $3 everyone else's day start.
-  allToday: `SELECT expert_id, COUNT(*) AS today FROM asks WHERE sent_at >= $1
-      AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id`,
-  allMuted: 'SELECT expert_id FROM expert_state WHERE muted = 1',
+  // Every expert's open and queued asks (the live asks' index), asks today, mute and away, in one
+  // statement: one connection and one round trip where four reads side by side took four of each. $1 is
+  // the earliest of the day starts, so the range stays on the sent_at index; $2 holds the experts whose
+  // day starts elsewhere (their own time zone), $3 everyone else's day start.
+  allStates: `SELECT
+      (SELECT COALESCE(json_agg(json_build_array(expert_id, open, queued)), '[]') FROM (SELECT expert_id,
+        COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued
+        FROM asks WHERE state IN ('open', 'queued') GROUP BY expert_id) live) AS live,
+      (SELECT COALESCE(json_agg(json_build_array(expert_id, today)), '[]') FROM (SELECT expert_id, COUNT(*) AS today
+        FROM asks WHERE sent_at >= $1 AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id) today) AS today,
+      (SELECT COALESCE(json_agg(json_build_array(expert_id, muted, away_until, away_delegate)), '[]')
+        FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) AS kept`,
   setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
       ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
   muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
@@ -141,21 +146,19 @@ export class PgAsks implements AskRepository {
       return s;
     };
     const earliest = Math.min(dayStart, ...(dayStarts?.values() ?? []));
-    // Asked together: outside a transaction on connections of their own, inside one pipelined.
-    const [live, today, muted, away] = await Promise.all([
-      all(this.db, SQL.allLive),
-      all(this.db, SQL.allToday, [earliest, JSON.stringify(Object.fromEntries(dayStarts ?? [])), dayStart]),
-      all(this.db, SQL.allMuted),
-      all(this.db, SQL.allAway),
-    ]);
-    for (const r of live) {
-      const s = get(r.expert_id as string);
-      s.openAsks = r.open as number;
-      s.queuedAsks = r.queued as number;
+    const row = await one(this.db, SQL.allStates, [earliest, JSON.stringify(Object.fromEntries(dayStarts ?? [])), dayStart]);
+    type Cell = string | number | null;
+    for (const [id, open, queued] of row!.live as Cell[][]) {
+      const s = get(id as string);
+      s.openAsks = Number(open);
+      s.queuedAsks = Number(queued);
     }
-    for (const r of today) get(r.expert_id as string).asksToday = r.today as number;
-    for (const r of muted) get(r.expert_id as string).muted = true;
-    for (const r of away) get(r.expert_id as string).away = toLiveState(r).away;
+    for (const [id, today] of row!.today as Cell[][]) get(id as string).asksToday = Number(today);
+    for (const [id, muted, until, delegate] of row!.kept as Cell[][]) {
+      const s = get(id as string);
+      s.muted = muted === 1;
+      s.away = until === null ? null : { until: Number(until), delegate_to: (delegate as string | null) ?? null };
+    }
     return states;
   }
 
