@@ -125,7 +125,7 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
       response: { 200: queue },
     },
     // Checked and written once per distinct queue, gzipped for a client that takes it: a long queue is
-    // a large body (172 proposals with their questions, 150 KB), and the web UI reads it whole.
+    // a large body (172 proposals with their questions, 200 KB), and the web UI reads it whole.
     handler: async (req, reply) => sendLastBody(req, reply, queueBody, await service.queue()),
   });
 

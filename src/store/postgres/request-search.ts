@@ -44,7 +44,8 @@ type Filters = Array<[clause: string, value: unknown]>;
  */
 export async function searchStatement(db: Db, filters: Filters, words: readonly string[], limit: number): Promise<{ sql: string; values: unknown[] }> {
   const { where, values } = whereClause(filters);
-  const hits = [...words.map((w) => [w]), words].map((ws, i) => `count(*) FILTER (WHERE search_words @@ $${values.length + 2 + i}::tsquery) AS "${i}"`);
+  // Hits of each word alone, then of every word at once.
+  const hits = Array.from({ length: words.length + 1 }, (_, i) => `count(*) FILTER (WHERE search_words @@ $${values.length + 2 + i}::tsquery) AS "${i}"`);
   const row = await one(db, `SELECT ${hits.join(', ')} FROM (SELECT search_words FROM requests ${where} ORDER BY id DESC LIMIT $${values.length + 1}) newest`, [
     ...values, SAMPLE, ...words.map((w) => tsQueryOf([w])), tsQueryOf(words),
   ]);
