@@ -9,6 +9,7 @@ import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { openStore } from '../../dist/store/open-store.js';
 import { searchVector } from '../../dist/store/postgres/answers.js';
+import { readColumnTypes } from '../../dist/store/postgres/pg-store.js';
 import { SEARCH_WORDS_OF, searchWordsOf } from '../../dist/store/postgres/request-search.js';
 
 /** Parents before the rows that refer to them (foreign keys): requests first, events before deliveries. */
@@ -54,7 +55,7 @@ export async function copyHistoryToPg(sqlitePath, url, log = console.log) {
   await client.connect();
   const db = new Database(sqlitePath, { readonly: true });
   try {
-    const types = await columnTypes(client);
+    const types = await readColumnTypes(client);
     for (const table of TABLES) {
       const started = performance.now();
       const rows = await copyTable(db, client, table, types.get(table));
@@ -68,19 +69,6 @@ export async function copyHistoryToPg(sqlitePath, url, log = console.log) {
     db.close();
     await client.end();
   }
-}
-
-async function columnTypes(client) {
-  const { rows } = await client.query(`
-    SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, NULL) AS type
-    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`);
-  const types = new Map();
-  for (const r of rows) {
-    if (!types.has(r.table)) types.set(r.table, new Map());
-    types.get(r.table).set(r.column, r.type);
-  }
-  return types;
 }
 
 /** Copies one table in batches of BATCH rows; resolves with how many. */

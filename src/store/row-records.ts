@@ -159,8 +159,13 @@ export function toLiveState(r: Row): ExpertLiveState {
     openAsks: Number(r.open),
     queuedAsks: Number(r.queued),
     asksToday: Number(r.today),
-    away: r.away_until === null || r.away_until === undefined ? null : { until: Number(r.away_until), delegate_to: (r.away_delegate as string | null) ?? null },
+    away: liveAway(r.away_until, r.away_delegate),
   };
+}
+
+/** The away spell an expert's live state carries, from its `expert_state` columns (null: none). */
+export function liveAway(until: unknown, delegate: unknown): ExpertLiveState['away'] {
+  return until === null || until === undefined ? null : { until: Number(until), delegate_to: (delegate as string | null) ?? null };
 }
 
 /** Records by their id. */

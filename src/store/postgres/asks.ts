@@ -1,7 +1,7 @@
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
-import { awayValues, byRequest, toAway, toLiveState } from '../row-records.js';
+import { awayValues, byRequest, liveAway, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
 
 /**
@@ -157,7 +157,7 @@ export class PgAsks implements AskRepository {
     for (const [id, muted, until, delegate] of row!.kept as Cell[][]) {
       const s = get(id as string);
       s.muted = muted === 1;
-      s.away = until === null ? null : { until: Number(until), delegate_to: (delegate as string | null) ?? null };
+      s.away = liveAway(until, delegate);
     }
     return states;
   }

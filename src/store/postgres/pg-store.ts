@@ -51,8 +51,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
 }
 
 /** The columns of this schema's tables and their types, for the inserts a transaction sends as arrays. */
-async function readColumnTypes(pool: pg.Pool): Promise<ColumnTypes> {
-  const { rows } = await pool.query<{ table: string; column: string; type: string }>(`
+export async function readColumnTypes(db: pg.Pool | pg.ClientBase): Promise<ColumnTypes> {
+  const { rows } = await db.query<{ table: string; column: string; type: string }>(`
     SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, NULL) AS type
     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`);
