@@ -268,7 +268,7 @@ export interface InstanceRepository extends InstanceReads {
 export interface RetentionReads {
   /**
    * How long one batch of a prune should take, in ms. On SQLite a batch holds the only writer (and the
-   * event loop), so a few ms; on PostgreSQL it holds only the rows it removes, long finished, and its
+   * event loop), so tens of ms at most; on PostgreSQL it holds only the rows it removes, long finished, and its
    * round trips would be most of a batch that short.
    */
   readonly batchMs: number;

@@ -4,7 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-// As the main thread's reader (open-database.ts): it sees the last commit (WAL) and may not write.
+// As the main thread's reader (open-database.ts): it sees the last commit (WAL) and may not write, but
+// it may checkpoint (copy the WAL into the database file), which changes no data.
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
 db.pragma('query_only = ON');
@@ -25,6 +26,11 @@ parentPort.on('message', (message) => {
   }
   const { id, method, sql, params } = message;
   try {
+    // Copies what the WAL holds into the database file without waiting for the writer (worker-reader.ts).
+    if (method === 'checkpoint') {
+      parentPort.postMessage({ id, result: db.pragma('wal_checkpoint(PASSIVE)')[0] });
+      return;
+    }
     const stmt = prepare(sql);
     const args = params === undefined ? [] : Array.isArray(params) ? params : [params];
     parentPort.postMessage({ id, result: method === 'get' ? stmt.get(...args) : stmt.all(...args) });

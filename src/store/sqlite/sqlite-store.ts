@@ -11,6 +11,7 @@ import { createRepositories } from './repositories.js';
 import { SqliteRequestSearch } from './request-search.js';
 import { SqliteAnswerWordsFill } from './answer-words-fill.js';
 import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
+import { backgroundCheckpoints, type BackgroundCheckpoint } from './background-checkpoint.js';
 import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
 
@@ -84,6 +85,8 @@ export class SqliteStore extends StoreReads implements Store {
   private indexing = false;
   /** Prepared once: compiling the pragma for every batch cost as much as a small insert. */
   private readonly deferKeys: Database.Statement;
+  /** Checkpoints on the reading thread, when there is one: the writer's would block the event loop. */
+  private readonly checkpoints: BackgroundCheckpoint | null;
 
   /**
    * The last write that failed for want of storage (disk full, read-only, I/O error), until a write
@@ -132,6 +135,7 @@ export class SqliteStore extends StoreReads implements Store {
       },
     };
     this.tx = tx;
+    this.checkpoints = backgroundCheckpoints(db, slow);
     this.search = new SqliteRequestSearch(db);
     this.unlisted = new SqliteAnswerWordsFill(db);
     this.deferKeys = db.prepare('PRAGMA defer_foreign_keys = ON');
@@ -191,6 +195,7 @@ export class SqliteStore extends StoreReads implements Store {
   async close(): Promise<void> {
     clearInterval(this.indexTimer);
     await this.draining;
+    this.checkpoints?.close();
     await this.slow.close();
     if (this.reader !== this.db && this.reader.open) this.reader.close();
     if (this.db.open) this.db.close();
@@ -258,6 +263,7 @@ export class SqliteStore extends StoreReads implements Store {
       for (const item of batch) item.reject(error);
       return;
     }
+    this.checkpoints?.wrote();
     if (outcomes.some((o, i) => o.ok && !batch[i]!.probe)) this.lastWriteFailure = null;
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
@@ -280,6 +286,7 @@ export class SqliteStore extends StoreReads implements Store {
       item.reject(error);
       return;
     }
+    this.checkpoints?.wrote();
     if (!item.probe) this.lastWriteFailure = null;
     item.resolve(value);
   }

@@ -16,6 +16,8 @@ export interface SlowReads {
   get(sql: string, params?: Params): Promise<Row | undefined>;
   /** Ends the thread, once the reads already asked for are answered. */
   close(): Promise<void>;
+  /** Copies the WAL into the database file off this thread (`background-checkpoint.ts`); absent where reads share the writer's thread. */
+  checkpoint?(): Promise<void>;
 }
 
 /**
@@ -67,6 +69,10 @@ export class WorkerReader implements SlowReads {
     return this.ask('get', sql, params) as Promise<Row | undefined>;
   }
 
+  async checkpoint(): Promise<void> {
+    await this.ask('checkpoint', '', undefined);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
@@ -77,7 +83,7 @@ export class WorkerReader implements SlowReads {
     await exited;
   }
 
-  private ask(method: 'all' | 'get', sql: string, params: Params | undefined): Promise<unknown> {
+  private ask(method: 'all' | 'get' | 'checkpoint', sql: string, params: Params | undefined): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     const worker = this.worker ?? this.start();
     const id = ++this.nextId;
@@ -113,7 +119,9 @@ export class WorkerReader implements SlowReads {
     const waiting = this.pending.get(id);
     if (!waiting) return;
     this.pending.delete(id);
-    if (this.pending.size === 0) worker.unref();
+    // Not once closing: `close` holds the thread until it has ended, or a process with nothing else
+    // to do would exit in the middle of the close.
+    if (this.pending.size === 0 && !this.closed) worker.unref();
     if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
     else waiting.resolve(result);
   }

@@ -114,4 +114,18 @@ describe('SQLite reads that grow with history, on a database file', () => {
       expect(JSON.parse(out)).toEqual({ found: 0, counts: {} });
     }
   });
+
+  it('closing the store while a read (or a checkpoint) is still on its thread finishes the close, and the read answers', () => {
+    const store = pathToFileURL(resolve('dist/store/sqlite/sqlite-store.js')).href;
+    // Nothing else keeps this child's event loop alive: a close that let go of the thread before it
+    // ended would leave the process to exit in the middle of awaiting the close, printing nothing.
+    const script = `
+      import { openSqliteStore } from ${JSON.stringify(store)};
+      const store = openSqliteStore(${JSON.stringify(join(dir, 'closing.sqlite'))});
+      const counting = store.metrics.requestsByStatus();
+      await store.close();
+      console.log(JSON.stringify({ closed: true, counts: await counting }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module'], { input: script, timeout: 20_000, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ closed: true, counts: {} });
+  });
 });
