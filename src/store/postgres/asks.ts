@@ -36,7 +36,6 @@ const SQL = {
   lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
     (SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
       FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted) AS experts`,
-  // Every expert: scans only live asks and today's asks (partial and sent_at indexes).
   // Every expert's open and queued asks (the live asks' index), asks today, mute and away, in one
   // statement: one connection and one round trip where four reads side by side took four of each. $1 is
   // the earliest of the day starts, so the range stays on the sent_at index; $2 holds the experts whose

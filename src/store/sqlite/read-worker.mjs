@@ -28,7 +28,8 @@ parentPort.on('message', (message) => {
   try {
     // Copies what the WAL holds into the database file without waiting for the writer (worker-reader.ts).
     if (method === 'checkpoint') {
-      parentPort.postMessage({ id, result: db.pragma('wal_checkpoint(PASSIVE)')[0] });
+      db.pragma('wal_checkpoint(PASSIVE)');
+      parentPort.postMessage({ id });
       return;
     }
     const stmt = prepare(sql);

@@ -263,8 +263,7 @@ export class SqliteStore extends StoreReads implements Store {
       for (const item of batch) item.reject(error);
       return;
     }
-    this.checkpoints?.wrote();
-    if (outcomes.some((o, i) => o.ok && !batch[i]!.probe)) this.lastWriteFailure = null;
+    if (outcomes.some((o, i) => o.ok && !batch[i]!.probe)) this.wrote();
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) item.resolve(outcome.value);
@@ -286,9 +285,14 @@ export class SqliteStore extends StoreReads implements Store {
       item.reject(error);
       return;
     }
-    this.checkpoints?.wrote();
-    if (!item.probe) this.lastWriteFailure = null;
+    if (!item.probe) this.wrote();
     item.resolve(value);
+  }
+
+  /** After a commit that wrote (a readiness probe writes nothing): storage works, and the WAL holds new pages. */
+  private wrote(): void {
+    this.lastWriteFailure = null;
+    this.checkpoints?.wrote();
   }
 
   /** The driver-neutral error for what was thrown, remembered when the storage failed. */
