@@ -31,17 +31,18 @@ export interface ReturnedAnswer {
 /**
  * The reviewer's queue, oldest first: the pending proposals joined with the question, topic, consumer
  * and reason of their requests. The web UI (`GET /queue` and its stream) and MCP's `queue` tool show it.
- * Three reads however long the queue is (the requests and their proposals each in one).
+ * Three reads however long the queue is: the pending proposals, what the queue shows of their requests,
+ * and the answers sent back on them (each request's other proposals are not read: a queue of hundreds
+ * spent most of its time turning rows nobody shows into records).
  */
 export async function queueView(engine: Engine): Promise<QueueItem[]> {
   const pending = await engine.store.proposals.pending();
   const ids = [...new Set(pending.map((p) => p.request_id))];
-  const [requests, proposals] = await Promise.all([engine.store.requests.getMany(ids), engine.store.proposals.listForMany(ids)]);
+  const [requests, returned] = await Promise.all([engine.store.requests.summaries(ids), engine.store.proposals.returnedFor(ids)]);
   const items: QueueItem[] = [];
   for (const p of pending) {
     const request = requests.get(p.request_id);
     if (!request) continue;
-    const because = request.context.asked_because;
     items.push({
       proposal: proposalBody(p),
       request: {
@@ -51,25 +52,23 @@ export async function queueView(engine: Engine): Promise<QueueItem[]> {
         topic: request.topic,
         question: request.question,
         asked_question: askedQuestion(request),
-        asked_because: typeof because === 'string' ? because : null,
+        asked_because: request.asked_because,
         status: request.status,
         created_at: new Date(request.created_at).toISOString(),
       },
-      history: returnedAnswers(proposals.get(request.id) ?? []),
+      history: returnedAnswers(returned.get(request.id) ?? []),
     });
   }
   return items;
 }
 
-/** The answers a reviewer sent back on a request (its proposals, oldest first), with their instructions. */
+/** The answers a reviewer sent back on a request (its returned proposals, oldest first), with their instructions. */
 function returnedAnswers(proposals: readonly ProposalRecord[]): ReturnedAnswer[] {
-  return proposals
-    .filter((p) => p.status === 'rejected' && p.decision?.reason === 'returned')
-    .map((p) => ({
-      proposal_id: p.id,
-      answer: p.answer,
-      instructions: p.decision!.note,
-      returned_by: p.decision!.decided_by,
-      returned_at: new Date(p.decision!.decided_at).toISOString(),
-    }));
+  return proposals.map((p) => ({
+    proposal_id: p.id,
+    answer: p.answer,
+    instructions: p.decision!.note,
+    returned_by: p.decision!.decided_by,
+    returned_at: new Date(p.decision!.decided_at).toISOString(),
+  }));
 }

@@ -4,7 +4,7 @@ import type {
   LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord,
 } from '../domain/records.js';
 import type {
-  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, MetricCounts, MessageLease, RequestPatch, RequestQuery, WaitingAsk, WorkClaim,
+  AskPatch, DeliveryClaim, DeliveryOutcome, DeliveryQuery, DueCursor, HeldRequest, MetricCounts, MessageLease, RequestPatch, RequestQuery, RequestSummary, WaitingAsk, WorkClaim,
 } from './store.js';
 
 /** The repository of each aggregate: what may be read (`*Reads`) and, inside a transaction, written. */
@@ -12,8 +12,8 @@ import type {
 /** Requests, their subscribers and audit trail; deduplication and the request-side due work. */
 export interface RequestReads {
   get(id: string): Promise<RequestRecord | undefined>;
-  /** The requests of `ids` that exist, by id, in one read (a page of the review queue). */
-  getMany(ids: readonly string[]): Promise<Map<string, RequestRecord>>;
+  /** What the review queue shows of each request of `ids` that exists, by id, in one read. */
+  summaries(ids: readonly string[]): Promise<Map<string, RequestSummary>>;
   list(query: RequestQuery): Promise<RequestRecord[]>;
   /** The newest request with this dedup key created at or after `since`. */
   findByDedupKey(dedupKey: string, since: number): Promise<RequestRecord | undefined>;
@@ -106,6 +106,8 @@ export interface ProposalReads {
   listFor(requestId: string): Promise<ProposalRecord[]>;
   /** Every proposal of each of `requestIds`, in one read: by request, each oldest first. */
   listForMany(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>>;
+  /** The proposals a reviewer sent back on each of `requestIds`, in one read: by request, each oldest first. */
+  returnedFor(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>>;
   /** Where a proposal's review card was posted. */
   reviewCard(proposalId: string): Promise<ChatRef | undefined>;
 }

@@ -1,5 +1,6 @@
 import type { AnswerRecord } from '../domain/answers.js';
 import type { AuditEntry, AwayState, ConsumerRecord, ExpertLiveState, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { RequestSummary } from './store.js';
 
 /**
  * Rows to records, for every engine: each keeps JSON as text, flags as 0/1 and times as epoch
@@ -35,6 +36,22 @@ export function toRequest(r: Row): RequestRecord {
     warn_at: (r.warn_at as number | null | undefined) ?? null,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
+  };
+}
+
+/** A request summary's row: the columns of `RequestSummary`, `asked_because` already taken out of the context. */
+export function toRequestSummary(r: Row): RequestSummary {
+  return {
+    id: r.id as string,
+    consumer_id: r.consumer_id as string,
+    kind: r.kind as string,
+    topic: r.topic as string,
+    question: r.question as string,
+    asked_question: r.asked_question as string | null,
+    drafting: r.drafting === 1,
+    asked_because: r.asked_because as string | null,
+    status: r.status as RequestSummary['status'],
+    created_at: r.created_at as number,
   };
 }
 

@@ -128,6 +128,24 @@ export interface WaitingAsk extends AskRecord {
   request_created_at: number;
 }
 
+/**
+ * What the review queue shows of a request: its own fields, and the context's `asked_because` when it
+ * is a string. Read without the rest of the row (routing policy, context, search words), which a queue
+ * of many proposals would otherwise read and decode for nothing.
+ */
+export interface RequestSummary {
+  id: string;
+  consumer_id: string;
+  kind: string;
+  topic: string;
+  question: string;
+  asked_question: string | null;
+  drafting: boolean;
+  asked_because: string | null;
+  status: RequestStatus;
+  created_at: number;
+}
+
 /** What the scheduler needs to decide whether a held request is worth re-routing. */
 export interface HeldRequest {
   id: string;

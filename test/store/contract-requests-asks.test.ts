@@ -53,23 +53,39 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
     expect(await e.store.requests.held()).toEqual([{ id: 'req_1', topic: 'billing', target_experts: ['maria'], created_at: T0 + MINUTE }]);
   });
 
-  it('reads several requests, and every proposal of several requests, in one call each', async () => {
+  it('reads the queue\'s view of several requests, and every proposal or the sent-back ones of several requests, in one call each', async () => {
     await e.store.transaction(async (tx) => {
-      for (const id of ['req_1', 'req_2', 'req_3']) await tx.requests.insert(request(id));
+      await tx.requests.insert(request('req_1', { asked_question: 'Reworded?', drafting: true, status: 'proposed', created_at: T0 + 5 }));
+      await tx.requests.insert(request('req_2', { context: { asked_because: 42, ticket: 'T-1' } }));
+      await tx.requests.insert(request('req_3', { context: { ticket: 'T-2' }, consumer_id: 'crm', kind: 'review', topic: 'crm' }));
       await tx.proposals.insert(proposal('prop_1', 'req_1', { created_at: T0 + MINUTE }));
       await tx.proposals.insert(proposal('prop_2', 'req_2'));
       await tx.proposals.insert(proposal('prop_0', 'req_1', { created_at: T0 }));
+      await tx.proposals.insert(proposal('prop_3', 'req_2', { created_at: T0 + 1 }));
       await tx.proposals.decide('prop_0', 'rejected', { decided_by: 'ana', note: 'shorter', reason: 'returned', decided_at: T0 + 1 });
+      await tx.proposals.decide('prop_3', 'rejected', { decided_by: 'ana', note: 'wrong', reason: 'rejected', decided_at: T0 + 2 });
     });
-    const requests = await e.store.requests.getMany(['req_3', 'req_1', 'req_missing']);
-    expect([...requests.keys()].sort()).toEqual(['req_1', 'req_3']);
-    expect(requests.get('req_1')).toEqual(await e.store.requests.get('req_1'));
+    const summaries = await e.store.requests.summaries(['req_3', 'req_1', 'req_2', 'req_missing']);
+    expect([...summaries.keys()].sort()).toEqual(['req_1', 'req_2', 'req_3']);
+    expect(summaries.get('req_1')).toEqual({
+      id: 'req_1', consumer_id: 'ledger', kind: 'answer', topic: 'billing', question: 'Question of req_1?', asked_question: 'Reworded?',
+      drafting: true, asked_because: 'contract test', status: 'proposed', created_at: T0 + 5,
+    });
+    // asked_because only when the context holds it as text.
+    expect(summaries.get('req_2')!.asked_because).toBeNull();
+    expect(summaries.get('req_3')).toMatchObject({ consumer_id: 'crm', kind: 'review', topic: 'crm', asked_because: null, drafting: false, asked_question: null });
+    expect(await e.store.requests.summaries([])).toEqual(new Map());
+
     const proposals = await e.store.proposals.listForMany(['req_1', 'req_2', 'req_3']);
     expect(proposals.get('req_1')).toEqual(await e.store.proposals.listFor('req_1'));
     expect(proposals.get('req_1')!.map((p) => p.id)).toEqual(['prop_0', 'prop_1']);
-    expect(proposals.get('req_2')!.map((p) => p.id)).toEqual(['prop_2']);
+    expect(proposals.get('req_2')!.map((p) => p.id)).toEqual(['prop_2', 'prop_3']);
     expect(proposals.has('req_3')).toBe(false);
-    expect(await e.store.requests.getMany([])).toEqual(new Map());
+    // Sent back, not merely rejected.
+    const returned = await e.store.proposals.returnedFor(['req_1', 'req_2', 'req_3']);
+    expect([...returned.keys()]).toEqual(['req_1']);
+    expect(returned.get('req_1')).toEqual([await e.store.proposals.get('prop_0')]);
+    expect(await e.store.proposals.returnedFor([])).toEqual(new Map());
   });
 
   it("reads the asks and the subscribers of several requests in one call each, as each request's own reads give them", async () => {

@@ -54,6 +54,12 @@ export class PgProposals implements ProposalRepository {
     return byRequest((await all(this.db, 'SELECT * FROM proposals WHERE request_id = ANY($1::text[]) ORDER BY created_at, id', [requestIds])).map(toProposal));
   }
 
+  async returnedFor(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>> {
+    const rows = await all(this.db, `SELECT * FROM proposals WHERE request_id = ANY($1::text[]) AND status = 'rejected' AND reason = 'returned'
+      ORDER BY created_at, id`, [requestIds]);
+    return byRequest(rows.map(toProposal));
+  }
+
   async revise(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void> {
     await write(
       this.db,

@@ -1,6 +1,6 @@
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
-import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
-import { byId, consumersByRequest, json, type Row, toAudit, toRequest } from '../row-records.js';
+import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository, RequestSummary } from '../store.js';
+import { byId, consumersByRequest, json, type Row, toAudit, toRequest, toRequestSummary } from '../row-records.js';
 import { searchWords } from '../../core/search-words.js';
 import { SEARCH_WORDS_OF, searchStatement, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
@@ -25,6 +25,9 @@ const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND gi
 const WARNINGS = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= $1 ORDER BY warn_at, id LIMIT $2`;
 const WARNINGS_AFTER = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= $1 AND warn_at >= $2
     AND (warn_at > $2 OR id > $3) ORDER BY warn_at, id LIMIT $4`;
+const SUMMARIES = `SELECT id, consumer_id, kind, topic, question, asked_question, drafting, status, created_at,
+    CASE json_typeof(context::json -> 'asked_because') WHEN 'string' THEN context::json ->> 'asked_because' END AS asked_because
+  FROM requests WHERE id = ANY($1::text[])`;
 const HELD = `SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
     AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
     ORDER BY created_at, id`;
@@ -56,8 +59,8 @@ export class PgRequests implements RequestRepository {
     return row && toRequest(row);
   }
 
-  async getMany(ids: readonly string[]): Promise<Map<string, RequestRecord>> {
-    return byId((await all(this.db, `SELECT * FROM requests WHERE id = ANY($1::text[])${this.locking ? ' FOR UPDATE' : ''}`, [ids])).map(toRequest));
+  async summaries(ids: readonly string[]): Promise<Map<string, RequestSummary>> {
+    return byId((await all(this.db, SUMMARIES, [ids])).map(toRequestSummary));
   }
 
   async update(id: string, patch: RequestPatch): Promise<void> {

@@ -16,6 +16,8 @@ function prepare(db: Database.Database) {
     oldestPending: p(`SELECT * FROM proposals WHERE status = 'pending' ORDER BY id LIMIT 1`),
     listFor: p('SELECT * FROM proposals WHERE request_id = ? ORDER BY created_at, id'),
     listForMany: p('SELECT * FROM proposals WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id'),
+    returnedFor: p(`SELECT * FROM proposals WHERE request_id IN (SELECT value FROM json_each(?)) AND status = 'rejected' AND reason = 'returned'
+        ORDER BY created_at, id`),
     revise: p(`UPDATE proposals SET answer = @answer, structured = @structured, original_answer = @original_answer,
         provenance = @provenance WHERE id = @id`),
     setReviewCard: p('INSERT OR REPLACE INTO review_cards (proposal_id, channel, ts) VALUES (?, ?, ?)'),
@@ -71,6 +73,10 @@ export class SqliteProposals implements ProposalRepository {
 
   async listForMany(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>> {
     return byRequest((this.stmts.listForMany.all(JSON.stringify(requestIds)) as Row[]).map(toProposal));
+  }
+
+  async returnedFor(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>> {
+    return byRequest((this.stmts.returnedFor.all(JSON.stringify(requestIds)) as Row[]).map(toProposal));
   }
 
   async revise(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void> {

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
-import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository } from '../store.js';
+import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository, RequestSummary } from '../store.js';
 import { byId, consumersByRequest } from '../row-records.js';
 import { searchRequests, SqliteRequestSearch } from './request-search.js';
-import { json, type Row, statementCache, toAudit, toRequest, whereClause } from './rows.js';
+import { json, type Row, statementCache, toAudit, toRequest, toRequestSummary, whereClause } from './rows.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
@@ -25,7 +25,9 @@ function prepare(db: Database.Database) {
         @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
         @drafting, @asked_question, @own_policy, @warn_at, @refreshes)`),
     get: p('SELECT * FROM requests WHERE id = ?'),
-    getMany: p('SELECT * FROM requests WHERE id IN (SELECT value FROM json_each(?))'),
+    summaries: p(`SELECT id, consumer_id, kind, topic, question, asked_question, drafting, status, created_at,
+        CASE json_type(context, '$.asked_because') WHEN 'text' THEN json_extract(context, '$.asked_because') END AS asked_because
+      FROM requests WHERE id IN (SELECT value FROM json_each(?))`),
     findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
     countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
     addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
@@ -83,8 +85,8 @@ export class SqliteRequests implements RequestRepository {
     return row && toRequest(row);
   }
 
-  async getMany(ids: readonly string[]): Promise<Map<string, RequestRecord>> {
-    return byId((this.stmts.getMany.all(JSON.stringify(ids)) as Row[]).map(toRequest));
+  async summaries(ids: readonly string[]): Promise<Map<string, RequestSummary>> {
+    return byId((this.stmts.summaries.all(JSON.stringify(ids)) as Row[]).map(toRequestSummary));
   }
 
   async update(id: string, patch: RequestPatch): Promise<void> {
