@@ -1,21 +1,12 @@
-import type { ProposalRecord, RequestStatus } from '../domain/records.js';
+import type { ProposalRecord } from '../domain/records.js';
+import type { RequestSummary } from '../store/store.js';
 import type { Engine } from './engine.js';
 import { askedQuestion, proposalBody, type ProposalBody } from './views.js';
 
 /** One entry of the reviewer's queue: a pending proposal with what a reviewer needs from its request. */
 export interface QueueItem {
   proposal: ProposalBody;
-  request: {
-    id: string;
-    consumer_id: string;
-    kind: string;
-    topic: string;
-    question: string;
-    asked_question: string | null;
-    asked_because: string | null;
-    status: RequestStatus;
-    created_at: string;
-  };
+  request: Omit<RequestSummary, 'drafting' | 'created_at'> & { created_at: string };
   /** Earlier answers on this request that a reviewer sent back, oldest first. */
   history: ReturnedAnswer[];
 }

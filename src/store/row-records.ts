@@ -12,13 +12,14 @@ export type Row = Record<string, unknown>;
 export const json = (value: unknown) => JSON.stringify(value);
 export const parseJson = (text: unknown): unknown => (text === null || text === undefined ? null : JSON.parse(text as string));
 
+/** The columns every view of a request starts with. */
+function requestHead(r: Row): Pick<RequestRecord, 'id' | 'consumer_id' | 'kind' | 'topic' | 'question'> {
+  return { id: r.id as string, consumer_id: r.consumer_id as string, kind: r.kind as string, topic: r.topic as string, question: r.question as string };
+}
+
 export function toRequest(r: Row): RequestRecord {
   return {
-    id: r.id as string,
-    consumer_id: r.consumer_id as string,
-    kind: r.kind as string,
-    topic: r.topic as string,
-    question: r.question as string,
+    ...requestHead(r),
     context: JSON.parse(r.context as string),
     target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
     routing_policy: JSON.parse(r.routing_policy as string),
@@ -42,11 +43,7 @@ export function toRequest(r: Row): RequestRecord {
 /** A request summary's row: the columns of `RequestSummary`, `asked_because` already taken out of the context. */
 export function toRequestSummary(r: Row): RequestSummary {
   return {
-    id: r.id as string,
-    consumer_id: r.consumer_id as string,
-    kind: r.kind as string,
-    topic: r.topic as string,
-    question: r.question as string,
+    ...requestHead(r),
     asked_question: r.asked_question as string | null,
     drafting: r.drafting === 1,
     asked_because: r.asked_because as string | null,
