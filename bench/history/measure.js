@@ -5,7 +5,7 @@
 // SQLite). Prints a table per part, then the targets table and a summary line (verdicts.js).
 //
 //   node bench/history/measure.js [--requests 100000]     (SQLite, on the cached history)
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { num } from '../report.js';
@@ -13,7 +13,7 @@ import { historyArgs } from './build.js';
 import { PRUNING_P99_MS, measureFirstPrune } from './first-prune.js';
 import { measureRoutes, printRoutes } from './routes.js';
 import { startHistoryServer } from './server.js';
-import { URL_ENV, cachedPaths, writeHistoryConfig } from './setup.js';
+import { URL_ENV, cachedPaths, fsyncFile, writeHistoryConfig } from './setup.js';
 import { indexMigration, measurePendingMigrationStart } from './startup.js';
 import { measureSubmits, measureSubmitsEmpty } from './submit-rate.js';
 import { measureIdleTick } from './tick.js';
@@ -53,12 +53,7 @@ function report(title, about, m) {
  */
 function copyToDisk(from, to) {
   copyFileSync(from, to);
-  const fd = openSync(to, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  fsyncFile(to);
 }
 
 /**

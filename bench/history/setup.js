@@ -1,6 +1,6 @@
 // What the history bench's build and measure share: the organisation (600 experts, 7 consumers), its
 // config file, the tokens the measuring client uses, and where a built SQLite history is cached.
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateExperts, topicPool } from '../fixtures.js';
 import { writeConfig } from '../servers.js';
@@ -72,4 +72,18 @@ export function percentiles(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+}
+
+/**
+ * Waits until what was written to the file at `path` is on disk, as a database at rest is. Otherwise
+ * the kernel writes it back while the server starts, and the server's first fsync of anything on that
+ * disk waits for gigabytes that are the bench's own doing.
+ */
+export function fsyncFile(path) {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -52,6 +52,16 @@ describe('a start that upgrades the database schema says how long it will take, 
     expect(lines[1]).toMatchObject({ from: BEFORE, to: MIGRATIONS.length, ms: expect.any(Number) });
   });
 
+  it('counts the rows a database still holds, not the ones retention has pruned', async () => {
+    const path = databaseAt(BEFORE, 3000);
+    const db = new Database(path);
+    // Retention removes the oldest requests first.
+    db.prepare('DELETE FROM requests WHERE rowid <= 2000').run();
+    db.close();
+    const lines = await schemaLines(path);
+    expect(lines[0]).toMatchObject({ rows: 3000, msg: expect.stringContaining('reading about 3,000 rows') });
+  });
+
   it('says nothing when it creates a new database or finds the schema current', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'expertq-upgrade-log-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
