@@ -75,7 +75,9 @@ async function seed(store, experts) {
         held: false,
         drafting: false,
         asked_question: null,
+        own_policy: null,
         give_up_at: created + DAY,
+        warn_at: null,
         created_at: created,
         updated_at: created,
       };
