@@ -45,12 +45,7 @@ function report(title, about, m) {
   return printTargets(title, targetRows(m));
 }
 
-/**
- * Copies `from` to `to` and waits until the copy is on disk, as a database at rest is. Otherwise the
- * kernel writes the copy back while the server starts, and the first fsync of anything on that disk
- * (the server's lock file, its first commit) waits for gigabytes: the start-up figure measured the
- * bench's own copy (2.2-4 s at 100,000 submissions, against 2.0 s after a sync).
- */
+/** Copies `from` to `to`, on disk before anything is measured (fsyncFile says why: start-up took 2.2-4 s at 100,000 submissions without, 2.0 s with). */
 function copyToDisk(from, to) {
   copyFileSync(from, to);
   fsyncFile(to);
