@@ -36,6 +36,10 @@ const SQL = {
   lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
     (SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
       FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted) AS experts`,
+  // One expert's lock, as routing takes it: changing whether they can be asked waits for routing to
+  // them in progress, and routing after it reads the change.
+  lockExpert: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
+    pg_advisory_xact_lock(hashtextextended('expert:' || $1, 0)) AS expert`,
   // Every expert's open and queued asks (the live asks' index), asks today, mute and away, in one
   // statement: one connection and one round trip where four reads side by side took four of each. $1 is
   // the earliest of the day starts, so the range stays on the sent_at index; $2 holds the experts whose
@@ -162,7 +166,7 @@ export class PgAsks implements AskRepository {
   }
 
   async setMuted(expertId: string, muted: boolean, at: number): Promise<void> {
-    this.memo.forget(expertId);
+    await this.lockFor(expertId);
     await write(this.db, SQL.setMuted, [expertId, muted ? 1 : 0, at]);
   }
 
@@ -180,13 +184,23 @@ export class PgAsks implements AskRepository {
   }
 
   async setAway(expertId: string, away: AwayState | null, at: number): Promise<void> {
-    this.memo.forget(expertId);
+    await this.lockFor(expertId);
     await write(this.db, SQL.setAway, [expertId, at, ...awayValues(away)]);
   }
 
   async endAway(expertId: string, until: number, at: number): Promise<boolean> {
-    this.memo.forget(expertId);
+    await this.lockFor(expertId);
     return (await run(this.db, SQL.endAway, [at, expertId, until])) > 0;
+  }
+
+  /**
+   * Before changing whether an expert can be asked (mute, away): takes their lock as routing does, so
+   * an instance that read them as free and is placing an ask commits first, and this transaction's
+   * reads after the change (their open asks, to pass on) see that ask.
+   */
+  private async lockFor(expertId: string): Promise<void> {
+    this.memo.forget(expertId);
+    if (this.locking) await write(this.db, SQL.lockExpert, [expertId]);
   }
 
   // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs little

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPgStore, type PgStore } from '../../../src/store/postgres/pg-store.js';
 import type { Tx } from '../../../src/store/store.js';
 import { createTestDatabase, dropTestDatabase } from '../engines.js';
-import { ask, HOUR, request, T0 } from '../records.js';
+import { aLockWaiter, gate } from './two-instances.js';
+import { ask, DAY, HOUR, request, T0 } from '../records.js';
 
 /**
  * Two instances on one database deciding from a read at the same moment: the second must read only
@@ -95,5 +96,33 @@ describe('PostgreSQL locking across instances', () => {
 
     expect(inserted.filter(Boolean)).toHaveLength(1);
     expect(await a.requests.countSubmittedSince('ledger', T0 - 2 * HOUR)).toBe(2);
+  });
+  it('setting an expert away while another instance routes to them passes on the ask it places', async () => {
+    const [a, b] = await twoInstances();
+    await a.transaction((tx) => tx.requests.insert(request('req_0')));
+
+    // Instance a has read ben as free and is about to place an ask on him when b sets him away.
+    const placing = gate();
+    const routing = a.transaction(async (tx) => {
+      const ben = (await tx.asks.expertStates(['ben'], T0)).get('ben')!;
+      await placing.promise;
+      if (ben.away === null) await tx.asks.insert(ask('ask_0', 'req_0', 'ben'));
+    });
+    let setting: Promise<string[]> | undefined;
+    try {
+      while ((await a.pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`)).rowCount === 0);
+      const away = { until: T0 + DAY, delegate_to: null, note: null, set_by: 'reviewer:ops', set_at: T0 };
+      setting = b.transaction(async (tx) => {
+        await tx.asks.setAway('ben', away, T0);
+        return (await tx.asks.openOf('ben')).map((x) => x.id);
+      });
+      // The away either waits for the routing's commit (and then sees its ask) or is done before it.
+      await Promise.race([setting, aLockWaiter(b).catch(() => undefined)]);
+    } finally {
+      placing.open();
+      await routing;
+    }
+
+    expect(await setting).toEqual(['ask_0']);
   });
 });
