@@ -203,9 +203,9 @@ export interface ExpertLiveState {
   asksToday: number;
   /**
    * The away spell recorded for the expert (maybe past its end, not cleared yet), read with the rest
-   * so routing needs no read of its own.
+   * so routing, and the registry's page, need no read of their own.
    */
-  away?: { until: number; delegate_to: string | null } | null;
+  away?: AwayState | null;
 }
 
 export interface ConsumerRecord {

@@ -12,7 +12,6 @@ import type { Tx } from '../store/store.js';
 import { audit, liveStates, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 import { passOn } from './pass-on.js';
-import { awaysAt } from './away-state.js';
 import { awayView, type AwayView } from './expert-away.js';
 
 export interface ExpertView {
@@ -40,13 +39,16 @@ export interface Unavailable {
   until?: string;
 }
 
-/** The registry with exact live state, counted from the asks themselves. */
+/**
+ * The registry with exact live state, counted from the asks themselves: one read, away spells included
+ * (a spell past its end that the scheduler has not cleared yet no longer counts).
+ */
 export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const now = engine.clock.now();
-  const [states, aways] = await Promise.all([liveStates(engine, engine.store, null, now), awaysAt(engine.store, null, now)]);
+  const states = await liveStates(engine, engine.store, null, now);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
-    const away = aways.get(e.id) ?? null;
+    const away = s.away && s.away.until > now ? s.away : null;
     const unavailable = unavailableNow(engine, e, s, away, now);
     // Written out, not spread from the registry entry: this runs for every expert at every refresh of
     // the Experts page, and spreading objects of optional fields cost most of the route.

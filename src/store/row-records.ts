@@ -168,13 +168,14 @@ export function toLiveState(r: Row): ExpertLiveState {
     openAsks: Number(r.open),
     queuedAsks: Number(r.queued),
     asksToday: Number(r.today),
-    away: liveAway(r.away_until, r.away_delegate),
+    away: liveAway(r.away_until, r.away_delegate, r.away_note, r.away_set_by, r.away_set_at),
   };
 }
 
 /** The away spell an expert's live state carries, from its `expert_state` columns (null: none). */
-export function liveAway(until: unknown, delegate: unknown): ExpertLiveState['away'] {
-  return until === null || until === undefined ? null : { until: Number(until), delegate_to: (delegate as string | null) ?? null };
+export function liveAway(until: unknown, delegate: unknown, note: unknown, setBy: unknown, setAt: unknown): AwayState | null {
+  if (until === null || until === undefined) return null;
+  return { until: Number(until), delegate_to: (delegate as string | null) ?? null, note: (note as string | null) ?? null, set_by: setBy as string, set_at: Number(setAt) };
 }
 
 /** Records by their id. */

@@ -51,7 +51,7 @@ describe.each(ENGINES)('$name store: away spells', (engine) => {
     expect([...(await e.store.asks.aways(null)).keys()]).toEqual(['dana']);
   });
 
-  it('an expert’s live state carries their spell, also when it changes inside the transaction that read it', async () => {
+  it('an expert’s live state carries their whole spell (note, who set it, when), also when it changes inside the transaction that read it', async () => {
     const awayOf = async (reads: Pick<typeof e.store, 'asks'>) => (await reads.asks.expertStates(['carol', 'dana'], T0)).get('carol')?.away ?? null;
     expect(await awayOf(e.store)).toBeNull();
     const seen = await e.store.transaction(async (tx) => {
@@ -61,9 +61,9 @@ describe.each(ENGINES)('$name store: away spells', (engine) => {
       await tx.asks.endAway('carol', T0 + DAY, T0 + 1);
       return [before, during, await awayOf(tx)];
     });
-    expect(seen).toEqual([null, { until: T0 + DAY, delegate_to: 'bob' }, null]);
+    expect(seen).toEqual([null, spell(T0 + DAY), null]);
     await e.store.transaction((tx) => tx.asks.setAway('carol', spell(T0 + DAY, { delegate_to: null }), T0));
-    expect(await awayOf(e.store)).toEqual({ until: T0 + DAY, delegate_to: null });
+    expect(await awayOf(e.store)).toEqual(spell(T0 + DAY, { delegate_to: null }));
     expect((await e.store.asks.expertStates(['dana'], T0)).get('dana')).toEqual({ muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: null });
     // Read for every expert at once (the Experts page, metrics), with a mute beside the spell.
     await e.store.transaction(async (tx) => {
@@ -72,8 +72,8 @@ describe.each(ENGINES)('$name store: away spells', (engine) => {
     });
     const every = await e.store.asks.expertStates(null, T0);
     expect([every.get('carol'), every.get('dana')]).toEqual([
-      { muted: true, openAsks: 0, queuedAsks: 0, asksToday: 0, away: { until: T0 + DAY, delegate_to: null } },
-      { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: { until: T0 + 2 * DAY, delegate_to: 'bob' } },
+      { muted: true, openAsks: 0, queuedAsks: 0, asksToday: 0, away: spell(T0 + DAY, { delegate_to: null }) },
+      { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0, away: spell(T0 + 2 * DAY) },
     ]);
   });
 });

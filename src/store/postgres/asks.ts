@@ -23,7 +23,7 @@ const SQL = {
   // Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
   // asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
   someStates: `SELECT e.id AS expert_id, live.open, live.queued, live.today + closed.today AS today,
-      s.muted, s.away_until, s.away_delegate
+      s.muted, s.away_until, s.away_delegate, s.away_note, s.away_set_by, s.away_set_at
     FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
     CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued,
         COUNT(*) FILTER (WHERE sent_at >= e.day_start) AS today
@@ -50,7 +50,7 @@ const SQL = {
         FROM asks WHERE state IN ('open', 'queued') GROUP BY expert_id) live) AS live,
       (SELECT COALESCE(json_agg(json_build_array(expert_id, today)), '[]') FROM (SELECT expert_id, COUNT(*) AS today
         FROM asks WHERE sent_at >= $1 AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id) today) AS today,
-      (SELECT COALESCE(json_agg(json_build_array(expert_id, muted, away_until, away_delegate)), '[]')
+      (SELECT COALESCE(json_agg(json_build_array(expert_id, muted, away_until, away_delegate, away_note, away_set_by, away_set_at)), '[]')
         FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) AS kept`,
   setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
       ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
@@ -157,10 +157,10 @@ export class PgAsks implements AskRepository {
       s.queuedAsks = Number(queued);
     }
     for (const [id, today] of row!.today as Cell[][]) get(id as string).asksToday = Number(today);
-    for (const [id, muted, until, delegate] of row!.kept as Cell[][]) {
+    for (const [id, muted, until, delegate, note, setBy, setAt] of row!.kept as Cell[][]) {
       const s = get(id as string);
       s.muted = muted === 1;
-      s.away = liveAway(until, delegate);
+      s.away = liveAway(until, delegate, note, setBy, setAt);
     }
     return states;
   }

@@ -31,7 +31,7 @@ function prepare(db: Database.Database) {
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'open') AS open,
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'queued') AS queued,
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND sent_at >= @dayStart) AS today,
-        s.muted, s.away_until, s.away_delegate
+        s.muted, s.away_until, s.away_delegate, s.away_note, s.away_set_by, s.away_set_at
         FROM (SELECT 1) LEFT JOIN expert_state AS s ON s.expert_id = @id`),
     // Every expert: scans only live asks (partial index).
     allLive: p(`SELECT expert_id, SUM(state = 'open') AS open, SUM(state = 'queued') AS queued FROM asks
