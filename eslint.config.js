@@ -55,7 +55,7 @@ const layerRules = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/assets/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/assets/', 'bench/.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
