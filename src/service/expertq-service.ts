@@ -16,7 +16,7 @@ import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import type { SubmitInput, SubmitResult } from './submit-request.js';
-import { submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
+import { libraryFor, submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
 import { leasingAsks } from './leased-messages.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
@@ -35,12 +35,13 @@ export type { ExpertqServiceOptions };
  */
 export class ExpertqService extends ServiceBase {
   private readonly submits = new SubmitBatcher(async (inputs) => {
+    const library = await libraryFor(this, inputs);
     // The last attempt's asks: a transaction run again writes its asks again.
     const {
       value: { value: results, leased },
       read: places,
     } = await this.store.transactionThenRead(
-      (tx) => leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs)),
+      (tx) => leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs, library)),
       // Whether each ask is still open (and where its expert was asked before), read with the commit.
       (reads, { leased }) => reads.chat.askPlaces(leased.messages.map((m) => m.ask_id!)),
     );

@@ -30,12 +30,17 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
  * `library.share: same_consumer`, only entries of the submitter's own requests and those added by
  * hand are offered, so no consumer receives another's answers.
  */
-export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, mode: ReuseMode, now: number): Promise<ReuseOutcome> {
-  if (mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return 'none';
+export async function offerReuse(
+  engine: Engine,
+  tx: Tx,
+  request: RequestRecord,
+  mode: ReuseMode,
+  now: number,
+  prefetched?: LibraryCandidates,
+): Promise<ReuseOutcome> {
+  const { fresh, stale } = prefetched ?? (await lookUpReuse(engine, tx, request, mode, now));
+  if (fresh.length === 0 && stale.length === 0) return 'none';
   const library = engine.config.library;
-  // With a model, entries down to its lower score are judged: they are looked up too.
-  const lowest = engine.llm === null ? library.min_score : Math.min(library.min_score, library.llm_min_score);
-  const { fresh, stale } = await libraryCandidates(engine, tx, request, lowest, now);
   const match = bestMatch(request.question, fresh, library.min_score);
   if (match !== null) {
     await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
@@ -48,6 +53,36 @@ export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord,
   await queueMatch(engine, tx, request, now);
   return 'judging';
 }
+
+/** Library entries a submitted request could be offered, fresh and stale apart. */
+export interface LibraryCandidates {
+  fresh: AnswerRecord[];
+  stale: AnswerRecord[];
+}
+
+const NONE: LibraryCandidates = { fresh: [], stale: [] };
+
+/** The entries `offerReuse` scores for a request (none when reuse is off or its topic has no library). */
+async function lookUpReuse(engine: Engine, reads: { answers: AnswerReads }, request: ReuseSubject, mode: ReuseMode, now: number): Promise<LibraryCandidates> {
+  if (mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return NONE;
+  const library = engine.config.library;
+  // With a model, entries down to its lower score are judged: they are looked up too.
+  const lowest = engine.llm === null ? library.min_score : Math.min(library.min_score, library.llm_min_score);
+  return libraryCandidates(engine, reads, request, lowest, now);
+}
+
+/**
+ * The library entries of several submits, looked up side by side before their transaction (on
+ * PostgreSQL each on a pooled connection of its own), so the transaction, which holds its experts'
+ * locks, does not wait for them: an entry accepted in between is missed, as if the submit had come a
+ * moment earlier. One per subject, in order.
+ */
+export function prefetchReuse(engine: Engine, subjects: ReadonlyArray<ReuseSubject & { mode: ReuseMode }>, now: number): Promise<LibraryCandidates[]> {
+  return Promise.all(subjects.map((s) => lookUpReuse(engine, engine.store, s, s.mode, now)));
+}
+
+/** What a library lookup needs of a request. */
+export type ReuseSubject = Pick<RequestRecord, 'topic' | 'kind' | 'question' | 'consumer_id'>;
 
 /** A stale entry that would have matched: the request's asks show its answer, which `same` confirms. */
 async function noteStaleMatch(engine: Engine, tx: Tx, request: RequestRecord, stale: AnswerRecord[], now: number): Promise<void> {
@@ -70,7 +105,7 @@ export async function reuseCandidates(engine: Engine, reads: { answers: AnswerRe
 async function libraryCandidates(
   engine: Engine,
   reads: { answers: AnswerReads },
-  request: RequestRecord,
+  request: ReuseSubject,
   minScore: number,
   now: number,
 ): Promise<{ fresh: AnswerRecord[]; stale: AnswerRecord[] }> {

@@ -6,6 +6,7 @@ import { liveStates, type Engine } from './engine.js';
 import { dailyQuotaOf } from './consumer-quota.js';
 import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult } from './submit-request.js';
 import type { ConsumerRecord } from '../domain/records.js';
+import { type LibraryCandidates, prefetchReuse } from './reuse-answer.js';
 
 /** At most this many submits share one transaction. */
 const MAX_BATCH = 64;
@@ -15,7 +16,12 @@ const MAX_BATCH = 64;
  * seeing the asks of those before it. The experts they will most likely be routed to are locked and
  * read first, in one go, so a database across the network is asked once for all of them.
  */
-export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitInput[]): Promise<SubmitResult[]> {
+export async function submitAll(
+  engine: Engine,
+  tx: Tx,
+  inputs: readonly SubmitInput[],
+  library?: readonly LibraryCandidates[],
+): Promise<SubmitResult[]> {
   const now = engine.clock.now();
   const likely = new Set<string>();
   for (const input of inputs) {
@@ -25,7 +31,7 @@ export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitI
   const results: SubmitResult[] = [];
   const consumers = new Map<string, ConsumerRecord | undefined>();
   const defaultQuota = engine.config.defaults.max_requests_per_consumer_per_day != null;
-  for (const input of inputs) {
+  for (const [i, input] of inputs.entries()) {
     // The consumer's row matters to a request with a dedup key (its window) and to a consumer that may
     // have a quota; reading it for every submit was one more round trip on PostgreSQL.
     const needed = input.dedup_key !== undefined || defaultQuota || (await engine.quotaConsumers.mayHave(input.consumer_id, now));
@@ -33,9 +39,27 @@ export async function submitAll(engine: Engine, tx: Tx, inputs: readonly SubmitI
     const consumer = consumers.get(input.consumer_id);
     const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine, consumer) : null };
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
+    const candidates = library?.[i];
+    if (candidates) options.library = candidates;
     results.push(await submitRequest(engine, tx, input, options));
   }
   return results;
+}
+
+/**
+ * The library entries each submit could be offered, looked up before their transaction
+ * (`prefetchReuse`), not beside it: on a small pool, a transaction waiting for lookups that wait for
+ * its connection would never end.
+ */
+export function libraryFor(engine: Engine, inputs: readonly SubmitInput[]): Promise<LibraryCandidates[]> {
+  const subjects = inputs.map((input) => ({
+    topic: normalizeTopic(input.topic),
+    kind: input.kind ?? 'answer',
+    question: input.question,
+    consumer_id: input.consumer_id,
+    mode: input.routing_policy?.reuse ?? engine.config.library.reuse,
+  }));
+  return prefetchReuse(engine, subjects, engine.clock.now());
 }
 
 /**

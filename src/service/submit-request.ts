@@ -15,7 +15,7 @@ import { routeLive } from './route-live.js';
 import { newRequest, updateRequest, writeNewRequest } from './new-request.js';
 import { planAsk } from './place-asks.js';
 import { suggestTopics } from './topics.js';
-import { offerReuse, type ReuseMode } from './reuse-answer.js';
+import { type LibraryCandidates, offerReuse, type ReuseMode } from './reuse-answer.js';
 import { proposalBody, type ProposalBody } from './views.js';
 
 export interface SubmitInput {
@@ -49,6 +49,8 @@ export interface SubmitOptions {
   dedupWindowMs?: number;
   /** Requests the consumer may submit per local day (its own quota or the default); unset: no limit. */
   dailyQuota?: number | null;
+  /** The library entries it could be offered, looked up before the transaction (`prefetchReuse`); unset: looked up in it. */
+  library?: LibraryCandidates;
 }
 
 /** Submits a request in the caller's transaction: deduplicated, routed and asked (or held, or failed at once). */
@@ -107,7 +109,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     actor: consumerActor,
     data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
-  const reused = await offerReuse(engine, tx, request, reuse ?? engine.config.library.reuse, now);
+  const reused = await offerReuse(engine, tx, request, reuse ?? engine.config.library.reuse, now, options.library);
   if (reused === 'reused') return { request_id: request.id, status: 'queued', reused: true };
   // The model judges a library entry first; the request is routed (or answered) when it has.
   if (reused === 'judging') return { request_id: request.id, status: 'queued' };
