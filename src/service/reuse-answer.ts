@@ -28,17 +28,10 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
  * matched is not offered: the request notes it (`refreshes`), so its asks show the expert that answer
  * and the reply `same` confirms it. With
  * `library.share: same_consumer`, only entries of the submitter's own requests and those added by
- * hand are offered, so no consumer receives another's answers.
+ * hand are offered, so no consumer receives another's answers. The entries scored are those
+ * `prefetchReuse` looked up for it before the transaction.
  */
-export async function offerReuse(
-  engine: Engine,
-  tx: Tx,
-  request: RequestRecord,
-  mode: ReuseMode,
-  now: number,
-  prefetched?: LibraryCandidates,
-): Promise<ReuseOutcome> {
-  const { fresh, stale } = prefetched ?? (await lookUpReuse(engine, tx, request, mode, now));
+export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, { fresh, stale }: LibraryCandidates, now: number): Promise<ReuseOutcome> {
   if (fresh.length === 0 && stale.length === 0) return 'none';
   const library = engine.config.library;
   const match = bestMatch(request.question, fresh, library.min_score);
@@ -63,12 +56,12 @@ export interface LibraryCandidates {
 const NONE: LibraryCandidates = { fresh: [], stale: [] };
 
 /** The entries `offerReuse` scores for a request (none when reuse is off or its topic has no library). */
-async function lookUpReuse(engine: Engine, reads: { answers: AnswerReads }, request: ReuseSubject, mode: ReuseMode, now: number): Promise<LibraryCandidates> {
-  if (mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return NONE;
+async function lookUpReuse(engine: Engine, request: ReuseSubject & { mode: ReuseMode }, now: number): Promise<LibraryCandidates> {
+  if (request.mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return NONE;
   const library = engine.config.library;
   // With a model, entries down to its lower score are judged: they are looked up too.
   const lowest = engine.llm === null ? library.min_score : Math.min(library.min_score, library.llm_min_score);
-  return libraryCandidates(engine, reads, request, lowest, now);
+  return libraryCandidates(engine, engine.store, request, lowest, now);
 }
 
 /**
@@ -78,7 +71,7 @@ async function lookUpReuse(engine: Engine, reads: { answers: AnswerReads }, requ
  * moment earlier. One per subject, in order.
  */
 export function prefetchReuse(engine: Engine, subjects: ReadonlyArray<ReuseSubject & { mode: ReuseMode }>, now: number): Promise<LibraryCandidates[]> {
-  return Promise.all(subjects.map((s) => lookUpReuse(engine, engine.store, s, s.mode, now)));
+  return Promise.all(subjects.map((s) => lookUpReuse(engine, s, now)));
 }
 
 /** What a library lookup needs of a request. */

@@ -20,7 +20,7 @@ export async function submitAll(
   engine: Engine,
   tx: Tx,
   inputs: readonly SubmitInput[],
-  library?: readonly LibraryCandidates[],
+  library: readonly LibraryCandidates[],
 ): Promise<SubmitResult[]> {
   const now = engine.clock.now();
   const likely = new Set<string>();
@@ -37,10 +37,8 @@ export async function submitAll(
     const needed = input.dedup_key !== undefined || defaultQuota || (await engine.quotaConsumers.mayHave(input.consumer_id, now));
     if (needed && !consumers.has(input.consumer_id)) consumers.set(input.consumer_id, await tx.consumers.get(input.consumer_id));
     const consumer = consumers.get(input.consumer_id);
-    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine, consumer) : null };
+    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine, consumer) : null, library: library[i]! };
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
-    const candidates = library?.[i];
-    if (candidates) options.library = candidates;
     results.push(await submitRequest(engine, tx, input, options));
   }
   return results;

@@ -49,12 +49,12 @@ export interface SubmitOptions {
   dedupWindowMs?: number;
   /** Requests the consumer may submit per local day (its own quota or the default); unset: no limit. */
   dailyQuota?: number | null;
-  /** The library entries it could be offered, looked up before the transaction (`prefetchReuse`); unset: looked up in it. */
-  library?: LibraryCandidates;
+  /** The library entries it could be offered (none when reuse is off), looked up before the transaction (`prefetchReuse`). */
+  library: LibraryCandidates;
 }
 
 /** Submits a request in the caller's transaction: deduplicated, routed and asked (or held, or failed at once). */
-export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, options: SubmitOptions = {}): Promise<SubmitResult> {
+export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, options: SubmitOptions): Promise<SubmitResult> {
   const unknown = (input.target_experts ?? []).filter((id) => !engine.experts.has(id));
   if (unknown.length > 0) {
     throw badRequest(
@@ -63,7 +63,8 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     );
   }
   const now = engine.clock.now();
-  const { reuse, ...limits } = input.routing_policy ?? {};
+  // `reuse` was applied when the library was looked up (libraryFor); it is not a limit.
+  const { reuse: _reuse, ...limits } = input.routing_policy ?? {};
   const ownPolicy = stripUndefined(limits);
   // give_up_after may be shorter than escalation_after: the request then gives up before anyone else
   // is asked (an agent that needs an answer within 15 minutes sets only give_up_after).
@@ -109,7 +110,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     actor: consumerActor,
     data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
-  const reused = await offerReuse(engine, tx, request, reuse ?? engine.config.library.reuse, now, options.library);
+  const reused = await offerReuse(engine, tx, request, options.library, now);
   if (reused === 'reused') return { request_id: request.id, status: 'queued', reused: true };
   // The model judges a library entry first; the request is routed (or answered) when it has.
   if (reused === 'judging') return { request_id: request.id, status: 'queued' };

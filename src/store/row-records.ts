@@ -168,14 +168,13 @@ export function toLiveState(r: Row): ExpertLiveState {
     openAsks: Number(r.open),
     queuedAsks: Number(r.queued),
     asksToday: Number(r.today),
-    away: liveAway(r.away_until, r.away_delegate, r.away_note, r.away_set_by, r.away_set_at),
+    away: liveAway(r),
   };
 }
 
 /** The away spell an expert's live state carries, from its `expert_state` columns (null: none). */
-export function liveAway(until: unknown, delegate: unknown, note: unknown, setBy: unknown, setAt: unknown): AwayState | null {
-  if (until === null || until === undefined) return null;
-  return { until: Number(until), delegate_to: (delegate as string | null) ?? null, note: (note as string | null) ?? null, set_by: setBy as string, set_at: Number(setAt) };
+export function liveAway(r: Row): AwayState | null {
+  return r.away_until === null || r.away_until === undefined ? null : toAway(r);
 }
 
 /** Records by their id. */

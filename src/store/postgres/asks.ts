@@ -50,8 +50,8 @@ const SQL = {
         FROM asks WHERE state IN ('open', 'queued') GROUP BY expert_id) live) AS live,
       (SELECT COALESCE(json_agg(json_build_array(expert_id, today)), '[]') FROM (SELECT expert_id, COUNT(*) AS today
         FROM asks WHERE sent_at >= $1 AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id) today) AS today,
-      (SELECT COALESCE(json_agg(json_build_array(expert_id, muted, away_until, away_delegate, away_note, away_set_by, away_set_at)), '[]')
-        FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) AS kept`,
+      (SELECT COALESCE(json_agg(kept), '[]') FROM (SELECT expert_id, muted, away_until, away_delegate, away_note, away_set_by, away_set_at
+        FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) kept) AS kept`,
   setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
       ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
   muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
@@ -157,10 +157,10 @@ export class PgAsks implements AskRepository {
       s.queuedAsks = Number(queued);
     }
     for (const [id, today] of row!.today as Cell[][]) get(id as string).asksToday = Number(today);
-    for (const [id, muted, until, delegate, note, setBy, setAt] of row!.kept as Cell[][]) {
-      const s = get(id as string);
-      s.muted = muted === 1;
-      s.away = liveAway(until, delegate, note, setBy, setAt);
+    for (const kept of row!.kept as Array<Record<string, Cell>>) {
+      const s = get(kept.expert_id as string);
+      s.muted = kept.muted === 1;
+      s.away = liveAway(kept);
     }
     return states;
   }

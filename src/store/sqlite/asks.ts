@@ -142,7 +142,7 @@ export class SqliteAsks implements AskRepository {
       if (sentAt >= dayOf(expertId)) get(expertId).asksToday++;
     }
     for (const r of this.stmts.allMuted.all() as Row[]) get(r.expert_id as string).muted = true;
-    for (const r of this.stmts.allAway.all() as Row[]) get(r.expert_id as string).away = toLiveState(r).away;
+    for (const r of this.stmts.allAway.all() as Row[]) get(r.expert_id as string).away = toAway(r);
     return states;
   }
 
