@@ -172,9 +172,10 @@ export function zoneOf(engine: Engine, expertId: string): string {
 
 /**
  * Live states, each expert's `asksToday` counted from the start of their own day: experts with their
- * own time zone are passed with their day's start, everyone else shares the organisation's.
+ * own time zone are passed with their day's start, everyone else shares the organisation's. `settled`:
+ * read under the experts' locks even in a transaction that uses hints (`AskRepository.useHints`).
  */
-export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number): Promise<Map<string, ExpertLiveState>> {
+export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
   const dayStarts = new Map<string, number>();
   const orgZone = engine.config.org.timezone;
   const byZone = new Map<string, number>();
@@ -185,7 +186,7 @@ export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] 
     if (start === undefined) byZone.set(expert.timezone, (start = startOfLocalDay(now, expert.timezone)));
     dayStarts.set(expert.id, start);
   }
-  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined);
+  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
 }
 
 /** The next instant at which a day begins for anyone: the organisation or any expert in their own zone. */

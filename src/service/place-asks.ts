@@ -9,6 +9,7 @@ import type { AskPatch, Tx } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 import { updateRequest } from './new-request.js';
+import { noteSentOnHint } from './settle-hints.js';
 
 /**
  * Plans an ask of one expert on a request and sends it at once when the rules allow: not in quiet
@@ -112,6 +113,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
     previous: ask.instructions ? undefined : await previousAnswer(engine, tx, request),
     guideUrl: engine.config.org.expert_guide_url,
   });
+  if (!tx.asks.isSettled(expert.id)) noteSentOnHint(tx, expert.id, policy, expert);
   const wasDeferred = ask.send_after !== null;
   // The expert's slot is taken now, after the wait (if any) for another instance routing to them:
   // the ask's history says when it really began to count against their limits.

@@ -9,6 +9,10 @@ import { routingFacts } from './expert-availability.js';
 /**
  * Routes among `candidates` on their live state at `now`: their load, mute and caps, when each can be
  * asked, and who is away (their delegate stands in). Returns the decision and the states it read.
+ *
+ * In a transaction that uses hints, the candidates are weighed on them; the experts an ask goes to are
+ * read again under their locks before commit (`settleHints`). A decision that holds a request back or
+ * fails it, or one among listed targets (each of whom matters), is made on settled states only.
  */
 export async function routeLive(
   engine: Engine,
@@ -17,13 +21,27 @@ export async function routeLive(
   policy: Policy,
   now: number,
 ): Promise<{ decision: RouteDecision; states: Map<string, ExpertLiveState> }> {
+  const first = await decideOn(engine, tx, candidates, policy, now, false);
+  const mustSettle = first.decision.outcome !== 'ask' || first.decision.step === 'target';
+  if (!mustSettle || [...first.states.keys()].every((id) => tx.asks.isSettled(id))) return first;
+  return decideOn(engine, tx, candidates, policy, now, true);
+}
+
+async function decideOn(
+  engine: Engine,
+  tx: Tx,
+  candidates: readonly Candidate[],
+  policy: Policy,
+  now: number,
+  settled: boolean,
+): Promise<{ decision: RouteDecision; states: Map<string, ExpertLiveState> }> {
   const ids = candidates.map((c) => c.expertId);
-  const states = await liveStates(engine, tx, ids, now);
+  const states = await liveStates(engine, tx, ids, now, settled);
   // Spells past their end no longer count, whether or not the scheduler has cleared them yet.
   const away = new Map<string, AwayStandIn>();
   for (const [id, s] of states) if (s.away && s.away.until > now) away.set(id, s.away);
   const delegates = [...away.values()].map((a) => a.delegate_to).filter((id): id is string => id !== null && !states.has(id));
-  if (delegates.length > 0) for (const [id, s] of await liveStates(engine, tx, [...new Set(delegates)], now)) states.set(id, s);
+  if (delegates.length > 0) for (const [id, s] of await liveStates(engine, tx, [...new Set(delegates)], now, settled)) states.set(id, s);
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
   const decision = chooseAroundAway(candidates, states, policy, order, routingFacts(engine, policy.quiet_hours, now), away);
   return { decision, states };

@@ -38,3 +38,16 @@ export class Conflict extends Error {
     super(message, options);
   }
 }
+
+/**
+ * A transaction that routed on hints (`AskRepository.useHints`) read the experts it asked again under
+ * their locks, and a decision no longer holds (one was muted, set away or reached a cap meanwhile).
+ * Nothing is wrong with the work: the engine runs it again, reading those experts anew.
+ */
+export class StaleHints extends Error {
+  override readonly name = 'StaleHints';
+
+  constructor(readonly experts: readonly string[]) {
+    super(`routed on states of ${experts.join(', ')} that changed meanwhile`);
+  }
+}

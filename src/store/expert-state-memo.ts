@@ -1,20 +1,64 @@
 import type { ExpertLiveState } from '../domain/records.js';
 
+interface Kept {
+  state: ExpertLiveState;
+  /** The start of the day its `asksToday` counts from (experts' days differ by zone). */
+  day: number;
+  /** Read under the expert's lock in this transaction (exact until commit), not a hint a moment old. */
+  settled: boolean;
+}
+
 /**
  * Experts' live states as one transaction read them. Routing reads the states of the experts it may
  * ask and then writes asks; inside a transaction each expert's state is read once (with its lock, on
  * an engine that takes one) and kept until the transaction writes to that expert’s asks, mute or away
  * (`forget`; a new ask is counted in, `added`), so reading it again costs nothing and still sees the transaction's own changes.
+ *
+ * A kept state is either settled (read under the expert's lock, or on an engine with one writer) or
+ * a hint (read a moment ago without the lock: another instance may have changed it since). Asks
+ * placed on a hint are remembered (`placedOnHints`) until the state is read again settled.
  */
 export class ExpertStateMemo {
-  /** Each kept state with the start of the day its `asksToday` counts from (experts' days differ by zone). */
-  private readonly states = new Map<string, { state: ExpertLiveState; day: number }>();
+  private readonly states = new Map<string, Kept>();
+  private readonly onHints = new Set<string>();
 
-  /** The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`; `read` is asked for those not kept. */
-  async get(ids: readonly string[], dayOf: (id: string) => number, read: (missing: string[]) => Promise<Map<string, ExpertLiveState>>): Promise<Map<string, ExpertLiveState>> {
-    const missing = ids.filter((id) => this.states.get(id)?.day !== dayOf(id));
-    if (missing.length > 0) for (const [id, state] of await read(missing)) this.states.set(id, { state, day: dayOf(id) });
+  /**
+   * The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`; `read` is asked for
+   * those not kept (with `settled`, also for those kept only as hints), and what it returns is kept as
+   * `settled` says.
+   */
+  async get(
+    ids: readonly string[],
+    dayOf: (id: string) => number,
+    read: (missing: string[]) => Promise<Map<string, ExpertLiveState>>,
+    settled = true,
+  ): Promise<Map<string, ExpertLiveState>> {
+    const missing = ids.filter((id) => {
+      const kept = this.states.get(id);
+      return kept?.day !== dayOf(id) || (settled && !kept.settled);
+    });
+    if (missing.length > 0) {
+      for (const [id, state] of await read(missing)) {
+        this.states.set(id, { state, day: dayOf(id), settled });
+        if (settled) this.onHints.delete(id);
+      }
+    }
     return new Map(ids.map((id) => [id, { ...this.states.get(id)!.state }]));
+  }
+
+  /** Whether this expert's kept state was read under their lock (false when not kept or only a hint). */
+  isSettled(expertId: string): boolean {
+    return this.states.get(expertId)?.settled === true;
+  }
+
+  /** Experts given asks while their kept state was a hint, not read settled since. */
+  placedOnHints(): string[] {
+    return [...this.onHints];
+  }
+
+  /** Every settled state kept, with its day: exact at commit (the experts' locks are held until then). */
+  settledStates(): Array<{ id: string; state: ExpertLiveState; day: number }> {
+    return [...this.states].filter(([, k]) => k.settled).map(([id, k]) => ({ id, state: { ...k.state }, day: k.day }));
   }
 
   /**
@@ -25,6 +69,7 @@ export class ExpertStateMemo {
     const kept = this.states.get(ask.expert_id);
     if (!kept) return;
     const { state, day } = kept;
+    if (!kept.settled) this.onHints.add(ask.expert_id);
     if (ask.state === 'open') state.openAsks++;
     else if (ask.state === 'queued') state.queuedAsks++;
     if (ask.sent_at !== null && ask.sent_at >= day) state.asksToday++;

@@ -67,7 +67,7 @@ export interface AskReads {
    * Live state per expert; `ids` null means every expert with any state. `asksToday` counts from
    * `dayStart`, or for an expert in `dayStarts` (one in another time zone) from their own day's start.
    */
-  expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>): Promise<Map<string, ExpertLiveState>>;
+  expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>, settled?: boolean): Promise<Map<string, ExpertLiveState>>;
   /** Whether an expert is muted (cheaper than `expertStates` when only this matters). */
   isMuted(expertId: string): Promise<boolean>;
   /** Away spells of these experts (or of every expert: null), ended or not: callers compare `until` with their clock. */
@@ -83,6 +83,19 @@ export interface AskReads {
 }
 
 export interface AskRepository extends AskReads {
+  /**
+   * For the rest of this transaction `expertStates` may answer, for an expert not read under their lock
+   * yet, with a hint: their state as this instance read it a moment ago, without the lock (`settled`
+   * asks for the locked read). Where several instances write (PostgreSQL), routing a submit then locks
+   * only the experts it gives asks, not every candidate it weighs; the transaction must read those
+   * again settled before it commits (`placedOnHints`) and check its decisions still hold. A no-op
+   * where one process writes (SQLite): every read is settled there.
+   */
+  useHints(): void;
+  /** Whether this transaction's view of an expert's state was read under their lock (always, without hints). */
+  isSettled(expertId: string): boolean;
+  /** Experts this transaction gave asks while its view of their state was a hint. */
+  placedOnHints(): string[];
   insert(ask: AskRecord): Promise<void>;
   update(id: string, patch: AskPatch): Promise<void>;
   setMuted(expertId: string, muted: boolean, at: number): Promise<void>;

@@ -9,6 +9,7 @@ import { prepareSignIn } from '../../src/http/sign-in/prepare-sign-in.js';
 import { loadConfig, readSecrets } from '../../src/config/load-config.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
 import { wireService } from '../../src/wire-service.js';
 import { Capture, captureLogger } from './capture.js';
@@ -20,7 +21,9 @@ export const EXAMPLE_EXPERTS = [
   { id: 'sam', name: 'Sam Okafor', topics: ['deployments', 'kubernetes'] },
 ];
 
-export interface TestAppOptions {
+export interface TestAppOptions<S extends Store = SqliteStore> {
+  /** Opens the store instead of SQLite in the test's directory (a PostgreSQL store, say). */
+  openStore?: () => Promise<S>;
   /** Extra or replacement top-level config sections. */
   config?: Record<string, unknown>;
   token?: string;
@@ -36,7 +39,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
 }
 
-export interface TestApp {
+export interface TestApp<S extends Store = SqliteStore> {
   app: FastifyInstance;
   service: ExpertqService;
   clock: FakeClock;
@@ -45,7 +48,7 @@ export interface TestApp {
   logs: Capture;
   dir: string;
   configFile: string;
-  store: SqliteStore;
+  store: S;
   /** `app.inject` with JSON parsing and the bearer token. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   call(method: InjectOptions['method'], url: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -68,7 +71,7 @@ export function testConfigYaml(config: Record<string, unknown> = {}): string {
 }
 
 /** One real app per test: temp dir, real YAML file, real SQLite, console transport, fake clock. */
-export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+export async function buildTestApp<S extends Store = SqliteStore>(options: TestAppOptions<S> = {}): Promise<TestApp<S>> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'expertq-test-'));
   const configFile = join(dir, 'service.yaml');
   const yaml = options.yaml ?? testConfigYaml(options.config);
@@ -77,7 +80,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const out = new Capture();
   const { log, logs } = captureLogger();
-  const store = openSqliteStore(config.storagePath);
+  const store = (options.openStore ? await options.openStore() : openSqliteStore(config.storagePath)) as S;
   // The same wiring as `createService` (LLM, scheduler, transport start, leftover work kicked), without timers.
   const secrets = readSecrets(config, options.env ?? {});
   // As `startServer` does: an `auth.oidc` section discovers its provider (a real one in tests).
@@ -114,7 +117,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
   }
 
-  const callAs: TestApp['callAs'] = async (token, method, url, body) => {
+  const callAs: TestApp<S>['callAs'] = async (token, method, url, body) => {
     const res = await inject(token, method, url, body);
     await service.idle();
     return res;

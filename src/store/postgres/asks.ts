@@ -3,90 +3,65 @@ import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { awayValues, byRequest, liveAway, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
-
-/**
- * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
- * `asks_send_after`, `asks_queued`), so the planner can use them: a plan on another index would read
- * every open ask each tick. The keyset form resumes a scan after the last row handled.
- */
-const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
-
-const SQL = {
-  insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-  listFor: 'SELECT * FROM asks WHERE request_id = $1 ORDER BY created_at, id',
-  listForMany: 'SELECT * FROM asks WHERE request_id = ANY($1::text[]) ORDER BY created_at, id',
-  askOnRequest: `SELECT * FROM asks WHERE expert_id = $1 AND request_id = $2
-      ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
-  oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
-  openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
-  // Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
-  // asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
-  someStates: `SELECT e.id AS expert_id, live.open, live.queued, live.today + closed.today AS today,
-      s.muted, s.away_until, s.away_delegate, s.away_note, s.away_set_by, s.away_set_at
-    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
-    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued,
-        COUNT(*) FILTER (WHERE sent_at >= e.day_start) AS today
-      FROM asks WHERE expert_id = e.id AND state IN ('open', 'queued')) AS live
-    CROSS JOIN LATERAL (SELECT COUNT(*) AS today FROM asks
-      WHERE expert_id = e.id AND sent_at >= e.day_start AND state NOT IN ('open', 'queued')) AS closed
-    LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
-  // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
-  // one statement (a projection's columns are computed left to right).
-  lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
-    (SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
-      FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted) AS experts`,
-  // One expert's lock, as routing takes it: changing whether they can be asked waits for routing to
-  // them in progress, and routing after it reads the change.
-  lockExpert: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
-    pg_advisory_xact_lock(hashtextextended('expert:' || $1, 0)) AS expert`,
-  // Every expert's open and queued asks (the live asks' index), asks today, mute and away, in one
-  // statement: one connection and one round trip where four reads side by side took four of each. $1 is
-  // the earliest of the day starts, so the range stays on the sent_at index; $2 holds the experts whose
-  // day starts elsewhere (their own time zone), $3 everyone else's day start.
-  allStates: `SELECT
-      (SELECT COALESCE(json_agg(json_build_array(expert_id, open, queued)), '[]') FROM (SELECT expert_id,
-        COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued
-        FROM asks WHERE state IN ('open', 'queued') GROUP BY expert_id) live) AS live,
-      (SELECT COALESCE(json_agg(json_build_array(expert_id, today)), '[]') FROM (SELECT expert_id, COUNT(*) AS today
-        FROM asks WHERE sent_at >= $1 AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id) today) AS today,
-      (SELECT COALESCE(json_agg(kept), '[]') FROM (SELECT expert_id, muted, away_until, away_delegate, away_note, away_set_by, away_set_at
-        FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) kept) AS kept`,
-  setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
-      ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
-  muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
-  someAway: 'SELECT * FROM expert_state WHERE expert_id = ANY($1::text[]) AND away_until IS NOT NULL',
-  allAway: 'SELECT * FROM expert_state WHERE away_until IS NOT NULL',
-  dueAways: 'SELECT expert_id, away_until FROM expert_state WHERE away_until IS NOT NULL AND away_until <= $1 ORDER BY away_until, expert_id',
-  setAway: `INSERT INTO expert_state (expert_id, muted, updated_at, away_until, away_delegate, away_note, away_set_by, away_set_at)
-      VALUES ($1, 0, $2, $3, $4, $5, $6, $7)
-      ON CONFLICT (expert_id) DO UPDATE SET updated_at = excluded.updated_at, away_until = excluded.away_until,
-        away_delegate = excluded.away_delegate, away_note = excluded.away_note, away_set_by = excluded.away_set_by, away_set_at = excluded.away_set_at`,
-  // Two instances ending the same spell: the second waits for the first's row lock, then finds it cleared.
-  endAway: `UPDATE expert_state SET away_until = NULL, away_delegate = NULL, away_note = NULL, away_set_by = NULL, away_set_at = NULL, updated_at = $1
-      WHERE expert_id = $2 AND away_until = $3`,
-  escalations: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 ORDER BY escalate_at, id LIMIT $2`,
-  escalationsAfter: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 AND escalate_at >= $2
-      AND (escalate_at > $2 OR id > $3) ORDER BY escalate_at, id LIMIT $4`,
-  // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
-  queuedDue: `${WAITING} WHERE a.state = 'queued' AND a.send_after <= $1 AND r.drafting = 0`,
-  queuedAll: `${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`,
-  queuedOf: `${WAITING} WHERE a.expert_id = $1 AND a.state = 'queued' AND r.drafting = 0`,
-};
+import { SQL } from './asks-sql.js';
+import type { LoadHints } from './load-hints.js';
 
 /**
  * Asks and the live state of experts they make up, in PostgreSQL. Inside a transaction (`locking`),
  * reading an ask locks its row, and reading experts' live state locks each expert, so routing in two
- * instances at once cannot both take an expert's last free slot.
+ * instances at once cannot both take an expert's last free slot. A transaction that uses hints
+ * (`useHints`) reads unlocked, or from this instance's `hints`, the states it only weighs.
  */
 export class PgAsks implements AskRepository {
-  /** Inside a transaction: the live states read so far (each expert locked until commit). */
+  /** Inside a transaction: the live states read so far (each settled one locked until commit). */
   readonly memo = new ExpertStateMemo();
+  private hinting = false;
+  /** Some ask changed (whose expert this does not know): every hint is stale at commit. */
+  private asksChanged = false;
+  /** Experts whose mute or away this transaction changed. */
+  private readonly changed = new Set<string>();
 
+  /**
+   * `hints`: this instance's, kept up to date by `finish`; `hintsAllowed` false makes `useHints` a
+   * no-op (the last attempt of a transaction run again reads every state settled, so it cannot race).
+   */
   constructor(
     private readonly db: Db,
     private readonly locking: boolean,
+    private readonly hints: LoadHints | null = null,
+    private readonly hintsAllowed = true,
   ) {}
+
+  useHints(): void {
+    this.hinting = this.locking && this.hints !== null && this.hintsAllowed;
+  }
+
+  isSettled(expertId: string): boolean {
+    return !this.hinting || this.memo.isSettled(expertId);
+  }
+
+  placedOnHints(): string[] {
+    return this.hinting ? this.memo.placedOnHints() : [];
+  }
+
+  /**
+   * After the transaction: committed, the settled states (exact at commit) become this instance's
+   * hints, and what it changed otherwise is dropped from them; rolled back, the experts it read
+   * settled or acted on are dropped, so running it again reads them anew.
+   */
+  finish(committed: boolean): void {
+    const hints = this.hints;
+    if (!hints || !this.locking) return;
+    const settled = this.memo.settledStates();
+    if (!committed) {
+      for (const { id } of settled) hints.drop(id);
+      for (const id of this.memo.placedOnHints()) hints.drop(id);
+    } else {
+      if (this.asksChanged) hints.drop();
+      for (const { id, state, day } of settled) hints.put(id, state, day);
+    }
+    for (const id of this.changed) hints.drop(id);
+  }
 
   async insert(ask: AskRecord): Promise<void> {
     this.memo.added(ask);
@@ -100,6 +75,7 @@ export class PgAsks implements AskRepository {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return;
     this.memo.forget();
+    this.asksChanged = true;
     const sets = entries.map(([k], i) => `${k} = $${i + 1}`).join(', ');
     await write(this.db, `UPDATE asks SET ${sets} WHERE id = $${entries.length + 1}`, [...entries.map(([, v]) => v), id]);
   }
@@ -125,12 +101,18 @@ export class PgAsks implements AskRepository {
     return this.rows<AskRecord>(SQL.openOf, [expertId]);
   }
 
-  async expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>): Promise<Map<string, ExpertLiveState>> {
+  async expertStates(
+    ids: readonly string[] | null,
+    dayStart: number,
+    dayStarts?: ReadonlyMap<string, number>,
+    settled = false,
+  ): Promise<Map<string, ExpertLiveState>> {
     const states = new Map<string, ExpertLiveState>();
     const dayOf = (id: string) => dayStarts?.get(id) ?? dayStart;
     if (ids !== null) {
       const unique = [...new Set(ids)];
       if (!this.locking) return this.readStates(unique, dayOf);
+      if (this.hinting && !settled) return this.memo.get(unique, dayOf, (missing) => this.readHints(missing, dayOf), false);
       return this.memo.get(unique, dayOf, async (missing) => {
         // Routing decides on these counts and then writes asks: each expert's lock is held until commit,
         // so another instance routing to the same expert reads the counts after this one's asks. Taken
@@ -200,6 +182,7 @@ export class PgAsks implements AskRepository {
    */
   private async lockFor(expertId: string): Promise<void> {
     this.memo.forget(expertId);
+    this.changed.add(expertId);
     if (this.locking) await write(this.db, SQL.lockExpert, [expertId]);
   }
 
@@ -219,6 +202,17 @@ export class PgAsks implements AskRepository {
     const lists = [];
     for (const id of new Set(expertIds)) lists.push(await this.rows<WaitingAsk>(SQL.queuedOf, [id]));
     return lists.flat();
+  }
+
+  /** Hints for `ids`: this instance's where it has one, the others read without their locks (and kept as hints). */
+  private async readHints(ids: readonly string[], dayOf: (id: string) => number): Promise<Map<string, ExpertLiveState>> {
+    const { found, missing } = this.hints!.take(ids, dayOf);
+    if (missing.length === 0) return found;
+    for (const [id, state] of await this.readStates(missing, dayOf)) {
+      this.hints!.put(id, state, dayOf(id));
+      found.set(id, state);
+    }
+    return found;
   }
 
   private async readStates(ids: readonly string[], dayOf: (id: string) => number): Promise<Map<string, ExpertLiveState>> {

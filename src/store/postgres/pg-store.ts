@@ -10,12 +10,15 @@ import { pgTypes } from './sql.js';
 import { poolDb, TxConnection } from './connection.js';
 import type { ColumnTypes } from './insert-buffer.js';
 import { isRetryable, toStoreError } from './storage-errors.js';
+import { LoadHints } from './load-hints.js';
 
 export interface PgStoreOptions {
   /** A `postgres://` URL. */
   url: string;
   /** Connections in this process's pool (`storage.pool_size`). */
   poolSize?: number;
+  /** How long routing weighs an expert on a state this instance read (default `HINT_MS`). */
+  hintMs?: number;
 }
 
 /** A transaction that lost a race (deadlock, serialization failure) is run again this many times in all. */
@@ -47,7 +50,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     await pool.end();
     throw toStoreError(error);
   }
-  return new PgStore(pool, changes, columnTypes);
+  return new PgStore(pool, changes, columnTypes, new LoadHints(options.hintMs));
 }
 
 /** The columns of this schema's tables and their types, for the inserts a transaction sends as arrays. */
@@ -84,10 +87,12 @@ export function redact(url: string): string {
  * reads and writes through `tx`, so running it again is safe.
  */
 export class PgStore extends StoreReads implements Store {
+  /** `hints`: experts' states as this instance last read or committed them, routing's hints (`PgAsks.useHints`). */
   constructor(
     readonly pool: pg.Pool,
     readonly changes: PgChangeFeed,
     private readonly columnTypes: ColumnTypes,
+    private readonly hints = new LoadHints(),
   ) {
     super(createPgRepositories(poolDb(pool), false));
   }
@@ -110,16 +115,21 @@ export class PgStore extends StoreReads implements Store {
       }
       let broken = false;
       const connection = new TxConnection(client, this.columnTypes);
+      // The last attempt reads every expert settled: a transaction routed on hints that proved stale
+      // each time still ends.
+      const { tx, asks } = this.txOn(connection, attempt < MAX_ATTEMPTS);
       try {
         connection.send('BEGIN');
-        const value = await work(this.txOn(connection));
+        const value = await work(tx);
         // The commit goes out behind the last writes; if one of them failed, the server rolled back
         // instead, and `settle` says which write it was. The read goes out behind the commit.
         connection.send('COMMIT');
         const reading = read?.(createPgRepositories(connection, false), value).catch(() => undefined);
         await connection.settle();
+        asks.finish(true);
         return { value, read: await reading };
       } catch (error) {
+        asks.finish(false);
         try {
           await connection.settle().catch(() => {});
           await client.query('ROLLBACK');
@@ -152,9 +162,10 @@ export class PgStore extends StoreReads implements Store {
     await this.pool.end();
   }
 
-  private txOn(connection: TxConnection): Tx {
+  private txOn(connection: TxConnection, hintsAllowed: boolean): { tx: Tx; asks: PgAsks } {
     let depth = 0;
-    const repositories = createPgRepositories(connection, true);
+    const repositories = createPgRepositories(connection, true, this.hints, hintsAllowed);
+    const asks = repositories.asks as PgAsks;
     const tx: Tx = {
       ...repositories,
       savepoint: async (work) => {
@@ -170,7 +181,7 @@ export class PgStore extends StoreReads implements Store {
           await connection.settle().catch(() => {});
           connection.forgetFailure();
           // States read inside may count asks the rollback undoes.
-          (repositories.asks as PgAsks).memo.forget();
+          asks.memo.forget();
           await connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
           connection.send(`RELEASE SAVEPOINT ${name}`);
           throw error;
@@ -179,6 +190,6 @@ export class PgStore extends StoreReads implements Store {
         }
       },
     };
-    return tx;
+    return { tx, asks };
   }
 }

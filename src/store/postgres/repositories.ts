@@ -14,16 +14,18 @@ import { PgProposals } from './proposals.js';
 import { PgRequests } from './requests.js';
 import { PgServiceState } from './service-state.js';
 import type { Db } from './sql.js';
+import type { LoadHints } from './load-hints.js';
 
 /**
  * The PostgreSQL repositories over one connection (inside a transaction, `locking` is true: reads of
  * an aggregate's root row take its row lock, so concurrent writers of one request, proposal or expert
- * wait for each other) or over the pool (reads outside transactions, each autocommitted).
+ * wait for each other) or over the pool (reads outside transactions, each autocommitted). `hints`:
+ * the instance's experts' states for routing (see `PgAsks`), which a transaction may use if `hintsAllowed`.
  */
-export function createPgRepositories(db: Db, locking: boolean): Repositories {
+export function createPgRepositories(db: Db, locking: boolean, hints: LoadHints | null = null, hintsAllowed = true): Repositories {
   return {
     requests: new PgRequests(db, locking),
-    asks: new PgAsks(db, locking),
+    asks: new PgAsks(db, locking, hints, hintsAllowed),
     proposals: new PgProposals(db, locking),
     outbox: new Outbox(new PgMessages(db), new PgDeliveries(db)),
     consumers: new PgConsumers(db, locking),

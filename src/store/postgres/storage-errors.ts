@@ -1,4 +1,4 @@
-import { Conflict, StorageUnavailable, type StorageUnavailableCode } from '../errors.js';
+import { Conflict, StaleHints, StorageUnavailable, type StorageUnavailableCode } from '../errors.js';
 
 /** SQLSTATE classes and codes that say the database, not the statement, failed. */
 const UNAVAILABLE: Array<[RegExp, StorageUnavailableCode]> = [
@@ -15,6 +15,7 @@ const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIP
 
 /** Whether the transaction may simply be run again: it lost a race, nothing is wrong with it. */
 export function isRetryable(error: unknown): boolean {
+  if (error instanceof StaleHints) return true;
   const raw = error instanceof StorageUnavailable ? error.cause : error;
   const code = (raw as { code?: unknown } | null)?.code;
   return code === '40001' || code === '40P01';

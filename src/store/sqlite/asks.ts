@@ -79,6 +79,17 @@ export class SqliteAsks implements AskRepository {
     this.prepareCached = statementCache(db);
   }
 
+  /** One process writes: every state read inside a transaction is settled. */
+  useHints(): void {}
+
+  isSettled(): boolean {
+    return true;
+  }
+
+  placedOnHints(): string[] {
+    return [];
+  }
+
   async insert(ask: AskRecord): Promise<void> {
     this.memo?.added(ask);
     this.stmts.insert.run({ ...ask, instructions: ask.instructions ?? null });

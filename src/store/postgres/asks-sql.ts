@@ -1,0 +1,69 @@
+/**
+ * The statements of `PgAsks`. The scheduler's repeat the partial indexes' conditions word for word
+ * (`asks_escalate`, `asks_send_after`, `asks_queued`), so the planner can use them: a plan on another
+ * index would read every open ask each tick. The keyset form resumes a scan after the last row handled.
+ */
+const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
+
+export const SQL = {
+  insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  listFor: 'SELECT * FROM asks WHERE request_id = $1 ORDER BY created_at, id',
+  listForMany: 'SELECT * FROM asks WHERE request_id = ANY($1::text[]) ORDER BY created_at, id',
+  askOnRequest: `SELECT * FROM asks WHERE expert_id = $1 AND request_id = $2
+      ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
+  oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
+  openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
+  // Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
+  // asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
+  someStates: `SELECT e.id AS expert_id, live.open, live.queued, live.today + closed.today AS today,
+      s.muted, s.away_until, s.away_delegate, s.away_note, s.away_set_by, s.away_set_at
+    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
+    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued,
+        COUNT(*) FILTER (WHERE sent_at >= e.day_start) AS today
+      FROM asks WHERE expert_id = e.id AND state IN ('open', 'queued')) AS live
+    CROSS JOIN LATERAL (SELECT COUNT(*) AS today FROM asks
+      WHERE expert_id = e.id AND sent_at >= e.day_start AND state NOT IN ('open', 'queued')) AS closed
+    LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
+  // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
+  // one statement (a projection's columns are computed left to right).
+  lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
+    (SELECT COUNT(pg_advisory_xact_lock(hashtextextended('expert:' || id, 0)))
+      FROM (SELECT id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n OFFSET 0) AS sorted) AS experts`,
+  // One expert's lock, as routing takes it: changing whether they can be asked waits for routing to
+  // them in progress, and routing after it reads the change.
+  lockExpert: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,
+    pg_advisory_xact_lock(hashtextextended('expert:' || $1, 0)) AS expert`,
+  // Every expert's open and queued asks (the live asks' index), asks today, mute and away, in one
+  // statement: one connection and one round trip where four reads side by side took four of each. $1 is
+  // the earliest of the day starts, so the range stays on the sent_at index; $2 holds the experts whose
+  // day starts elsewhere (their own time zone), $3 everyone else's day start.
+  allStates: `SELECT
+      (SELECT COALESCE(json_agg(json_build_array(expert_id, open, queued)), '[]') FROM (SELECT expert_id,
+        COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued
+        FROM asks WHERE state IN ('open', 'queued') GROUP BY expert_id) live) AS live,
+      (SELECT COALESCE(json_agg(json_build_array(expert_id, today)), '[]') FROM (SELECT expert_id, COUNT(*) AS today
+        FROM asks WHERE sent_at >= $1 AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id) today) AS today,
+      (SELECT COALESCE(json_agg(kept), '[]') FROM (SELECT expert_id, muted, away_until, away_delegate, away_note, away_set_by, away_set_at
+        FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) kept) AS kept`,
+  setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
+      ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
+  muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
+  someAway: 'SELECT * FROM expert_state WHERE expert_id = ANY($1::text[]) AND away_until IS NOT NULL',
+  allAway: 'SELECT * FROM expert_state WHERE away_until IS NOT NULL',
+  dueAways: 'SELECT expert_id, away_until FROM expert_state WHERE away_until IS NOT NULL AND away_until <= $1 ORDER BY away_until, expert_id',
+  setAway: `INSERT INTO expert_state (expert_id, muted, updated_at, away_until, away_delegate, away_note, away_set_by, away_set_at)
+      VALUES ($1, 0, $2, $3, $4, $5, $6, $7)
+      ON CONFLICT (expert_id) DO UPDATE SET updated_at = excluded.updated_at, away_until = excluded.away_until,
+        away_delegate = excluded.away_delegate, away_note = excluded.away_note, away_set_by = excluded.away_set_by, away_set_at = excluded.away_set_at`,
+  // Two instances ending the same spell: the second waits for the first's row lock, then finds it cleared.
+  endAway: `UPDATE expert_state SET away_until = NULL, away_delegate = NULL, away_note = NULL, away_set_by = NULL, away_set_at = NULL, updated_at = $1
+      WHERE expert_id = $2 AND away_until = $3`,
+  escalations: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 ORDER BY escalate_at, id LIMIT $2`,
+  escalationsAfter: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 AND escalate_at >= $2
+      AND (escalate_at > $2 OR id > $3) ORDER BY escalate_at, id LIMIT $4`,
+  // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
+  queuedDue: `${WAITING} WHERE a.state = 'queued' AND a.send_after <= $1 AND r.drafting = 0`,
+  queuedAll: `${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`,
+  queuedOf: `${WAITING} WHERE a.expert_id = $1 AND a.state = 'queued' AND r.drafting = 0`,
+};

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openPgStore, type PgStore } from '../../../src/store/postgres/pg-store.js';
+import { buildTestApp, submitBody, type TestApp } from '../../support/build-test-app.js';
+import { createTestDatabase, dropTestDatabase } from '../engines.js';
+
+/**
+ * Two instances on one PostgreSQL database. Each weighs the candidates of a submit on the states it
+ * read a moment ago (hints), and locks and reads again only the experts it asks: whatever another
+ * instance did meanwhile, no cap is passed and no muted expert is asked. The hints here are kept a
+ * minute, so the second instance's are certainly stale when it routes.
+ */
+describe('routing on hints with two instances', () => {
+  const name = `eq_hints_${process.pid}`;
+  let apps: Array<TestApp<PgStore>> = [];
+  const policy = { max_open_asks_per_expert: 1 };
+
+  beforeEach(async () => {
+    const url = await createTestDatabase(name);
+    for (let i = 0; i < 2; i++) apps.push(await buildTestApp({ openStore: () => openPgStore({ url, poolSize: 3, hintMs: 60_000 }) }));
+  });
+  afterEach(async () => {
+    for (const app of apps) await app.close();
+    apps = [];
+    await dropTestDatabase(name);
+  });
+
+  const openAsks = async (app: TestApp<PgStore>) =>
+    Object.fromEntries(((await app.call('GET', '/api/v1/experts')).body as Array<{ id: string; open_asks: number }>).map((e) => [e.id, e.open_asks]));
+  const statusOf = async (app: TestApp<PgStore>, id: string) => (await app.call('GET', `/api/v1/requests/${id}`)).body.status as string;
+
+  it('an instance whose hint says an expert has room does not ask them past a cap another instance filled', async () => {
+    const [a, b] = apps as [TestApp<PgStore>, TestApp<PgStore>];
+    // b routes billing to Dana, and has read Lee (the other billing expert) with no open asks.
+    const first = await b.call('POST', '/api/v1/requests', submitBody({ routing_policy: policy }));
+    expect(await statusOf(b, first.body.request_id)).toBe('asked');
+    // a asks Lee, who takes payments alone: Lee is at the cap of one open ask.
+    const payments = await a.call('POST', '/api/v1/requests', submitBody({ topic: 'payments', question: 'Refund window?', routing_policy: policy }));
+    expect(await statusOf(a, payments.body.request_id)).toBe('asked');
+
+    const second = await b.call('POST', '/api/v1/requests', submitBody({ question: 'Late fee?', routing_policy: policy }));
+
+    expect(second.status).toBe(200);
+    expect(await statusOf(b, second.body.request_id)).toBe('queued');
+    expect(await openAsks(a)).toMatchObject({ dana: 1, lee: 1 });
+    expect(b.messages()).toHaveLength(1);
+  });
+
+  it('an instance whose hint says an expert is free does not ask them once another instance muted them', async () => {
+    const [a, b] = apps as [TestApp<PgStore>, TestApp<PgStore>];
+    // b asks Dana (billing), then Lee (payments): one open ask each, so Dana, first in the registry, is next for billing.
+    await b.call('POST', '/api/v1/requests', submitBody());
+    await b.call('POST', '/api/v1/requests', submitBody({ topic: 'payments', question: 'Refund window?' }));
+    // Muted through a's store alone, so nothing tells b (an instance hears of some changes and reads again).
+    await a.store.transaction((tx) => tx.asks.setMuted('dana', true, a.clock.now()));
+
+    const third = await b.call('POST', '/api/v1/requests', submitBody({ question: 'Late fee?' }));
+
+    expect(await statusOf(b, third.body.request_id)).toBe('asked');
+    expect(await openAsks(a)).toMatchObject({ dana: 1, lee: 2 });
+    expect(b.messages().filter((m) => m.includes('(lee)'))).toHaveLength(2);
+  });
+});
