@@ -151,4 +151,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
   DROP INDEX asks_live;
   CREATE INDEX asks_closed_sent ON asks (expert_id, sent_at) WHERE sent_at IS NOT NULL AND state NOT IN ('open', 'queued');
   `,
+  // 14: two indexes no statement of this version or the one before reads (an expert's asks by state,
+  // and by when each was sent: asks_live_sent and asks_closed_sent serve both), each an entry to write
+  // for every ask placed.
+  `
+  DROP INDEX asks_expert_sent;
+  DROP INDEX asks_expert_state;
+  `,
 ];
