@@ -24,8 +24,8 @@ export class ExpertStateMemo {
 
   /**
    * The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`; `read` is asked for
-   * those not kept (with `settled`, also for those kept only as hints), and a copy of what it returns
-   * is kept as `settled` says.
+   * those not kept (with `settled`, also for those kept only as hints), and what it returns (objects
+   * of its own, which the memo then changes) is kept as `settled` says.
    */
   async get(
     ids: readonly string[],
@@ -39,7 +39,7 @@ export class ExpertStateMemo {
     });
     if (missing.length > 0) {
       for (const [id, state] of await read(missing)) {
-        this.states.set(id, { state: { ...state }, day: dayOf(id), settled });
+        this.states.set(id, { state, day: dayOf(id), settled });
         if (settled) this.onHints.delete(id);
       }
     }

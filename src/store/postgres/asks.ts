@@ -209,7 +209,7 @@ export class PgAsks implements AskRepository {
     const { found, missing } = this.hints!.take(ids, dayOf);
     if (missing.length === 0) return found;
     for (const [id, state] of await this.readStates(missing, dayOf)) {
-      this.hints!.put(id, state, dayOf(id));
+      this.hints!.put(id, { ...state }, dayOf(id));
       found.set(id, state);
     }
     return found;

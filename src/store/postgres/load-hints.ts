@@ -17,14 +17,14 @@ export class LoadHints {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  /** The hints kept for `ids` (the kept objects: not to be changed), and the ids with none. */
+  /** The hints kept for `ids` (copies), and the ids with none. */
   take(ids: readonly string[], dayOf: (id: string) => number): { found: Map<string, ExpertLiveState>; missing: string[] } {
     const found = new Map<string, ExpertLiveState>();
     const missing: string[] = [];
     const oldest = this.clock() - this.keepMs;
     for (const id of ids) {
       const hint = this.kept.get(id);
-      if (hint && hint.day === dayOf(id) && hint.at >= oldest) found.set(id, hint.state);
+      if (hint && hint.day === dayOf(id) && hint.at >= oldest) found.set(id, { ...hint.state });
       else missing.push(id);
     }
     return { found, missing };

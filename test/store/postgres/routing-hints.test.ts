@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPgStore, type PgStore } from '../../../src/store/postgres/pg-store.js';
 import { buildTestApp, submitBody, type TestApp } from '../../support/build-test-app.js';
 import { createTestDatabase, dropTestDatabase } from '../engines.js';
+import { ask, request, T0 } from '../records.js';
 
 /**
  * Two instances on one PostgreSQL database. Each weighs the candidates of a submit on the states it
@@ -58,5 +59,44 @@ describe('routing on hints with two instances', () => {
     expect(await statusOf(b, third.body.request_id)).toBe('asked');
     expect(await openAsks(a)).toMatchObject({ dana: 1, lee: 2 });
     expect(b.messages().filter((m) => m.includes('(lee)'))).toHaveLength(2);
+  });
+});
+
+describe('an instance’s hints', () => {
+  const name = `eq_hints_own_${process.pid}`;
+  let store: PgStore | null = null;
+
+  afterEach(async () => {
+    await store?.close();
+    store = null;
+    await dropTestDatabase(name);
+  });
+
+  it('count a transaction’s own asks once it commits, and never those of one rolled back', async () => {
+    store = await openPgStore({ url: await createTestDatabase(name), poolSize: 2, hintMs: 60_000 });
+    await store.transaction((tx) => tx.requests.insert(request('req_0')));
+    const openOfBen = () =>
+      store!.transaction(async (tx) => {
+        tx.asks.useHints();
+        return (await tx.asks.expertStates(['ben'], T0)).get('ben')!.openAsks;
+      });
+    expect(await openOfBen()).toBe(0);
+
+    const placing = store.transaction(async (tx) => {
+      tx.asks.useHints();
+      await tx.asks.expertStates(['ben'], T0);
+      await tx.asks.insert(ask('ask_0', 'req_0', 'ben', { state: 'open', sent_at: T0 }));
+      throw new Error('changed its mind');
+    });
+    await expect(placing).rejects.toThrow('changed its mind');
+    expect(await openOfBen()).toBe(0);
+
+    await store.transaction(async (tx) => {
+      tx.asks.useHints();
+      await tx.asks.expertStates(['ben'], T0);
+      await tx.asks.insert(ask('ask_1', 'req_0', 'ben', { state: 'open', sent_at: T0 }));
+      await tx.asks.expertStates(['ben'], T0, undefined, true);
+    });
+    expect(await openOfBen()).toBe(1);
   });
 });
