@@ -15,8 +15,9 @@ interface Kept {
  * (`forget`; a new ask is counted in, `added`), so reading it again costs nothing and still sees the transaction's own changes.
  *
  * A kept state is either settled (read under the expert's lock, or on an engine with one writer) or
- * a hint (read a moment ago without the lock: another instance may have changed it since). Asks
- * placed on a hint are remembered (`placedOnHints`) until the state is read again settled.
+ * a hint (read a moment ago without the lock: another instance may have changed it since). The
+ * experts given asks on a hint are remembered (`placedOnHints`) for the whole transaction: reading
+ * them settled later does not check the asks placed before.
  */
 export class ExpertStateMemo {
   private readonly states = new Map<string, Kept>();
@@ -38,10 +39,7 @@ export class ExpertStateMemo {
       return kept?.day !== dayOf(id) || (settled && !kept.settled);
     });
     if (missing.length > 0) {
-      for (const [id, state] of await read(missing)) {
-        this.states.set(id, { state, day: dayOf(id), settled });
-        if (settled) this.onHints.delete(id);
-      }
+      for (const [id, state] of await read(missing)) this.states.set(id, { state, day: dayOf(id), settled });
     }
     return new Map(ids.map((id) => [id, { ...this.states.get(id)!.state }]));
   }
@@ -51,7 +49,7 @@ export class ExpertStateMemo {
     return this.states.get(expertId)?.settled === true;
   }
 
-  /** Experts given asks while their kept state was a hint, not read settled since. */
+  /** Experts given asks while their kept state was a hint (read settled since or not). */
   placedOnHints(): string[] {
     return [...this.onHints];
   }

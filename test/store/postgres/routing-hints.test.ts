@@ -46,6 +46,22 @@ describe('routing on hints with two instances', () => {
     expect(b.messages()).toHaveLength(1);
   });
 
+  it('an ask placed on a stale hint is checked even when the same batch reads that expert under lock afterwards', async () => {
+    const [a, b] = apps as [TestApp<PgStore>, TestApp<PgStore>];
+    await b.call('POST', '/api/v1/requests', submitBody({ routing_policy: policy }));
+    await a.call('POST', '/api/v1/requests', submitBody({ topic: 'payments', question: 'Refund window?', routing_policy: policy }));
+
+    // One batch on b: the first goes to Lee on b's hint; the second lists Lee, so Lee is read under lock.
+    const [first, second] = await Promise.all([
+      b.call('POST', '/api/v1/requests', submitBody({ question: 'Late fee?', routing_policy: policy })),
+      b.call('POST', '/api/v1/requests', submitBody({ question: 'Dispute window?', target_experts: ['lee'], routing_policy: policy })),
+    ]);
+
+    expect(await statusOf(b, first.body.request_id)).toBe('queued');
+    expect(await statusOf(b, second.body.request_id)).toBe('queued');
+    expect(await openAsks(a)).toMatchObject({ dana: 1, lee: 1 });
+  });
+
   it('an instance whose hint says an expert is free does not ask them once another instance muted them', async () => {
     const [a, b] = apps as [TestApp<PgStore>, TestApp<PgStore>];
     // b asks Dana (billing), then Lee (payments): one open ask each, so Dana, first in the registry, is next for billing.
