@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { AwayRequest, ExpertHome } from '../transport/transport.js';
-import { awaysAt } from './away-state.js';
+import { inForce } from './away-state.js';
 import { liveStates, type Engine } from './engine.js';
 import { endAway, setAway } from './expert-away.js';
 
@@ -12,8 +12,9 @@ export async function expertHome(engine: Engine, expertId: string): Promise<Expe
   const expert = engine.experts.get(expertId);
   if (!expert) return null;
   const now = engine.clock.now();
+  // One read: the live state carries the away spell.
   const state = (await liveStates(engine, engine.store, [expertId], now)).get(expertId);
-  const away = (await awaysAt(engine.store, [expertId], now)).get(expertId) ?? null;
+  const away = inForce(state?.away, now);
   const asks = (await engine.store.asks.openOf(expertId)).sort((a, b) => (a.sent_at ?? a.created_at) - (b.sent_at ?? b.created_at));
   const openQuestions: ExpertHome['openQuestions'] = [];
   for (const ask of asks) {

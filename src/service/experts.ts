@@ -13,6 +13,7 @@ import { audit, liveStates, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 import { passOn } from './pass-on.js';
 import { awayView, type AwayView } from './expert-away.js';
+import { inForce } from './away-state.js';
 
 export interface ExpertView {
   id: string;
@@ -48,7 +49,7 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
   const states = await liveStates(engine, engine.store, null, now);
   return engine.experts.experts.map((e) => {
     const s = states.get(e.id) ?? { muted: false, openAsks: 0, queuedAsks: 0, asksToday: 0 };
-    const away = s.away && s.away.until > now ? s.away : null;
+    const away = inForce(s.away, now);
     const unavailable = unavailableNow(engine, e, s, away, now);
     // Written out, not spread from the registry entry: this runs for every expert at every refresh of
     // the Experts page, and spreading objects of optional fields cost most of the route.

@@ -10,6 +10,7 @@ import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 import { updateRequest } from './new-request.js';
 import { noteSentOnHint } from './settle-hints.js';
+import { inForce } from './away-state.js';
 
 /**
  * Plans an ask of one expert on a request and sends it at once when the rules allow: not in quiet
@@ -77,7 +78,7 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   const policy = request.routing_policy;
   const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
   if (state?.muted) return await notNow('muted');
-  if (state?.away && state.away.until > now) return await notNow('set_away');
+  if (inForce(state?.away, now)) return await notNow('set_away');
   if (state && isCapped(state, policy, expert)) return await notNow('capped');
   const free = expertAvailability(engine, expert, policy.quiet_hours, now);
   if (!free.available) {

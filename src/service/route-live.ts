@@ -5,6 +5,7 @@ import type { ExpertLiveState } from '../domain/records.js';
 import type { Tx } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
 import { routingFacts } from './expert-availability.js';
+import { inForce } from './away-state.js';
 
 /**
  * Routes among `candidates` on their live state at `now`: their load, mute and caps, when each can be
@@ -37,9 +38,11 @@ async function decideOn(
 ): Promise<{ decision: RouteDecision; states: Map<string, ExpertLiveState> }> {
   const ids = candidates.map((c) => c.expertId);
   const states = await liveStates(engine, tx, ids, now, settled);
-  // Spells past their end no longer count, whether or not the scheduler has cleared them yet.
   const away = new Map<string, AwayStandIn>();
-  for (const [id, s] of states) if (s.away && s.away.until > now) away.set(id, s.away);
+  for (const [id, s] of states) {
+    const spell = inForce(s.away, now);
+    if (spell) away.set(id, spell);
+  }
   const delegates = [...away.values()].map((a) => a.delegate_to).filter((id): id is string => id !== null && !states.has(id));
   if (delegates.length > 0) for (const [id, s] of await liveStates(engine, tx, [...new Set(delegates)], now, settled)) states.set(id, s);
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;

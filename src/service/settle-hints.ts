@@ -2,6 +2,7 @@ import { limitsFor, type ExpertCaps, type RouteLimits } from '../core/route-requ
 import { StaleHints } from '../store/errors.js';
 import type { Tx } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
+import { inForce } from './away-state.js';
 
 /** Per transaction: the experts it sent asks on a hint, with the tightest caps they were sent under. */
 const sentOnHints = new WeakMap<Tx, Map<string, RouteLimits>>();
@@ -32,7 +33,7 @@ export async function settleHints(engine: Engine, tx: Tx, now: number): Promise<
   const sent = sentOnHints.get(tx);
   const stale = placed.filter((id) => {
     const state = states.get(id)!;
-    if (state.muted || (state.away && state.away.until > now)) return true;
+    if (state.muted || inForce(state.away, now)) return true;
     const limits = sent?.get(id);
     return limits !== undefined && (state.openAsks > limits.max_open_asks_per_expert || state.asksToday > limits.max_asks_per_expert_per_day);
   });

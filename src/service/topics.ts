@@ -1,6 +1,6 @@
 import { closestTopics } from '../core/closest-topics.js';
 import { isCapped } from '../core/route-request.js';
-import { awaysAt } from './away-state.js';
+import { inForce } from './away-state.js';
 import { liveStates, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
 
@@ -24,14 +24,14 @@ export function knownTopics(engine: Engine): string[] {
 
 /** The topics with how many experts take each and how many could be asked now. */
 export async function listTopics(engine: Engine, now: number): Promise<TopicView[]> {
+  // One read: each expert's live state carries their away spell.
   const states = await liveStates(engine, engine.store, null, now);
-  const away = await awaysAt(engine.store, null, now);
   const { defaults } = engine.config;
   return knownTopics(engine).map((topic) => {
     const experts = engine.experts.withTopic(topic);
     const available = experts.filter((e) => {
       const s = states.get(e.id);
-      if (away.has(e.id) || (s && (s.muted || isCapped(s, defaults, e)))) return false;
+      if (s && (inForce(s.away, now) || s.muted || isCapped(s, defaults, e))) return false;
       return expertAvailability(engine, e, defaults.quiet_hours, now).available;
     }).length;
     return { topic, experts: experts.length, available_now: available, fallback: engine.config.topics[topic]?.fallback ?? null };

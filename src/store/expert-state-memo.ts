@@ -54,9 +54,12 @@ export class ExpertStateMemo {
     return [...this.onHints];
   }
 
-  /** Every settled state kept, with its day: exact at commit (the experts' locks are held until then). */
+  /**
+   * Every settled state kept, with its day: exact at commit (the experts' locks are held until then).
+   * The kept objects themselves: for when the transaction is over and the memo no longer changes them.
+   */
   settledStates(): Array<{ id: string; state: ExpertLiveState; day: number }> {
-    return [...this.states].filter(([, k]) => k.settled).map(([id, k]) => ({ id, state: { ...k.state }, day: k.day }));
+    return [...this.states].filter(([, k]) => k.settled).map(([id, k]) => ({ id, state: k.state, day: k.day }));
   }
 
   /**
