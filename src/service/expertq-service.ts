@@ -16,7 +16,7 @@ import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import type { SubmitInput, SubmitResult } from './submit-request.js';
-import { libraryFor, submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
+import { libraryFor, placesOfAsks, submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
 import { leasingAsks } from './leased-messages.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
@@ -42,8 +42,8 @@ export class ExpertqService extends ServiceBase {
       read: places,
     } = await this.store.transactionThenRead(
       (tx) => leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs, library)),
-      // Whether each ask is still open (and where its expert was asked before), read with the commit.
-      (reads, { leased }) => reads.chat.askPlaces(leased.messages.map((m) => m.ask_id!)),
+      // Whether each ask is still open (and where its expert was asked before), as of the commit.
+      (reads, { value, leased }) => placesOfAsks(reads, value, leased.messages),
     );
     // The asks go out now, with no claim; the dispatcher is woken only for other messages.
     this.messages.sendLeased(leased.messages, places);
