@@ -156,6 +156,23 @@ describe.each(ENGINES)('$name store: transactions', (engine) => {
     expect(Object.values(await e.store.metrics.requestsByStatus()).reduce((a, b) => a + b, 0)).toBe(many + 1);
   });
 
+  it('text written together in one transaction comes back exactly as written: quotes, backslashes, braces, commas, NULL, empty', async () => {
+    const questions = ['He said "hi" \\ then {left}, then "}"?', 'NULL', '', 'C:\\temp\\"x"\\', 'naïve — 日本語 ✓', ' , {} "" \\\\ '];
+    await e.store.transaction(async (tx) => {
+      for (const [i, question] of questions.entries()) {
+        await tx.requests.insert(request(`req_${i}`, { question, dedup_key: i === 1 ? 'NULL' : null, context: { quote: question } }));
+        await tx.requests.appendAudit(audit(`req_${i}`, T0 + i, { data: { said: question } }));
+      }
+    });
+    for (const [i, question] of questions.entries()) {
+      const stored = await e.store.requests.get(`req_${i}`);
+      expect(stored?.question).toBe(question);
+      expect(stored?.context).toEqual({ quote: question });
+      expect(stored?.dedup_key).toBe(i === 1 ? 'NULL' : null);
+      expect((await e.store.requests.audit(`req_${i}`)).map((a) => a.data)).toEqual([{ said: question }]);
+    }
+  });
+
   it('reads outside a transaction see only committed state: not its writes while it runs, all of them once it resolves', async () => {
     const other = await e.another();
     const seen = await e.store.transaction(async (tx) => {
