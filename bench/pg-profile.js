@@ -4,7 +4,7 @@
 // seconds each process used (the machine's idle time among them: what the load left unused), the
 // statements by number of calls with their total and slowest run times, and each table's scans.
 // PROFILE_RATE=<n> holds the load to n requests per second (CPU per request then compares across
-// changes better than throughput does); PROFILE_SQL=<statement> runs a statement on the fresh database
+// changes better than throughput does); PROFILE_SQL=<statement>[;;<statement>…] runs statements on the fresh database
 // before the load (a setting to try). Needs `npm run build` first. Not part of `npm run bench`: a tool for finding what to make cheaper.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +33,9 @@ function cpuSeconds() {
     by[kind] = (by[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
   }
   const machine = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  by['machine idle'] = (machine[3] + machine[4]) / 100;
+  by['machine idle'] = machine[3] / 100;
+  by['machine iowait'] = machine[4] / 100;
+  by['machine softirq'] = machine[6] / 100;
   by['machine total'] = machine.reduce((a, b) => a + b, 0) / 100;
   return by;
 }
@@ -54,7 +56,7 @@ try {
     kind === 'baseline'
       ? await startServerChild('baseline', { kind: 'baseline', url, poolSize: 10 })
       : await startExpertqOnPg('expertq', { dir, experts: generateExperts(EXPERT_COUNT, topicPool()), defaults: UNCAPPED, url, poolSize: 10 });
-  if (process.env.PROFILE_SQL) await pg.query(url, process.env.PROFILE_SQL);
+  for (const sql of (process.env.PROFILE_SQL ?? '').split(';;').filter((s) => s.trim())) await pg.query(url, sql);
   await pg.query(url, 'SELECT pg_stat_statements_reset()');
   const before = cpuSeconds();
   const rate = Number(process.env.PROFILE_RATE) || undefined;

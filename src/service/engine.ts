@@ -176,6 +176,12 @@ export function zoneOf(engine: Engine, expertId: string): string {
  * read under the experts' locks even in a transaction that uses hints (`AskRepository.useHints`).
  */
 export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
+  const dayStarts = ownDayStarts(engine, ids, now);
+  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
+}
+
+/** The start of the day at `now` of each expert (null: every expert) with a time zone of their own. */
+export function ownDayStarts(engine: Engine, ids: readonly string[] | null, now: number): Map<string, number> {
   const dayStarts = new Map<string, number>();
   const orgZone = engine.config.org.timezone;
   const byZone = new Map<string, number>();
@@ -186,7 +192,7 @@ export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] 
     if (start === undefined) byZone.set(expert.timezone, (start = startOfLocalDay(now, expert.timezone)));
     dayStarts.set(expert.id, start);
   }
-  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
+  return dayStarts;
 }
 
 /** The next instant at which a day begins for anyone: the organisation or any expert in their own zone. */

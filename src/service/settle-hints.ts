@@ -1,8 +1,6 @@
 import { limitsFor, type ExpertCaps, type RouteLimits } from '../core/route-request.js';
-import { StaleHints } from '../store/errors.js';
-import type { Tx } from '../store/store.js';
-import { liveStates, type Engine } from './engine.js';
-import { inForce } from './away-state.js';
+import type { HintCheck, Tx } from '../store/store.js';
+import { dayStart, ownDayStarts, type Engine } from './engine.js';
 
 /** Per transaction: the experts it sent asks on a hint, with the tightest caps they were sent under. */
 const sentOnHints = new WeakMap<Tx, Map<string, RouteLimits>>();
@@ -20,22 +18,27 @@ export function noteSentOnHint(tx: Tx, expertId: string, policy: RouteLimits, ca
 }
 
 /**
- * Before a transaction that routed on hints commits: reads the experts it gave asks again, under
- * their locks (from then until commit no other instance adds to their load), and checks that each
- * decision still holds: the expert is neither muted nor away, and within the caps each ask was sent
- * under, this transaction's own asks counted. Throws `StaleHints` when one does not: the engine runs
- * the transaction again, and its routing weighs those experts as they are now.
+ * Before a transaction that routed on hints commits: has the commit check the experts it gave asks,
+ * under their locks (from then until commit no other instance adds to their load), against each
+ * decision: the expert is neither muted nor away, and within the caps each ask was sent under, this
+ * transaction's own asks counted (`AskRepository.checkAtCommit`). When one does not hold, the
+ * transaction fails with `StaleHints`: the engine runs it again, and its routing weighs those experts
+ * as they are now. The check costs no wait of its own: it goes out with the commit.
  */
-export async function settleHints(engine: Engine, tx: Tx, now: number): Promise<void> {
+export function settleHints(engine: Engine, tx: Tx, now: number): void {
   const placed = tx.asks.placedOnHints();
   if (placed.length === 0) return;
-  const states = await liveStates(engine, tx, placed, now, true);
   const sent = sentOnHints.get(tx);
-  const stale = placed.filter((id) => {
-    const state = states.get(id)!;
-    if (state.muted || inForce(state.away, now)) return true;
+  const own = ownDayStarts(engine, placed, now);
+  const orgDay = dayStart(engine, now);
+  const checks: HintCheck[] = placed.map((id) => {
     const limits = sent?.get(id);
-    return limits !== undefined && (state.openAsks > limits.max_open_asks_per_expert || state.asksToday > limits.max_asks_per_expert_per_day);
+    return {
+      expertId: id,
+      dayStart: own.get(id) ?? orgDay,
+      maxOpenAsks: limits?.max_open_asks_per_expert ?? null,
+      maxAsksToday: limits?.max_asks_per_expert_per_day ?? null,
+    };
   });
-  if (stale.length > 0) throw new StaleHints(stale);
+  tx.asks.checkAtCommit(checks, now);
 }

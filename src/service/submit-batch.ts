@@ -45,7 +45,7 @@ export async function submitAll(
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
     results.push(await submitRequest(engine, tx, input, options));
   }
-  await settleHints(engine, tx, now);
+  settleHints(engine, tx, now);
   return results;
 }
 

@@ -44,6 +44,11 @@ export class ExpertStateMemo {
     return new Map(ids.map((id) => [id, { ...this.states.get(id)!.state }]));
   }
 
+  /** Keeps a state read under the expert's lock, for the day starting at `day`. */
+  keepSettled(id: string, state: ExpertLiveState, day: number): void {
+    this.states.set(id, { state, day, settled: true });
+  }
+
   /** Whether this expert's kept state was read under their lock (false when not kept or only a hint). */
   isSettled(expertId: string): boolean {
     return this.states.get(expertId)?.settled === true;

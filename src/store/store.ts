@@ -7,7 +7,7 @@ import type { AnswerReads, AnswerRepository } from './answer-repository.js';
 
 export type { AnswerQuery, AnswerPage, AnswerReads, AnswerRepository, AnswerStats, FoundAnswer, ReuseQuery } from './answer-repository.js';
 export type {
-  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace,
+  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace, HintCheck,
 } from './repositories.js';
 
 export interface RequestQuery {

@@ -5,6 +5,18 @@
  */
 const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
 
+// Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
+// asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
+const SOME_STATES = `SELECT e.id AS expert_id, live.open, live.queued, live.today + closed.today AS today,
+      s.muted, s.away_until, s.away_delegate, s.away_note, s.away_set_by, s.away_set_at
+    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
+    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued,
+        COUNT(*) FILTER (WHERE sent_at >= e.day_start) AS today
+      FROM asks WHERE expert_id = e.id AND state IN ('open', 'queued')) AS live
+    CROSS JOIN LATERAL (SELECT COUNT(*) AS today FROM asks
+      WHERE expert_id = e.id AND sent_at >= e.day_start AND state NOT IN ('open', 'queued')) AS closed
+    LEFT JOIN expert_state AS s ON s.expert_id = e.id`;
+
 export const SQL = {
   insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -14,17 +26,15 @@ export const SQL = {
       ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
   oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
   openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
-  // Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
-  // asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
-  someStates: `SELECT e.id AS expert_id, live.open, live.queued, live.today + closed.today AS today,
-      s.muted, s.away_until, s.away_delegate, s.away_note, s.away_set_by, s.away_set_at
-    FROM unnest($1::text[], $2::bigint[]) AS e(id, day_start)
-    CROSS JOIN LATERAL (SELECT COUNT(*) FILTER (WHERE state = 'open') AS open, COUNT(*) FILTER (WHERE state = 'queued') AS queued,
-        COUNT(*) FILTER (WHERE sent_at >= e.day_start) AS today
-      FROM asks WHERE expert_id = e.id AND state IN ('open', 'queued')) AS live
-    CROSS JOIN LATERAL (SELECT COUNT(*) AS today FROM asks
-      WHERE expert_id = e.id AND sent_at >= e.day_start AND state NOT IN ('open', 'queued')) AS closed
-    LEFT JOIN expert_state AS s ON s.expert_id = e.id`,
+  someStates: SOME_STATES,
+  // The experts given asks on hints, read as `someStates` does (under their locks, this transaction's
+  // asks counted), each against the caps its asks were sent under ($3, $4; null: none): if one is
+  // muted, away at $5 or past a cap, expertq_hints_hold fails the statement, and so the transaction.
+  // Its columns are named, not `*`, so it is prepared once per connection (see statement.ts).
+  checkHints: `SELECT expert_id, open, queued, today, muted, away_until, away_delegate, away_note, away_set_by, away_set_at,
+      expertq_hints_hold(string_agg(CASE WHEN muted = 1 OR away_until > $5::bigint OR open > c.max_open OR today > c.max_today
+        THEN expert_id END, ' ') OVER ()) AS hold
+    FROM (${SOME_STATES}) AS s JOIN unnest($1::text[], $3::bigint[], $4::bigint[]) AS c(id, max_open, max_today) ON c.id = s.expert_id`,
   // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
   // one statement (a projection's columns are computed left to right).
   lockExperts: `SELECT pg_advisory_xact_lock_shared(hashtextextended('experts:all', 0)) AS shared,

@@ -1,5 +1,5 @@
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
-import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
+import type { AskPatch, AskRepository, DueCursor, HintCheck, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { awayValues, byRequest, liveAway, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
@@ -42,6 +42,21 @@ export class PgAsks implements AskRepository {
 
   placedOnHints(): string[] {
     return this.hinting ? this.memo.placedOnHints() : [];
+  }
+
+  /** Locks the experts and sends the check (`SQL.checkHints`) to run just before the commit. */
+  checkAtCommit(checks: readonly HintCheck[], now: number): void {
+    if (!this.locking || checks.length === 0) return;
+    const ids = checks.map((c) => c.expertId);
+    const days = new Map(checks.map((c) => [c.expertId, c.dayStart]));
+    const { send, sendThen } = this.db;
+    if (!send || !sendThen) throw new Error('checkAtCommit needs a transaction');
+    send.call(this.db, SQL.lockExperts, [[...ids].sort()]);
+    const caps = (n: number | null) => (n !== null && Number.isFinite(n) ? n : null);
+    const values = [ids, checks.map((c) => c.dayStart), checks.map((c) => caps(c.maxOpenAsks)), checks.map((c) => caps(c.maxAsksToday)), now];
+    sendThen.call(this.db, SQL.checkHints, values, (rows) => {
+      for (const r of rows) this.memo.keepSettled(r.expert_id as string, toLiveState(r), days.get(r.expert_id as string)!);
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Row } from '../row-records.js';
 import type { Db } from './sql.js';
 import { type ColumnTypes, InsertBuffer } from './insert-buffer.js';
 import { statement } from './statement.js';
@@ -49,6 +50,11 @@ export class TxConnection implements Db {
     this.dispatch(statement(text, values));
   }
 
+  sendThen(text: string, values: unknown[], use: (rows: Row[]) => void): void {
+    this.flushInserts();
+    this.dispatch(statement(text, values), use);
+  }
+
   /** Waits until every write sent so far is answered; throws the first that failed. */
   async settle(): Promise<void> {
     this.flushInserts();
@@ -69,12 +75,23 @@ export class TxConnection implements Db {
     if (merged) this.dispatch(merged);
   }
 
-  private dispatch(config: pg.QueryConfig): void {
+  private dispatch(config: pg.QueryConfig, use?: (rows: Row[]) => void): void {
     this.batch();
     this.pending.push(
-      this.client.query(config).catch((error: unknown) => {
-        this.failure ??= error;
-      }),
+      // The failure is noted in the rejection's first handler: a read sent after this write fails
+      // too, and must find the write's failure noted by then (`query`).
+      this.client.query(config).then(
+        (result) => {
+          try {
+            use?.(result.rows as Row[]);
+          } catch (error) {
+            this.failure ??= error;
+          }
+        },
+        (error: unknown) => {
+          this.failure ??= error;
+        },
+      ),
     );
   }
 

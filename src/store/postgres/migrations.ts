@@ -158,4 +158,17 @@ export const PG_MIGRATIONS: PgMigration[] = [
   DROP INDEX asks_expert_sent;
   DROP INDEX asks_expert_state;
   `,
+  // 15: a statement's way to fail its transaction when routing decisions made on hints no longer hold
+  // (the experts it names were muted, set away or filled meanwhile): the check goes out with the
+  // commit, and the commit then rolls back. Takes the experts' ids, or null when every decision holds.
+  `
+  CREATE FUNCTION expertq_hints_hold(stale TEXT) RETURNS BOOLEAN LANGUAGE plpgsql VOLATILE AS $$
+  BEGIN
+    IF stale IS NOT NULL THEN
+      RAISE EXCEPTION 'routing hints no longer hold for %', stale USING ERRCODE = 'XQ409', DETAIL = stale;
+    END IF;
+    RETURN TRUE;
+  END
+  $$;
+  `,
 ];

@@ -6,6 +6,11 @@ export interface Db {
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
   /** Inside a transaction: sends a write without waiting for it (see `TxConnection`). */
   send?(text: string, values?: unknown[]): void;
+  /**
+   * Inside a transaction: sends a statement without waiting for it, like `send`, and hands its rows to
+   * `use` when they come. If it fails, the transaction fails as with `send`.
+   */
+  sendThen?(text: string, values: unknown[], use: (rows: Row[]) => void): void;
 }
 
 export async function all(db: Db, text: string, values: unknown[] = []): Promise<Row[]> {

@@ -90,6 +90,9 @@ export class SqliteAsks implements AskRepository {
     return [];
   }
 
+  /** Nothing is placed on a hint here. */
+  checkAtCommit(): void {}
+
   async insert(ask: AskRecord): Promise<void> {
     this.memo?.added(ask);
     this.stmts.insert.run({ ...ask, instructions: ask.instructions ?? null });

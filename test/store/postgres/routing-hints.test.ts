@@ -76,6 +76,22 @@ describe('routing on hints with two instances', () => {
     expect(await openAsks(a)).toMatchObject({ dana: 1, lee: 2 });
     expect(b.messages().filter((m) => m.includes('(lee)'))).toHaveLength(2);
   });
+
+  it('an instance whose hint says an expert is free asks them while another instance’s spell for them has ended, and not once one is in force', async () => {
+    const [a, b] = apps as [TestApp<PgStore>, TestApp<PgStore>];
+    await b.call('POST', '/api/v1/requests', submitBody());
+    await b.call('POST', '/api/v1/requests', submitBody({ topic: 'payments', question: 'Refund window?' }));
+    const away = (until: number) => ({ until, delegate_to: null, note: null, set_by: 'dana', set_at: a.clock.now() });
+    // A spell whose end has passed, not yet cleared, no longer keeps Dana from being asked.
+    await a.store.transaction((tx) => tx.asks.setAway('dana', away(b.clock.now()), a.clock.now()));
+    await b.call('POST', '/api/v1/requests', submitBody({ question: 'Late fee?' }));
+    expect(await openAsks(a)).toMatchObject({ dana: 2, lee: 1 });
+
+    await b.call('POST', '/api/v1/requests', submitBody({ topic: 'payments', question: 'Chargeback window?' }));
+    await a.store.transaction((tx) => tx.asks.setAway('dana', away(a.clock.now() + 3_600_000), a.clock.now()));
+    await b.call('POST', '/api/v1/requests', submitBody({ question: 'Dispute window?' }));
+    expect(await openAsks(a)).toMatchObject({ dana: 2, lee: 3 });
+  });
 });
 
 describe('an instance’s hints', () => {
