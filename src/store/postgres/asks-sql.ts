@@ -32,8 +32,8 @@ export const SQL = {
   // muted, away at $5 or past a cap, expertq_hints_hold fails the statement, and so the transaction.
   // Its columns are named, not `*`, so it is prepared once per connection (see statement.ts).
   checkHints: `SELECT expert_id, open, queued, today, muted, away_until, away_delegate, away_note, away_set_by, away_set_at,
-      expertq_hints_hold(string_agg(CASE WHEN muted = 1 OR away_until > $5::bigint OR open > c.max_open OR today > c.max_today
-        THEN expert_id END, ' ') OVER ()) AS hold
+      expertq_hints_hold((json_agg(expert_id) FILTER (WHERE muted = 1 OR away_until > $5::bigint OR open > c.max_open OR today > c.max_today)
+        OVER ())::text) AS hold
     FROM (${SOME_STATES}) AS s JOIN unnest($1::text[], $3::bigint[], $4::bigint[]) AS c(id, max_open, max_today) ON c.id = s.expert_id`,
   // The shared "every expert" lock, then each expert's, in the order given (sorted by the caller), in
   // one statement (a projection's columns are computed left to right).

@@ -160,7 +160,8 @@ export const PG_MIGRATIONS: PgMigration[] = [
   `,
   // 15: a statement's way to fail its transaction when routing decisions made on hints no longer hold
   // (the experts it names were muted, set away or filled meanwhile): the check goes out with the
-  // commit, and the commit then rolls back. Takes the experts' ids, or null when every decision holds.
+  // commit, and the commit then rolls back. Takes the experts' ids (a JSON array, which becomes the
+  // error's detail), or null when every decision holds.
   `
   CREATE FUNCTION expertq_hints_hold(stale TEXT) RETURNS BOOLEAN LANGUAGE plpgsql VOLATILE AS $$
   BEGIN

@@ -13,6 +13,16 @@ const UNAVAILABLE: Array<[RegExp, StorageUnavailableCode]> = [
 /** The SQLSTATE of `expertq_hints_hold` (migration 15): routing decisions made on hints no longer hold. */
 export const HINTS_STALE = 'XQ409';
 
+/** The experts `expertq_hints_hold` names in its detail (a JSON array of their ids). */
+function staleExperts(detail: unknown): string[] {
+  try {
+    const ids: unknown = JSON.parse(String(detail));
+    return Array.isArray(ids) ? ids.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Errors of the socket under a connection: the database is out of reach, not wrong. */
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE)$/;
 
@@ -37,8 +47,7 @@ export function toStoreError(error: unknown): unknown {
   }
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return error;
   if (code === '23505') return new Conflict(error.message, { cause: error });
-  // Raised by expertq_hints_hold: the experts' ids are the detail.
-  if (code === HINTS_STALE) return new StaleHints(String((error as { detail?: unknown }).detail ?? '').split(' '));
+  if (code === HINTS_STALE) return new StaleHints(staleExperts((error as { detail?: unknown }).detail));
   const unavailable = UNAVAILABLE.find(([pattern]) => pattern.test(code));
   if (unavailable) return new StorageUnavailable(unavailable[1], error.message, { cause: error });
   return error;

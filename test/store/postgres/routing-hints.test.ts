@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StaleHints } from '../../../src/store/errors.js';
 import { openPgStore, type PgStore } from '../../../src/store/postgres/pg-store.js';
 import { buildTestApp, submitBody, type TestApp } from '../../support/build-test-app.js';
 import { createTestDatabase, dropTestDatabase } from '../engines.js';
@@ -130,5 +131,24 @@ describe('an instance’s hints', () => {
       await tx.asks.expertStates(['ben'], T0, undefined, true);
     });
     expect(await openOfBen()).toBe(1);
+  });
+
+  it('a decision the check at commit finds no longer holding rolls the whole transaction back, naming the experts', async () => {
+    store = await openPgStore({ url: await createTestDatabase(name), poolSize: 2, hintMs: 60_000 });
+    const outcome = await store
+      .transaction(async (tx) => {
+        await tx.requests.insert(request('req_1'));
+        await tx.asks.insert(ask('ask_1', 'req_1', 'Ben "B" Smith', { state: 'open', sent_at: T0 }));
+        await tx.asks.insert(ask('ask_2', 'req_1', 'lee', { state: 'open', sent_at: T0 }));
+        // Both were sent under a cap of one open ask: Ben's own ask fits, Ben's second one does not.
+        await tx.asks.insert(ask('ask_3', 'req_1', 'Ben "B" Smith', { state: 'open', sent_at: T0 }));
+        const checks = ['Ben "B" Smith', 'lee'].map((expertId) => ({ expertId, dayStart: T0, maxOpenAsks: 1, maxAsksToday: null }));
+        tx.asks.checkAtCommit(checks, T0);
+      })
+      .catch((caught: unknown) => caught);
+
+    expect(outcome).toBeInstanceOf(StaleHints);
+    expect((outcome as StaleHints).experts).toEqual(['Ben "B" Smith']);
+    expect(await store.requests.get('req_1')).toBeUndefined();
   });
 });
