@@ -49,12 +49,12 @@ export class PgAsks implements AskRepository {
     if (!this.locking || checks.length === 0) return;
     const ids = checks.map((c) => c.expertId);
     const days = new Map(checks.map((c) => [c.expertId, c.dayStart]));
-    const { send, sendThen } = this.db;
-    if (!send || !sendThen) throw new Error('checkAtCommit needs a transaction');
-    send.call(this.db, SQL.lockExperts, [[...ids].sort()]);
+    const db = this.db;
+    if (!db.send || !db.sendThen) throw new Error('checkAtCommit needs a transaction');
+    db.send(SQL.lockExperts, [[...ids].sort()]);
     const caps = (n: number | null) => (n !== null && Number.isFinite(n) ? n : null);
     const values = [ids, checks.map((c) => c.dayStart), checks.map((c) => caps(c.maxOpenAsks)), checks.map((c) => caps(c.maxAsksToday)), now];
-    sendThen.call(this.db, SQL.checkHints, values, (rows) => {
+    db.sendThen(SQL.checkHints, values, (rows) => {
       for (const r of rows) this.memo.keepSettled(r.expert_id as string, toLiveState(r), days.get(r.expert_id as string)!);
     });
   }
