@@ -11,7 +11,7 @@ const UNAVAILABLE: Array<[RegExp, StorageUnavailableCode]> = [
 ];
 
 /** The SQLSTATE of `expertq_hints_hold` (migration 15): routing decisions made on hints no longer hold. */
-export const HINTS_STALE = 'XQ409';
+const HINTS_STALE = 'XQ409';
 
 /** The experts `expertq_hints_hold` names in its detail (a JSON array of their ids). */
 function staleExperts(detail: unknown): string[] {
