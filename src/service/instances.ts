@@ -56,7 +56,8 @@ export class InstanceHeartbeat {
       await tx.instances.removeUnseenSince(now - FORGET_AFTER_MS);
     });
     // Said once each time the mismatch changes, not at every refresh.
-    const { warnings } = await listInstances(this.engine);
+    const { warnings, live } = await instancesNow(this.engine);
+    this.engine.store.noteInstances(live);
     const said = warnings.join(' ');
     if (said !== this.warned && said !== '') this.engine.log.warn({ warnings }, 'instances sharing this database disagree');
     this.warned = said;
@@ -68,6 +69,12 @@ export class InstanceHeartbeat {
  * warnings when the live ones run different versions or expert registries.
  */
 export async function listInstances(engine: Engine & { instanceId: string }) {
+  const { items, warnings } = await instancesNow(engine);
+  return { items, warnings };
+}
+
+/** `listInstances`, and the live instances' rows as stored. */
+async function instancesNow(engine: Engine & { instanceId: string }) {
   const now = engine.clock.now();
   const rows = await engine.store.instances.list();
   const items = rows.map((r) => ({
@@ -87,5 +94,5 @@ export async function listInstances(engine: Engine & { instanceId: string }) {
   if (versions.size > 1) warnings.push(`Instances run different versions (${[...versions].sort().join(', ')}): finish the rolling upgrade.`);
   const registries = new Set(live.map((i) => i.registry_hash));
   if (registries.size > 1) warnings.push('Instances run different expert registries: their config files differ (check every instance reads the same file).');
-  return { items, warnings };
+  return { items, warnings, live: rows.filter((r) => now - r.last_seen <= GONE_AFTER_MS) };
 }

@@ -211,6 +211,11 @@ export interface InstanceRecord {
   last_seen: number;
   /** A hash of the expert registry the instance runs (differs when instances read different files). */
   registry_hash: string;
+  /**
+   * What the instance reads and writes of a shared database, by version (PostgreSQL): 0 for the
+   * versions before this column, which cannot say. Missing where there is nothing to share (SQLite).
+   */
+  generation?: number;
 }
 
 export interface InstanceReads {

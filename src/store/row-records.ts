@@ -1,5 +1,5 @@
 import type { AnswerRecord } from '../domain/answers.js';
-import type { AuditEntry, AwayState, ConsumerRecord, ExpertLiveState, LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
+import type { AuditEntry, AwayState, ConsumerRecord, ExpertLiveState, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { RequestSummary } from './store.js';
 
 /**
@@ -196,4 +196,19 @@ export function byRequest<T extends { request_id: string }>(records: readonly T[
     else groups.set(p.request_id, [p]);
   }
   return groups;
+}
+
+/**
+ * The `text` column of a message: an ask's text is its elements joined by newlines, so it is stored
+ * once, as the elements, with an empty text (`toMessage` joins them again). A message of any other
+ * kind, or an ask whose text is not its elements, keeps its text.
+ */
+export function messageText(m: Pick<MessageRecord, 'purpose' | 'text' | 'elements'>): string {
+  return m.purpose === 'ask' && m.elements !== null && m.text !== '' && m.text === m.elements.join('\n') ? '' : m.text;
+}
+
+export function toMessage(r: Row): MessageRecord {
+  const elements = parseJson(r.elements) as string[] | null;
+  const { claimed_by: _owner, lease_until: _lease, ...message } = r;
+  return { ...message, elements, text: r.purpose === 'ask' && r.text === '' && elements !== null ? elements.join('\n') : r.text } as MessageRecord;
 }

@@ -1,7 +1,7 @@
 import type { ChangeFeed } from './change-feed.js';
 import type { AskRecord, DeliveryState, RequestRecord, RequestStatus } from '../domain/records.js';
 import type {
-  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository,
+  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord,
 } from './repositories.js';
 import type { AnswerReads, AnswerRepository } from './answer-repository.js';
 
@@ -63,6 +63,12 @@ export interface Store extends Reads {
    * kept from before); no read waits for it, and none answers differently after it.
    */
   settle(): Promise<void>;
+  /**
+   * The instances serving from this database now (their rows, refreshed within the last 30 s). An
+   * engine that several instances share keeps writing what an older one among them still reads
+   * (`generation`); the others ignore it.
+   */
+  noteInstances(live: readonly InstanceRecord[]): void;
   close(): Promise<void>;
 }
 

@@ -173,6 +173,29 @@ describe.each(ENGINES)('$name store: transactions', (engine) => {
     }
   });
 
+  it('an ask message comes back as written, claimed or listed: its elements, newlines inside them, and its text', async () => {
+    const elements = ['Hi Dana,', 'The bot asks because:\nline two', 'Question: "{x}, y"?', '', 'Reply briefly.', 'Recorded.'];
+    const joined = elements.join('\n');
+    const written = [
+      message('msg_ask', { request_id: 'req_1', ask_id: 'ask_1', purpose: 'ask', text: joined, elements }),
+      // Text that is not the elements joined, and a notice whose text is empty, keep their own.
+      message('msg_other', { request_id: 'req_1', ask_id: 'ask_1', purpose: 'ask', text: 'Just the question', elements }),
+      message('msg_empty', { request_id: 'req_1', text: '' }),
+    ];
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_1'));
+      await tx.asks.insert(ask('ask_1', 'req_1', 'dana'));
+      for (const m of written) await tx.outbox.enqueueMessage(m);
+    });
+    const byId = (rows: Array<{ id: string; text: string; elements: string[] | null }>) =>
+      Object.fromEntries(rows.map((m) => [m.id, { text: m.text, elements: m.elements }]));
+    const expected = byId(written);
+    expect(byId(await e.store.outbox.messages('req_1'))).toEqual(expected);
+    expect(await e.store.outbox.askElements('ask_1')).toEqual(elements);
+    const claimed = await e.store.transaction((tx) => tx.outbox.claimMessages({ now: T0, owner: 'inst_a', leaseUntil: T0 + 15_000, limit: 10 }));
+    expect(byId(claimed)).toEqual(expected);
+  });
+
   it('reads outside a transaction see only committed state: not its writes while it runs, all of them once it resolves', async () => {
     const other = await e.another();
     const seen = await e.store.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import type { InstanceRecord, InstanceRepository } from '../store.js';
+import { STORE_GENERATION } from './generation.js';
 import { all, run, type Db } from './sql.js';
 
 /** The instances serving from this database, in PostgreSQL. */
@@ -6,15 +7,17 @@ export class PgInstances implements InstanceRepository {
   constructor(private readonly db: Db) {}
 
   async list(): Promise<InstanceRecord[]> {
-    return (await all(this.db, 'SELECT id, host, pid, version, started_at, last_seen, registry_hash FROM instances ORDER BY started_at, id')) as unknown as InstanceRecord[];
+    const rows = await all(this.db, 'SELECT id, host, pid, version, started_at, last_seen, registry_hash, generation FROM instances ORDER BY started_at, id');
+    return rows as unknown as InstanceRecord[];
   }
 
+  /** Registers (or refreshes) `i` as an instance of this version's storage generation. */
   async upsert(i: InstanceRecord): Promise<void> {
     await run(
       this.db,
-      `INSERT INTO instances (id, host, pid, version, started_at, last_seen, registry_hash) VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen, registry_hash = excluded.registry_hash`,
-      [i.id, i.host, i.pid, i.version, i.started_at, i.last_seen, i.registry_hash],
+      `INSERT INTO instances (id, host, pid, version, started_at, last_seen, registry_hash, generation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen, registry_hash = excluded.registry_hash, generation = excluded.generation`,
+      [i.id, i.host, i.pid, i.version, i.started_at, i.last_seen, i.registry_hash, STORE_GENERATION],
     );
   }
 

@@ -1,7 +1,8 @@
 import type { MessageRecord } from '../../domain/records.js';
-import { json, parseJson } from '../row-records.js';
+import { json, messageText, parseJson, toMessage } from '../row-records.js';
 import type { MessageLease, WorkClaim } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
+import type { OlderInstances } from './generation.js';
 
 const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
   next_attempt_at, created_at, sent_at, last_error`;
@@ -11,14 +12,18 @@ const DUE = `state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NUL
 
 /** The outbox of messages to experts, leased to whoever sends them (half of `PgOutbox`). */
 export class PgMessages {
-  constructor(private readonly db: Db) {}
+  /** `older`: whether an instance of an earlier storage generation may be serving (null: assume one may). */
+  constructor(
+    private readonly db: Db,
+    private readonly older: OlderInstances | null = null,
+  ) {}
 
   async enqueue(m: MessageRecord, lease?: MessageLease): Promise<void> {
     await write(
       this.db,
       `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
         attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [m.id, m.expert_id, m.request_id, m.ask_id, m.proposal_id ?? null, m.purpose, m.text,
+      [m.id, m.expert_id, m.request_id, m.ask_id, m.proposal_id ?? null, m.purpose, this.older?.mayServe !== false ? m.text : messageText(m),
         m.elements === null ? null : json(m.elements), m.state, m.attempts, m.next_attempt_at, m.created_at,
         lease?.owner ?? null, lease?.leaseUntil ?? null],
     );
@@ -26,7 +31,7 @@ export class PgMessages {
 
   async listFor(requestId: string): Promise<MessageRecord[]> {
     const rows = await all(this.db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE request_id = $1 ORDER BY created_at, id`, [requestId]);
-    return rows.map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
+    return rows.map(toMessage);
   }
 
   async askElements(askId: string): Promise<string[] | null> {
@@ -56,7 +61,7 @@ export class PgMessages {
       [c.now, c.owner, c.leaseUntil, c.limit],
     );
     return rows
-      .map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord)
+      .map(toMessage)
       .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1));
   }
 

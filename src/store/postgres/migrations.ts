@@ -172,4 +172,9 @@ export const PG_MIGRATIONS: PgMigration[] = [
   END
   $$;
   `,
+  // 16: what each instance reads and writes of this database (src/store/postgres/generation.ts), so a
+  // newer one keeps writing what an older one still serving reads; the rows of older instances say 0.
+  `
+  ALTER TABLE instances ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StorageUnavailable } from '../errors.js';
-import type { Reads, Store, Tx } from '../store.js';
+import type { InstanceRecord, Reads, Store, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
@@ -11,6 +11,7 @@ import { poolDb, TxConnection } from './connection.js';
 import type { ColumnTypes } from './insert-buffer.js';
 import { isRetryable, toStoreError } from './storage-errors.js';
 import { LoadHints } from './load-hints.js';
+import { OlderInstances } from './generation.js';
 
 export interface PgStoreOptions {
   /** A `postgres://` URL. */
@@ -93,6 +94,7 @@ export class PgStore extends StoreReads implements Store {
     readonly changes: PgChangeFeed,
     private readonly columnTypes: ColumnTypes,
     private readonly hints = new LoadHints(),
+    private readonly older = new OlderInstances(),
   ) {
     super(createPgRepositories(poolDb(pool), false));
   }
@@ -157,6 +159,10 @@ export class PgStore extends StoreReads implements Store {
   /** Nothing runs in the background here: a request's words are indexed as it is written. */
   async settle(): Promise<void> {}
 
+  noteInstances(live: readonly InstanceRecord[]): void {
+    this.older.note(live);
+  }
+
   async close(): Promise<void> {
     await this.changes.close();
     await this.pool.end();
@@ -164,7 +170,7 @@ export class PgStore extends StoreReads implements Store {
 
   private txOn(connection: TxConnection, hintsAllowed: boolean): { tx: Tx; asks: PgAsks } {
     let depth = 0;
-    const repositories = createPgRepositories(connection, true, this.hints, hintsAllowed);
+    const repositories = createPgRepositories(connection, true, this.hints, hintsAllowed, this.older);
     const asks = repositories.asks as PgAsks;
     const tx: Tx = {
       ...repositories,

@@ -4,6 +4,7 @@ import { byId, consumersByRequest, json, type Row, toAudit, toRequest, toRequest
 import { searchWords } from '../../core/search-words.js';
 import { SEARCH_WORDS_OF, searchStatement, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
+import type { OlderInstances } from './generation.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
@@ -19,6 +20,14 @@ const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, co
     drafting, asked_question, own_policy, warn_at, refreshes, search_words)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, ${SEARCH_WORDS_OF('$23')})`;
 const SUBSCRIBE = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
+// A consumer attached later: not its submitter, who is subscribed already, row or not.
+const ATTACH = `INSERT INTO request_subscribers (request_id, consumer_id, via, created_at)
+  SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM requests WHERE id = $1 AND consumer_id = $2) ON CONFLICT DO NOTHING`;
+// A request's subscribers: its submitter (written to request_subscribers only for older instances:
+// see generation.ts), then the consumers attached to it, each once, in the order they came.
+const SUBSCRIBERS_OF = `SELECT id AS request_id, consumer_id, created_at, 0 AS attached FROM requests WHERE id = ANY($1::text[])
+  UNION ALL SELECT request_id, consumer_id, created_at, 1 FROM request_subscribers WHERE request_id = ANY($1::text[])
+  ORDER BY created_at, attached, consumer_id`;
 const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
 const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
     AND (give_up_at > $2 OR id > $3) ORDER BY give_up_at, id LIMIT $4`;
@@ -41,6 +50,7 @@ export class PgRequests implements RequestRepository {
   constructor(
     private readonly db: Db,
     private readonly locking: boolean,
+    private readonly older: OlderInstances | null = null,
   ) {}
 
   async insert(r: RequestRecord): Promise<void> {
@@ -51,7 +61,7 @@ export class PgRequests implements RequestRepository {
       r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), r.warn_at, r.refreshes ?? null,
       searchWordsOf(r.question, r.asked_question),
     ]);
-    await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
+    if (this.older?.mayServe !== false) await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
   }
 
   async get(id: string): Promise<RequestRecord | undefined> {
@@ -135,21 +145,16 @@ export class PgRequests implements RequestRepository {
   }
 
   async addSubscriber(requestId: string, consumerId: string, via: string, at: number): Promise<boolean> {
-    return (await run(this.db, SUBSCRIBE, [requestId, consumerId, via, at])) === 1;
+    return (await run(this.db, ATTACH, [requestId, consumerId, via, at])) === 1;
   }
 
   async subscribers(requestId: string): Promise<string[]> {
-    const rows = await all(this.db, 'SELECT consumer_id FROM request_subscribers WHERE request_id = $1 ORDER BY created_at, consumer_id', [requestId]);
-    return rows.map((r) => r.consumer_id as string);
+    return (await this.subscribersOfMany([requestId])).get(requestId) ?? [];
   }
 
   async subscribersOfMany(requestIds: readonly string[]): Promise<Map<string, string[]>> {
-    const rows = await all(
-      this.db,
-      'SELECT request_id, consumer_id FROM request_subscribers WHERE request_id = ANY($1::text[]) ORDER BY created_at, consumer_id',
-      [requestIds],
-    );
-    return consumersByRequest(rows as Array<{ request_id: string; consumer_id: string }>);
+    const rows = await all(this.db, SUBSCRIBERS_OF, [requestIds]);
+    return new Map([...consumersByRequest(rows as Array<{ request_id: string; consumer_id: string }>)].map(([id, consumers]) => [id, [...new Set(consumers)]]));
   }
 
   async appendAudit(e: AuditEntry): Promise<void> {

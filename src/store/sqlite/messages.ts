@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/records.js';
 import type { MessageLease, WorkClaim } from '../store.js';
-import { json, parseJson, type Row } from './rows.js';
+import { json, messageText, parseJson, toMessage, type Row } from './rows.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -42,6 +42,7 @@ export class SqliteMessages {
     this.stmts.enqueue.run({
       ...m,
       proposal_id: m.proposal_id ?? null,
+      text: messageText(m),
       elements: m.elements === null ? null : json(m.elements),
       claimed_by: lease?.owner ?? null,
       lease_until: lease?.leaseUntil ?? null,
@@ -49,7 +50,7 @@ export class SqliteMessages {
   }
 
   listFor(requestId: string): MessageRecord[] {
-    return (this.stmts.listFor.all(requestId) as Row[]).map((r) => ({ ...r, elements: parseJson(r.elements) }) as MessageRecord);
+    return (this.stmts.listFor.all(requestId) as Row[]).map(toMessage);
   }
 
   askElements(askId: string): string[] | null {
@@ -65,10 +66,7 @@ export class SqliteMessages {
     // Woken after every commit, the dispatcher mostly finds nothing due: a read answers that without a write.
     if (!this.anyDue(c.now)) return [];
     return (this.stmts.claim.all({ now: c.now, owner: c.owner, leaseUntil: c.leaseUntil, limit: c.limit }) as Row[])
-      .map((r) => {
-        const { claimed_by: _owner, lease_until: _lease, ...message } = r;
-        return { ...message, elements: parseJson(r.elements) } as MessageRecord;
-      })
+      .map(toMessage)
       .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1));
   }
 

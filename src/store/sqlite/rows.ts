@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 
 /** Row helpers the SQLite repositories share: optional filters, cached dynamic statements, rows to records. */
 
-export { ANSWER_COLUMNS, awayValues, toAway, toLiveState, answerColumns, json, parseJson, toAnswer, toAudit, toConsumer, toLlmJob, toProposal, toRequest, toRequestSummary, type Row } from '../row-records.js';
+export { ANSWER_COLUMNS, awayValues, toAway, toLiveState, answerColumns, json, messageText, parseJson, toAnswer, toAudit, toConsumer, toLlmJob, toMessage, toProposal, toRequest, toRequestSummary, type Row } from '../row-records.js';
 
 /** `WHERE a = ? AND b = ?` from the filters whose value is given (list endpoints' optional filters). */
 export function whereClause(filters: Array<[clause: string, value: unknown]>): { where: string; values: unknown[] } {

@@ -188,6 +188,9 @@ export class SqliteStore extends StoreReads implements Store {
     }
   }
 
+  /** One process writes a SQLite database: there is no older instance to write for. */
+  noteInstances(): void {}
+
   async settle(): Promise<void> {
     while ((await this.enqueue({ work: async () => this.catchUp() })) === true);
   }
