@@ -10,18 +10,16 @@ import type { Engine } from './engine.js';
  * defaults for a view of the registry) in the organisation's zone.
  */
 export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null): AvailabilityRules {
+  // The chat status, while fresh (`chat.use_slack_status`): an away status or do-not-disturb.
+  const p: Presence | undefined = engine.presence?.known(expert.id);
   return {
     timeZone: expert.timezone ?? engine.config.org.timezone,
     workingHours: expert.workingHours,
     orgTimeZone: engine.config.org.timezone,
     quietHours,
-    // The chat status, while fresh (`chat.use_slack_status`): an away status or do-not-disturb.
-    ...presenceRules(engine.presence?.known(expert.id)),
+    away: p?.awayUntil ? { until: p.awayUntil } : null,
+    dnd: p?.dndUntil ? { until: p.dndUntil } : null,
   };
-}
-
-function presenceRules(p: Presence | undefined): Pick<AvailabilityRules, 'away' | 'dnd'> {
-  return { away: p?.awayUntil ? { until: p.awayUntil } : null, dnd: p?.dndUntil ? { until: p.dndUntil } : null };
 }
 
 /**

@@ -119,7 +119,9 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   // The expert's slot is taken now, after the wait (if any) for another instance routing to them:
   // the ask's history says when it really began to count against their limits.
   const sentAt = Math.max(now, engine.clock.now());
-  await save({ state: 'open', sent_at: sentAt, escalate_at: sentAt + policy.escalation_after, ...(wasDeferred ? { send_after: null } : {}) });
+  const sent: AskPatch = { state: 'open', sent_at: sentAt, escalate_at: sentAt + policy.escalation_after };
+  if (wasDeferred) sent.send_after = null;
+  await save(sent);
   await queueMessage(tx, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text: elements.join('\n'), elements }, now);
   await audit(engine, tx, {
     request_id: request.id,

@@ -1,4 +1,4 @@
-import type { ExpertLiveState } from '../domain/records.js';
+import { copyLiveState, type ExpertLiveState } from '../domain/records.js';
 
 interface Kept {
   state: ExpertLiveState;
@@ -41,7 +41,7 @@ export class ExpertStateMemo {
     if (missing.length > 0) {
       for (const [id, state] of await read(missing)) this.states.set(id, { state, day: dayOf(id), settled });
     }
-    return new Map(ids.map((id) => [id, { ...this.states.get(id)!.state }]));
+    return new Map(ids.map((id) => [id, copyLiveState(this.states.get(id)!.state)]));
   }
 
   /** Keeps a state read under the expert's lock, for the day starting at `day`. */

@@ -1,4 +1,4 @@
-import type { ExpertLiveState } from '../../domain/records.js';
+import { copyLiveState, type ExpertLiveState } from '../../domain/records.js';
 
 /** How long a state this instance read is routing's hint by default: another instance's asks since then are not in it. */
 export const HINT_MS = 1_000;
@@ -24,7 +24,7 @@ export class LoadHints {
     const oldest = this.clock() - this.keepMs;
     for (const id of ids) {
       const hint = this.kept.get(id);
-      if (hint && hint.day === dayOf(id) && hint.at >= oldest) found.set(id, { ...hint.state });
+      if (hint && hint.day === dayOf(id) && hint.at >= oldest) found.set(id, copyLiveState(hint.state));
       else missing.push(id);
     }
     return { found, missing };
