@@ -17,6 +17,13 @@ export interface LeasedMessages {
   unleased: number;
 }
 
+/** Who sends the asks a transaction leases once it commits: this process's message dispatcher. */
+export interface AskSender {
+  readonly owner: string;
+  readonly leaseMs: number;
+  sendLeased(messages: readonly MessageRecord[]): void;
+}
+
 const byTransaction = new WeakMap<Tx, LeasedMessages>();
 
 /**

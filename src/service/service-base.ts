@@ -144,7 +144,7 @@ export class ServiceBase implements Engine {
     const started = performance.now();
     this.lastTickAt = Date.now();
     // LLM work past its deadline falls back first, so the asks it held go out in this same tick.
-    if (this.llm) await expireLlmJobs(this, now);
+    if (this.llm) await expireLlmJobs(this, now, this.messages);
     const result = await this.scheduler.tick(now);
     this.ticks.emit('tick', (performance.now() - started) / 1000);
     return this.committed(result);
