@@ -16,10 +16,10 @@ const EXPIRE_PER_TICK = 5_000;
  * began: a draft still pending falls back and its asks go out with the raw question; a judgement of a
  * library entry still pending falls back to the lexical rule. Runs each tick, so neither a slow model
  * nor a restart after downtime leaves a request waiting; a call still in flight for it is recorded
- * when it returns, and not used. With `sender`, the asks a batch places are written leased to it and
- * handed to it once the batch commits, as a submit's are (no claim to find them).
+ * when it returns, and not used. The asks a batch places are written leased to `sender` and handed to
+ * it once the batch commits, as a submit's are (no claim to find them).
  */
-export async function expireLlmJobs(engine: Engine, now: number, sender?: AskSender): Promise<number> {
+export async function expireLlmJobs(engine: Engine, now: number, sender: AskSender): Promise<number> {
   const timeout = formatDuration(engine.llm!.timeoutMs);
   const outcomes = {
     draft: { reply: null, result: { ok: false, error: `no draft within llm.timeout (${timeout})` } } satisfies DraftOutcome,
@@ -31,18 +31,17 @@ export async function expireLlmJobs(engine: Engine, now: number, sender?: AskSen
   // one job at a time (`guarded`), so only that request fails (reason `error`) and the rest go on.
   const batch = async (oneByOne: boolean) => {
     // The last attempt's asks: a transaction run again writes its asks again.
-    const { value: jobs, leased } = await engine.store.transaction(async (tx) => {
-      const work = async () => {
+    const { value: jobs, leased } = await engine.store.transaction((tx) =>
+      leasingAsks(tx, sender.owner, sender.leaseMs, async () => {
         const due = await tx.llmJobs.expiredDrafts(now, EXPIRE_BATCH);
         for (const job of due) {
           if (!oneByOne) await finish(tx, job);
           else if (!(await guarded(engine, tx, job.request_id, now, (inner) => finish(inner, job)))) await tx.llmJobs.finish(job.id, now);
         }
         return due.length;
-      };
-      return sender ? leasingAsks(tx, sender.owner, sender.leaseMs, work) : { value: await work(), leased: null };
-    });
-    if (leased) sender?.sendLeased(leased.messages);
+      }),
+    );
+    sender.sendLeased(leased.messages);
     return jobs;
   };
   let handled = 0;

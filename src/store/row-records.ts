@@ -204,7 +204,7 @@ export function byRequest<T extends { request_id: string }>(records: readonly T[
  * kind, or an ask whose text is not its elements, keeps its text.
  */
 export function messageText(m: Pick<MessageRecord, 'purpose' | 'text' | 'elements'>): string {
-  return m.purpose === 'ask' && m.elements !== null && m.text !== '' && m.text === m.elements.join('\n') ? '' : m.text;
+  return m.purpose === 'ask' && m.elements !== null && m.text === m.elements.join('\n') ? '' : m.text;
 }
 
 export function toMessage(r: Row): MessageRecord {
