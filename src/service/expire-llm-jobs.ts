@@ -5,7 +5,7 @@ import type { Engine } from './engine.js';
 import { finishDraft, type DraftOutcome } from './finish-llm-job.js';
 import { finishMatch, type MatchOutcome } from './finish-match.js';
 import { guarded } from './place-waiting.js';
-import { leasingAsks, type AskSender } from './leased-messages.js';
+import { leasingAsks, placesOf, type AskSender } from './leased-messages.js';
 
 /** Jobs finished per transaction when their deadlines pass, and at most per tick. */
 const EXPIRE_BATCH = 500;
@@ -17,7 +17,7 @@ const EXPIRE_PER_TICK = 5_000;
  * library entry still pending falls back to the lexical rule. Runs each tick, so neither a slow model
  * nor a restart after downtime leaves a request waiting; a call still in flight for it is recorded
  * when it returns, and not used. The asks a batch places are written leased to `sender` and handed to
- * it once the batch commits, as a submit's are (no claim to find them).
+ * it once the batch commits, as a submit's are (no claim to find them), with where each stands.
  */
 export async function expireLlmJobs(engine: Engine, now: number, sender: AskSender): Promise<number> {
   const timeout = formatDuration(engine.llm!.timeoutMs);
@@ -31,17 +31,23 @@ export async function expireLlmJobs(engine: Engine, now: number, sender: AskSend
   // one job at a time (`guarded`), so only that request fails (reason `error`) and the rest go on.
   const batch = async (oneByOne: boolean) => {
     // The last attempt's asks: a transaction run again writes its asks again.
-    const { value: jobs, leased } = await engine.store.transaction((tx) =>
-      leasingAsks(tx, sender.owner, sender.leaseMs, async () => {
-        const due = await tx.llmJobs.expiredDrafts(now, EXPIRE_BATCH);
-        for (const job of due) {
-          if (!oneByOne) await finish(tx, job);
-          else if (!(await guarded(engine, tx, job.request_id, now, (inner) => finish(inner, job)))) await tx.llmJobs.finish(job.id, now);
-        }
-        return due.length;
-      }),
+    const {
+      value: { value: jobs, leased },
+      read: places,
+    } = await engine.store.transactionThenRead(
+      (tx) =>
+        leasingAsks(tx, sender.owner, sender.leaseMs, async () => {
+          const due = await tx.llmJobs.expiredDrafts(now, EXPIRE_BATCH);
+          for (const job of due) {
+            if (!oneByOne) await finish(tx, job);
+            else if (!(await guarded(engine, tx, job.request_id, now, (inner) => finish(inner, job)))) await tx.llmJobs.finish(job.id, now);
+          }
+          return due.length;
+        }),
+      // A job redone alone may have rolled its asks back: then every ask is read.
+      (reads, { leased }) => placesOf(reads, leased.messages, oneByOne ? new Set() : leased.firstAsks),
     );
-    sender.sendLeased(leased.messages);
+    sender.sendLeased(leased.messages, places);
     return jobs;
   };
   let handled = 0;

@@ -1,4 +1,5 @@
 import { placeAsksOf } from './place-waiting.js';
+import { gatherChanges, updateRequest, writeChanges } from './new-request.js';
 import { createProposal } from './create-proposal.js';
 import type { Tx } from '../store/store.js';
 import type { Engine } from './engine.js';
@@ -21,13 +22,16 @@ export async function finishDraft(engine: Engine, tx: Tx, job: LlmJobRecord, out
   const waiting = request !== undefined && request.drafting;
   if (outcome.reply) await auditCall(engine, tx, job, outcome, waiting, now);
   if (!waiting) return;
+  // The draft's end and the asks it lets out change the request's row once.
+  gatherChanges(request);
   if (outcome.result.ok) {
-    await tx.requests.update(request.id, { drafting: false, asked_question: outcome.result.question, updated_at: now });
+    await updateRequest(tx, request, { drafting: false, asked_question: outcome.result.question, updated_at: now });
   } else {
     await auditFallback(engine, tx, job, outcome.result.error, now);
-    await tx.requests.update(request.id, { drafting: false, updated_at: now });
+    await updateRequest(tx, request, { drafting: false, updated_at: now });
   }
-  await placeAsksOf(engine, tx, request.id, now);
+  await placeAsksOf(engine, tx, request, now);
+  await writeChanges(tx, request);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { MessageRecord } from '../domain/records.js';
-import type { MessageLease, Tx } from '../store/store.js';
+import type { AskPlace, MessageLease, Reads, Tx } from '../store/store.js';
 
 /**
  * Asks written already leased to this process, to be sent as soon as their transaction commits: the
@@ -15,13 +15,15 @@ export interface LeasedMessages {
   messages: MessageRecord[];
   /** Messages written without one in the same transaction. */
   unleased: number;
+  /** Asks known to stand open at commit, with no earlier ask of their expert on their request (`noteFirstAsk`). */
+  firstAsks: Set<string>;
 }
 
 /** Who sends the asks a transaction leases once it commits: this process's message dispatcher. */
 export interface AskSender {
   readonly owner: string;
   readonly leaseMs: number;
-  sendLeased(messages: readonly MessageRecord[]): void;
+  sendLeased(messages: readonly MessageRecord[], places?: ReadonlyMap<string, AskPlace>): void;
 }
 
 const byTransaction = new WeakMap<Tx, LeasedMessages>();
@@ -32,7 +34,7 @@ const byTransaction = new WeakMap<Tx, LeasedMessages>();
  * ends with `work`.
  */
 export async function leasingAsks<T>(tx: Tx, owner: string, leaseMs: number, work: () => Promise<T>): Promise<{ value: T; leased: LeasedMessages }> {
-  const leased: LeasedMessages = { owner, leaseMs, messages: [], unleased: 0 };
+  const leased: LeasedMessages = { owner, leaseMs, messages: [], unleased: 0, firstAsks: new Set() };
   byTransaction.set(tx, leased);
   try {
     return { value: await work(), leased };
@@ -51,4 +53,23 @@ export function leaseFor(tx: Tx, message: MessageRecord, now: number): MessageLe
   }
   leased.messages.push(message);
   return { owner: leased.owner, leaseUntil: now + leased.leaseMs };
+}
+
+/**
+ * Records that an ask sent in `tx` stands open at commit and is its expert's first ask on its request
+ * (no thread to answer in), so its place costs no read after commit (`placesOf`). Only for work that
+ * rolls back no savepoint after the send: a rolled-back ask must be read to be found gone.
+ */
+export function noteFirstAsk(tx: Tx, askId: string): void {
+  byTransaction.get(tx)?.firstAsks.add(askId);
+}
+
+const FIRST_ASK: AskPlace = { state: 'open', ref: null, firstRef: null };
+
+/** Where each ask message stands as of its commit, for the dispatcher: those in `firstAsks` cost no read, the rest are read. */
+export async function placesOf(reads: Reads, asks: readonly MessageRecord[], firstAsks: ReadonlySet<string>): Promise<Map<string, AskPlace>> {
+  const others = asks.filter((m) => !firstAsks.has(m.ask_id!));
+  const places = others.length > 0 ? await reads.chat.askPlaces(others.map((m) => m.ask_id!)) : new Map<string, AskPlace>();
+  for (const m of asks) if (firstAsks.has(m.ask_id!)) places.set(m.ask_id!, FIRST_ASK);
+  return places;
 }

@@ -20,8 +20,29 @@ export async function writeNewRequest(tx: Tx, request: RequestRecord): Promise<v
   if (unwritten.delete(request)) await tx.requests.insert(request);
 }
 
-/** Applies a change to a request: to the object, and to the stored row unless the request is not written yet. */
+/** Stored requests whose changes are gathered into one write (`gatherChanges`), with the changes so far. */
+const gathered = new WeakMap<RequestRecord, RequestPatch>();
+
+/**
+ * From now on, changes to `request` through `updateRequest` are made to the object only, until
+ * `writeChanges` writes them together: a draft that ends and the ask it lets out change the row once.
+ */
+export function gatherChanges(request: RequestRecord): void {
+  gathered.set(request, {});
+}
+
+/** Writes the changes gathered for `request` (if any) and stops gathering them. */
+export async function writeChanges(tx: Tx, request: RequestRecord): Promise<void> {
+  const patch = gathered.get(request);
+  if (!patch) return;
+  gathered.delete(request);
+  if (Object.keys(patch).length > 0) await tx.requests.update(request.id, patch);
+}
+
+/** Applies a change to a request: to the object, and to the stored row unless the request is not written yet or its changes are gathered. */
 export async function updateRequest(tx: Tx, request: RequestRecord, patch: RequestPatch): Promise<void> {
   Object.assign(request, patch);
-  if (!unwritten.has(request)) await tx.requests.update(request.id, patch);
+  const pending = gathered.get(request);
+  if (pending) Object.assign(pending, patch);
+  else if (!unwritten.has(request)) await tx.requests.update(request.id, patch);
 }

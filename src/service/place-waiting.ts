@@ -6,9 +6,11 @@ import { StorageUnavailable } from '../store/errors.js';
 import type { HeldRequest, Reads, Tx, WaitingAsk } from '../store/store.js';
 import type { Engine } from './engine.js';
 import { passOn, passOnForAway } from './pass-on.js';
-import { trySendAsk } from './place-asks.js';
+import { trySendAsk, type SendOutcome } from './place-asks.js';
+import { noteFirstAsk } from './leased-messages.js';
 import { routeLive } from './route-live.js';
 import { askAsRouted, failRequest } from './submit-request.js';
+import { updateRequest, writeChanges } from './new-request.js';
 
 /** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */
 export type WakeScope = ReadonlySet<string> | 'all';
@@ -93,15 +95,34 @@ const capKey = (expertId: string, policy: Policy) =>
 /**
  * Gives the queued asks of one request their chance, as `placeWaiting` would (limits, quiet hours, a
  * mute passed on): for a request whose draft just ended, without re-checking every expert's waiting
- * work. Runs in the caller's transaction; experts a passed-on ask released get their waiting work too.
+ * work. Runs in the caller's transaction, which read `request` (under its lock, where the engine
+ * takes one), so its asks read now are current; experts a passed-on ask released get their waiting
+ * work too. An ask sent to an expert not asked on this request before is noted for the sender
+ * (`noteFirstAsk`) unless an ask was passed on meanwhile.
  */
-export async function placeAsksOf(engine: Engine, tx: Tx, requestId: string, now: number): Promise<void> {
+export async function placeAsksOf(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   const result: PlaceResult = { sent: 0, placed: 0 };
   const freed = new Set<string>();
-  for (const ask of await tx.asks.listFor(requestId)) {
-    if (ask.state === 'queued') await sendWaitingAsk(engine, tx, ask, now, new Set(), freed, result);
+  const asks = await tx.asks.listFor(request.id);
+  const first: string[] = [];
+  let current: RequestRecord | undefined = request;
+  let passedOn = false;
+  for (const ask of asks) {
+    if (ask.state !== 'queued') continue;
+    const outcome = await sendQueuedAsk(engine, tx, current, ask, now, new Set(), freed, result);
+    if (outcome === 'muted' || outcome === 'set_away') {
+      // Passing an ask on may have changed the request (escalated, failed): read it again.
+      passedOn = true;
+      current = await tx.requests.get(request.id);
+    } else if (outcome === 'sent' && asks.every((a) => a === ask || a.expert_id !== ask.expert_id)) {
+      first.push(ask.id);
+    }
   }
-  if (freed.size > 0) await placeWaiting(engine, tx, freed, now);
+  if (!passedOn) for (const id of first) noteFirstAsk(tx, id);
+  if (freed.size > 0) {
+    await writeChanges(tx, request);
+    await placeWaiting(engine, tx, freed, now);
+  }
 }
 
 async function sendWaitingAsk(
@@ -117,22 +138,38 @@ async function sendWaitingAsk(
   // Read again now that the request is held: another instance may have sent or released it since.
   const ask = await tx.asks.get(waiting.id);
   if (!ask || ask.state !== 'queued') return;
+  await sendQueuedAsk(engine, tx, request, ask, now, blocked, freed, result);
+}
+
+/** Tries a queued ask, current as of `request` (read in this transaction); what came of it, or `released` with its request closed. */
+async function sendQueuedAsk(
+  engine: Engine,
+  tx: Tx,
+  request: RequestRecord | undefined,
+  ask: AskRecord,
+  now: number,
+  blocked: Set<string>,
+  freed: Set<string>,
+  result: PlaceResult,
+): Promise<SendOutcome | 'released'> {
   if (request && isWaiting(request)) await followDefaults(engine, tx, request, now);
   if (!request || !isWaiting(request)) {
     // Closing a request releases its asks; a queued ask left on a closed one is let go here.
     await tx.asks.update(ask.id, { state: 'released', closed_at: now, send_after: null });
-    return;
+    return 'released';
   }
   const key = capKey(ask.expert_id, request.routing_policy);
   if (blocked.has(key)) {
     if (ask.send_after !== null) await tx.asks.update(ask.id, { send_after: null });
-    return;
+    return 'capped';
   }
   const outcome = await trySendAsk(engine, tx, request, ask, now);
   if (outcome === 'sent') result.sent++;
   else if (outcome === 'capped') blocked.add(key);
   else if (outcome === 'muted' || outcome === 'set_away') {
     // The expert muted (or went away) while this ask waited: pass it on exactly as their `mute` reply (or going away) would have.
+    // Passing on reads and changes the stored request: changes gathered so far are written first.
+    await writeChanges(tx, request);
     const before = await liveExperts(tx, request.id);
     if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);
     else await passOnForAway(engine, tx, request, ask, now);
@@ -142,6 +179,7 @@ async function sendWaitingAsk(
     // Removed from the registry while the ask waited: nobody to send it to.
     await tx.asks.update(ask.id, { state: 'released', closed_at: now });
   }
+  return outcome;
 }
 
 async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): Promise<void> {
@@ -179,10 +217,7 @@ async function followDefaults(engine: Engine, tx: Tx, request: RequestRecord, no
   if (request.own_policy === null) return request.routing_policy;
   const current: Policy = { ...policyOf(engine.config.defaults), ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
   const changed = (Object.keys(current) as Array<keyof Policy>).some((k) => JSON.stringify(current[k]) !== JSON.stringify(request.routing_policy[k]));
-  if (changed) {
-    request.routing_policy = current;
-    await tx.requests.update(request.id, { routing_policy: current, updated_at: now });
-  }
+  if (changed) await updateRequest(tx, request, { routing_policy: current, updated_at: now });
   return current;
 }
 

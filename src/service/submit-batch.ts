@@ -8,6 +8,7 @@ import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult 
 import type { ConsumerRecord, MessageRecord } from '../domain/records.js';
 import { type LibraryCandidates, prefetchReuse } from './reuse-answer.js';
 import { settleHints } from './settle-hints.js';
+import { placesOf } from './leased-messages.js';
 
 /** At most this many submits share one transaction. */
 const MAX_BATCH = 64;
@@ -68,15 +69,12 @@ export function libraryFor(engine: Engine, inputs: readonly SubmitInput[]): Prom
 /**
  * Where each ask message a batch of submits wrote stands once it commits, for the dispatcher. An ask
  * of a request the batch created (a submit answered `queued`) is open then, and its expert was never
- * asked on that request before, so it costs no read; any other is read (`askPlaces`). (The submits
- * roll back no savepoint: an ask they wrote is an ask they committed.)
+ * asked on that request before, so it costs no read; any other is read. (The submits roll back no
+ * savepoint: an ask they wrote is an ask they committed.)
  */
-export async function placesOfAsks(reads: Reads, results: readonly SubmitResult[], asks: readonly MessageRecord[]): Promise<Map<string, AskPlace>> {
+export function placesOfAsks(reads: Reads, results: readonly SubmitResult[], asks: readonly MessageRecord[]): Promise<Map<string, AskPlace>> {
   const created = new Set(results.flatMap((r) => (r.status === 'queued' ? [r.request_id] : [])));
-  const others = asks.filter((m) => !created.has(m.request_id!));
-  const places = others.length > 0 ? await reads.chat.askPlaces(others.map((m) => m.ask_id!)) : new Map<string, AskPlace>();
-  for (const m of asks) if (created.has(m.request_id!)) places.set(m.ask_id!, { state: 'open', ref: null, firstRef: null });
-  return places;
+  return placesOf(reads, asks, new Set(asks.flatMap((m) => (created.has(m.request_id!) ? [m.ask_id!] : []))));
 }
 
 /**
