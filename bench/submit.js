@@ -98,7 +98,7 @@ export async function benchSubmit() {
   );
   for (const [i, run] of withLlm.entries()) {
     console.log(
-      `with an LLM #${i + 1}: questions ${JSON.stringify(run.stats.drafts)} (drafted, or asked raw once llm.timeout passed), ` +
+      `with an LLM #${i + 1}: questions ${JSON.stringify(run.stats.drafts)} (drafted, or asked raw: at llm.timeout, or at once with the model too far behind), ` +
         `${num(run.llmCalls)} LLM calls answered, requests ${JSON.stringify(run.stats.requests)}, messages ${JSON.stringify(run.stats.messages)}`,
     );
   }

@@ -100,12 +100,15 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
   });
   new Counter({
     name: 'expertq_llm_errors_total',
-    help: 'LLM calls that failed (call_failed: timeout, HTTP error, refused) or answered unusably (unusable_output), by stage (draft, structure). Each fell back to the non-LLM path.',
+    help: 'LLM calls that failed (call_failed: timeout, HTTP error, refused) or answered unusably (unusable_output), by stage (draft, structure), and questions not given to the model because it was too far behind to draft them within llm.timeout (behind). Each fell back to the non-LLM path.',
     labelNames: ['stage', 'reason'],
     registers: [registry],
     collect() {
       this.reset();
-      if (service.llm) for (const stage of LLM_STAGES) for (const reason of ['call_failed', 'unusable_output']) this.inc({ stage, reason }, 0);
+      if (service.llm) {
+        for (const stage of LLM_STAGES) for (const reason of ['call_failed', 'unusable_output']) this.inc({ stage, reason }, 0);
+        this.inc({ stage: 'draft', reason: 'behind' }, 0);
+      }
       for (const [key, n] of service.counters.llmFailures) {
         const [stage, reason] = key.split(' ');
         this.inc({ stage, reason }, n);

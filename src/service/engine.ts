@@ -12,6 +12,7 @@ import type {
 } from '../domain/records.js';
 import type { Reads, Store, Tx } from '../store/store.js';
 import type { PresenceCache } from './presence-cache.js';
+import type { LlmBacklog } from './llm-backlog.js';
 import { leaseFor } from './leased-messages.js';
 
 /**
@@ -42,6 +43,8 @@ export interface Engine {
   readonly counters: ServiceCounters;
   /** The LLM's settings when one is configured; null, and nothing LLM-related runs, otherwise. */
   readonly llm: LlmSettings | null;
+  /** How far behind the model is (a new request is not drafted when no draft could be ready in time); null without an LLM. */
+  readonly llmBacklog: LlmBacklog | null;
   /** Which topics (and kinds, `libraryKey`) the library has entries for: a submit on another skips the library lookup. */
   readonly libraryTopics: KnownKeys;
   /** Which consumers have a daily quota of their own: a submit of another reads no consumer row for it. */

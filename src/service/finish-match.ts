@@ -4,7 +4,8 @@ import { judgedAMatch } from '../llm/match-answer.js';
 import type { Tx } from '../store/store.js';
 import type { Engine } from './engine.js';
 import { auditCall, auditFallback, type JobOutcome } from './audit-llm-call.js';
-import { queueDraft } from './llm-jobs.js';
+import { draftsQuestion, queueDraft } from './llm-jobs.js';
+import { updateRequest } from './new-request.js';
 import { reuseCandidates, reuseEntry } from './reuse-answer.js';
 import { routeAndAsk } from './submit-request.js';
 
@@ -47,6 +48,7 @@ export async function finishMatch(engine: Engine, tx: Tx, job: LlmJobRecord, out
 
 /** Routes a request no library entry answers, as a new one would be: its question drafted, then asked, held or failed. */
 async function askAfterJudgement(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+  if (!(await draftsQuestion(engine, tx, request, now))) await updateRequest(tx, request, { drafting: false, updated_at: now });
   const outcome = await routeAndAsk(engine, tx, request, now);
-  if (outcome !== 'failed') await queueDraft(engine, tx, request, now);
+  if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
 }

@@ -58,6 +58,7 @@ export class InstanceHeartbeat {
     // Said once each time the mismatch changes, not at every refresh.
     const { warnings, live } = await instancesNow(this.engine);
     this.engine.store.noteInstances(live);
+    this.engine.llmBacklog?.liveInstances(live.length);
     const said = warnings.join(' ');
     if (said !== this.warned && said !== '') this.engine.log.warn({ warnings }, 'instances sharing this database disagree');
     this.warned = said;

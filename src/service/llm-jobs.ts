@@ -1,7 +1,7 @@
 import { newId } from '../ids.js';
 import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
 import type { Tx } from '../store/store.js';
-import type { Engine } from './engine.js';
+import { audit, countOne, type Engine } from './engine.js';
 import type { UnstructuredProposal } from './create-proposal.js';
 
 /** Max calls for one job; one more start (after crashes mid-call) falls back without calling. */
@@ -30,6 +30,23 @@ function job(stage: LlmJobRecord['stage'], requestId: string, now: number, extra
 export async function queueDraft(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   const timeout = engine.llm!.timeoutMs;
   await tx.llmJobs.insert(job('draft', request.id, now, { deadline_at: now + timeout }));
+  engine.llmBacklog?.queued();
+}
+
+/**
+ * Whether a request about to be routed waits for its question to be drafted: with an LLM, unless the
+ * model is so far behind that no draft could be ready within `llm.timeout` (`LlmBacklog`). Then the
+ * request would wait the whole timeout for nothing: it is asked with the raw question at once, and the
+ * fallback is audited (`llm_fallback`) and counted.
+ */
+export async function draftsQuestion(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<boolean> {
+  if (engine.llm === null) return false;
+  const behind = engine.llmBacklog?.behind() ?? null;
+  if (behind === null) return true;
+  const error = engine.llmBacklog!.describe(behind);
+  await audit(engine, tx, { request_id: request.id, at: now, type: 'llm_fallback', actor: 'system', data: { stage: 'draft', model: engine.llm.model, error } });
+  countOne(engine.counters.llmFailures, 'draft behind');
+  return false;
 }
 
 /**
@@ -51,4 +68,5 @@ export async function queueStructuring(tx: Tx, request: RequestRecord, proposal:
  */
 export async function queueMatch(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   await tx.llmJobs.insert(job('match', request.id, now, { deadline_at: now + engine.llm!.timeoutMs }));
+  engine.llmBacklog?.queued();
 }

@@ -104,7 +104,10 @@ export class LlmWorker {
 
   private async run(job: LlmJobRecord, signal: AbortSignal): Promise<void> {
     const request = await this.engine.store.requests.get(job.request_id);
+    const started = this.engine.clock.now();
     const outcome = await this.work(job, request, signal);
+    // Timed on the service's clock, as the deadlines it is compared with are.
+    if (outcome?.reply) this.engine.llmBacklog?.timed(this.engine.clock.now() - started);
     if (outcome === null) {
       // Stopped: the job stays pending, and the next process to look (this one restarted, or another) runs it at once.
       const { store, log } = this.engine;

@@ -3,7 +3,7 @@ import { badRequest } from '../errors.js';
 import { proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../store/store.js';
 import { audit, countOne, type Engine } from './engine.js';
-import { queueDraft } from './llm-jobs.js';
+import { draftsQuestion, queueDraft } from './llm-jobs.js';
 import { planAsk } from './place-asks.js';
 import { updateReviewCard } from './review-channel.js';
 import { routeAndAsk } from './submit-request.js';
@@ -65,7 +65,7 @@ export async function returnProposal(engine: Engine, tx: Tx, proposalId: string,
  * declined entry is never offered to it again.
  */
 async function askAnExpert(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
-  await updateRequest(tx, request, { status: 'queued', drafting: engine.llm !== null, updated_at: now });
+  await updateRequest(tx, request, { status: 'queued', drafting: await draftsQuestion(engine, tx, request, now), updated_at: now });
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
 }

@@ -12,6 +12,7 @@ import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
 import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
 import { libraryTopics, quotaConsumers, type KnownKeys } from './known-keys.js';
+import { LlmBacklog } from './llm-backlog.js';
 import { placeWaiting } from './place-waiting.js';
 import { PresenceCache } from './presence-cache.js';
 import { startWorkers } from './workers.js';
@@ -42,6 +43,7 @@ export class ServiceBase implements Engine {
   readonly allowPrivateWebhooks: boolean;
   readonly scheduler: TimedWork;
   readonly llm: LlmSettings | null;
+  readonly llmBacklog: LlmBacklog | null;
   readonly libraryTopics: KnownKeys = libraryTopics(() => this.store);
   readonly quotaConsumers: KnownKeys = quotaConsumers(() => this.store);
   readonly presence: PresenceCache | null;
@@ -83,6 +85,7 @@ export class ServiceBase implements Engine {
     ({ messages: this.messages, deliveries: this.deliveries, llmWorker: this.llmWorker } = startWorkers(this, options));
     this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
+    this.llmBacklog = this.llm ? new LlmBacklog(this.llm.concurrency, this.llm.timeoutMs) : null;
     this.presence = options.presence ? new PresenceCache(options.presence, this.clock, this.log, (id) => this.placeWaitingOf(id)) : null;
   }
 
@@ -143,6 +146,7 @@ export class ServiceBase implements Engine {
     const now = this.clock.now();
     const started = performance.now();
     this.lastTickAt = Date.now();
+    if (this.llmBacklog) this.llmBacklog.count(await this.store.llmJobs.countWaiting(now));
     // LLM work past its deadline falls back first, so the asks it held go out in this same tick.
     if (this.llm) await expireLlmJobs(this, now, this.messages);
     const result = await this.scheduler.tick(now);

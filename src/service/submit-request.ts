@@ -3,7 +3,7 @@ import { normalizeTopic } from '../core/normalize-topic.js';
 import { findCandidates, firstCandidates, type RouteDecision } from '../core/route-request.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
-import { queueDraft } from './llm-jobs.js';
+import { draftsQuestion, queueDraft } from './llm-jobs.js';
 import type { FailureCode, Reason, RequestRecord } from '../domain/records.js';
 import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
@@ -114,6 +114,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
   if (reused === 'reused') return { request_id: request.id, status: 'queued', reused: true };
   // The model judges a library entry first; the request is routed (or answered) when it has.
   if (reused === 'judging') return { request_id: request.id, status: 'queued' };
+  request.drafting = await draftsQuestion(engine, tx, request, now);
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
   await writeNewRequest(tx, request);

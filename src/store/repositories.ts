@@ -175,6 +175,8 @@ export interface LlmJobReads {
   get(id: string): Promise<LlmJobRecord | undefined>;
   /** Pending drafts whose deadline has passed, oldest deadline first. */
   expiredDrafts(now: number, limit: number): Promise<LlmJobRecord[]>;
+  /** How many pending jobs still wait for a call: those not past their deadline. */
+  countWaiting(now: number): Promise<number>;
 }
 
 export interface LlmJobRepository extends LlmJobReads {

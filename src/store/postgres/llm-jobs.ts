@@ -54,6 +54,11 @@ export class PgLlmJobs implements LlmJobRepository {
     return rows.map(toLlmJob);
   }
 
+  async countWaiting(now: number): Promise<number> {
+    const row = await one(this.db, `SELECT COUNT(*)::int AS n FROM llm_jobs WHERE state = 'pending' AND (deadline_at IS NULL OR deadline_at > $1)`, [now]);
+    return row!.n as number;
+  }
+
   async finish(id: string, at: number): Promise<boolean> {
     const changed = await run(
       this.db,

@@ -18,6 +18,7 @@ function prepare(db: Database.Database) {
       RETURNING *`),
     expired: p(`SELECT * FROM llm_jobs INDEXED BY llm_jobs_deadline WHERE state = 'pending' AND deadline_at IS NOT NULL
       AND deadline_at <= ? ORDER BY deadline_at, id LIMIT ?`),
+    waiting: p(`SELECT COUNT(*) FROM llm_jobs INDEXED BY llm_jobs_pending WHERE state = 'pending' AND (deadline_at IS NULL OR deadline_at > ?)`).pluck(),
     finish: p(`UPDATE llm_jobs SET state = 'done', finished_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ? AND state = 'pending'`),
     release: p(`UPDATE llm_jobs SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'`),
     renew: p(`UPDATE llm_jobs SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
@@ -50,6 +51,10 @@ export class SqliteLlmJobs implements LlmJobRepository {
 
   async expiredDrafts(now: number, limit: number): Promise<LlmJobRecord[]> {
     return (this.stmts.expired.all(now, limit) as Row[]).map(toLlmJob);
+  }
+
+  async countWaiting(now: number): Promise<number> {
+    return this.stmts.waiting.get(now) as number;
   }
 
   async finish(id: string, at: number): Promise<boolean> {
