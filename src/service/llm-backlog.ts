@@ -23,7 +23,8 @@ export interface Behind {
  */
 export class LlmBacklog {
   private callMs: number | null = null;
-  private counted = 0;
+  /** The jobs waiting for a call at the last count. */
+  private lastCount = 0;
   private queuedSince = 0;
   private instances = 1;
 
@@ -39,7 +40,7 @@ export class LlmBacklog {
 
   /** The jobs waiting for a call, as counted in the database now. */
   count(waiting: number): void {
-    this.counted = waiting;
+    this.lastCount = waiting;
     this.queuedSince = 0;
   }
 
@@ -56,7 +57,7 @@ export class LlmBacklog {
   /** Why a job queued now could not be answered within `llm.timeout`, or null when it could (or nothing is known yet). */
   behind(): Behind | null {
     if (this.callMs === null) return null;
-    const ahead = this.counted + this.queuedSince;
+    const ahead = this.lastCount + this.queuedSince;
     const turn = Math.floor(ahead / (this.concurrency * this.instances)) + 1;
     return turn * this.callMs > this.timeoutMs ? { ahead, callMs: Math.round(this.callMs) } : null;
   }

@@ -146,7 +146,11 @@ export class ServiceBase implements Engine {
     const now = this.clock.now();
     const started = performance.now();
     this.lastTickAt = Date.now();
-    if (this.llmBacklog) this.llmBacklog.count(await this.store.llmJobs.countWaiting(now));
+    if (this.llmBacklog) {
+      // An estimate: a failed count keeps the last one (and what was queued since), and the tick goes on.
+      const waiting = await this.store.llmJobs.countWaiting(now).catch(() => null);
+      if (waiting !== null) this.llmBacklog.count(waiting);
+    }
     // LLM work past its deadline falls back first, so the asks it held go out in this same tick.
     if (this.llm) await expireLlmJobs(this, now, this.messages);
     const result = await this.scheduler.tick(now);
