@@ -119,10 +119,8 @@ export async function placeAsksOf(engine: Engine, tx: Tx, request: RequestRecord
     }
   }
   if (!passedOn) for (const id of first) noteFirstAsk(tx, id);
-  if (freed.size > 0) {
-    await writeChanges(tx, request);
-    await placeWaiting(engine, tx, freed, now);
-  }
+  // (An ask passed on wrote the request's gathered changes first: none are left to write here.)
+  if (freed.size > 0) await placeWaiting(engine, tx, freed, now);
 }
 
 async function sendWaitingAsk(
