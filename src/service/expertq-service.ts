@@ -16,8 +16,8 @@ import { receiveInbound } from './receive-inbound.js';
 import { returnProposal, type ReturnInput } from './return-proposal.js';
 import { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
 import type { SubmitInput, SubmitResult } from './submit-request.js';
-import { libraryFor, placesOfAsks, submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
-import { leasingAsks } from './leased-messages.js';
+import { libraryFor, submitAll, SubmitBatcher, workMadeBy } from './submit-batch.js';
+import { withLeasedAsks } from './leased-messages.js';
 import { queueView, type QueueItem } from './queue-view.js';
 import { listTopics, type TopicView } from './topics.js';
 import { waitForDecision } from './wait-for-decision.js';
@@ -36,17 +36,8 @@ export type { ExpertqServiceOptions };
 export class ExpertqService extends ServiceBase {
   private readonly submits = new SubmitBatcher(async (inputs) => {
     const library = await libraryFor(this, inputs);
-    // The last attempt's asks: a transaction run again writes its asks again.
-    const {
-      value: { value: results, leased },
-      read: places,
-    } = await this.store.transactionThenRead(
-      (tx) => leasingAsks(tx, this.messages.owner, this.messages.leaseMs, () => submitAll(this, tx, inputs, library)),
-      // Whether each ask is still open (and where its expert was asked before), as of the commit.
-      (reads, { value, leased }) => placesOfAsks(reads, value, leased.messages),
-    );
-    // The asks go out now, with no claim; the dispatcher is woken only for other messages.
-    this.messages.sendLeased(leased.messages, places);
+    // The asks go out once the batch commits, with no claim; the dispatcher is woken only for other messages.
+    const { value: results, leased } = await withLeasedAsks(this.store, this.messages, (tx) => submitAll(this, tx, inputs, library));
     const wake = workMadeBy(results);
     if (leased.unleased > 0) this.onMessagesQueued();
     if (wake.drafts) this.llmWorker?.kick();

@@ -5,7 +5,7 @@ import type { Engine } from './engine.js';
 import { finishDraft, type DraftOutcome } from './finish-llm-job.js';
 import { finishMatch, type MatchOutcome } from './finish-match.js';
 import { guarded } from './place-waiting.js';
-import { leasingAsks, placesOf, type AskSender } from './leased-messages.js';
+import { withLeasedAsks, type AskSender } from './leased-messages.js';
 
 /** Jobs finished per transaction when their deadlines pass, and at most per tick. */
 const EXPIRE_BATCH = 500;
@@ -30,24 +30,20 @@ export async function expireLlmJobs(engine: Engine, now: number, sender: AskSend
   // One transaction per batch without a savepoint per job; if a job throws, the batch is redone
   // one job at a time (`guarded`), so only that request fails (reason `error`) and the rest go on.
   const batch = async (oneByOne: boolean) => {
-    // The last attempt's asks: a transaction run again writes its asks again.
-    const {
-      value: { value: jobs, leased },
-      read: places,
-    } = await engine.store.transactionThenRead(
-      (tx) =>
-        leasingAsks(tx, sender.owner, sender.leaseMs, async () => {
-          const due = await tx.llmJobs.expiredDrafts(now, EXPIRE_BATCH);
-          for (const job of due) {
-            if (!oneByOne) await finish(tx, job);
-            else if (!(await guarded(engine, tx, job.request_id, now, (inner) => finish(inner, job)))) await tx.llmJobs.finish(job.id, now);
-          }
-          return due.length;
-        }),
-      // A job redone alone may have rolled its asks back: then every ask is read.
-      (reads, { leased }) => placesOf(reads, leased.messages, oneByOne ? new Set() : leased.firstAsks),
+    // A job redone alone may have rolled its asks back (`guarded`).
+    const { value: jobs } = await withLeasedAsks(
+      engine.store,
+      sender,
+      async (tx) => {
+        const due = await tx.llmJobs.expiredDrafts(now, EXPIRE_BATCH);
+        for (const job of due) {
+          if (!oneByOne) await finish(tx, job);
+          else if (!(await guarded(engine, tx, job.request_id, now, (inner) => finish(inner, job)))) await tx.llmJobs.finish(job.id, now);
+        }
+        return due.length;
+      },
+      oneByOne,
     );
-    sender.sendLeased(leased.messages, places);
     return jobs;
   };
   let handled = 0;

@@ -1,5 +1,5 @@
 import type { MessageRecord } from '../domain/records.js';
-import type { AskPlace, MessageLease, Reads, Tx } from '../store/store.js';
+import type { AskPlace, MessageLease, Reads, Store, Tx } from '../store/store.js';
 
 /**
  * Asks written already leased to this process, to be sent as soon as their transaction commits: the
@@ -57,8 +57,8 @@ export function leaseFor(tx: Tx, message: MessageRecord, now: number): MessageLe
 
 /**
  * Records that an ask sent in `tx` stands open at commit and is its expert's first ask on its request
- * (no thread to answer in), so its place costs no read after commit (`placesOf`). Only for work that
- * rolls back no savepoint after the send: a rolled-back ask must be read to be found gone.
+ * (no thread to answer in), so its place costs no read after commit (`placesOf`). Work that may roll a
+ * savepoint back after the send says so to `withLeasedAsks`: a rolled-back ask must be read to be found gone.
  */
 export function noteFirstAsk(tx: Tx, askId: string): void {
   byTransaction.get(tx)?.firstAsks.add(askId);
@@ -66,8 +66,23 @@ export function noteFirstAsk(tx: Tx, askId: string): void {
 
 const FIRST_ASK: AskPlace = { state: 'open', ref: null, firstRef: null };
 
+/**
+ * Runs `work` in a transaction whose asks are written leased to `sender`, and hands them to it once
+ * the transaction commits, with where each stands then (`placesOf`). `rolledBack`: the work may have
+ * rolled a savepoint back after noting an ask (then every ask's place is read). Returns the work's
+ * value and the asks of the attempt that committed (a transaction run again writes its asks again).
+ */
+export async function withLeasedAsks<T>(store: Store, sender: AskSender, work: (tx: Tx) => Promise<T>, rolledBack = false): Promise<{ value: T; leased: LeasedMessages }> {
+  const { value: done, read: places } = await store.transactionThenRead(
+    (tx) => leasingAsks(tx, sender.owner, sender.leaseMs, () => work(tx)),
+    (reads, { leased }) => placesOf(reads, leased.messages, rolledBack ? new Set() : leased.firstAsks),
+  );
+  sender.sendLeased(done.leased.messages, places);
+  return done;
+}
+
 /** Where each ask message stands as of its commit, for the dispatcher: those in `firstAsks` cost no read, the rest are read. */
-export async function placesOf(reads: Reads, asks: readonly MessageRecord[], firstAsks: ReadonlySet<string>): Promise<Map<string, AskPlace>> {
+async function placesOf(reads: Reads, asks: readonly MessageRecord[], firstAsks: ReadonlySet<string>): Promise<Map<string, AskPlace>> {
   const others = asks.filter((m) => !firstAsks.has(m.ask_id!));
   const places = others.length > 0 ? await reads.chat.askPlaces(others.map((m) => m.ask_id!)) : new Map<string, AskPlace>();
   for (const m of asks) if (firstAsks.has(m.ask_id!)) places.set(m.ask_id!, FIRST_ASK);

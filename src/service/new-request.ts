@@ -15,6 +15,11 @@ export function newRequest(request: RequestRecord): RequestRecord {
   return request;
 }
 
+/** Whether `request` is being submitted in this transaction (not written yet). */
+export function isNewRequest(request: RequestRecord): boolean {
+  return unwritten.has(request);
+}
+
 /** Writes the submitted request as it now is (once: later calls do nothing). */
 export async function writeNewRequest(tx: Tx, request: RequestRecord): Promise<void> {
   if (unwritten.delete(request)) await tx.requests.insert(request);

@@ -8,7 +8,8 @@ import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../domain/rec
 import type { AskPatch, Tx } from '../store/store.js';
 import { audit, liveStates, queueMessage, type Engine } from './engine.js';
 import { expertAvailability } from './expert-availability.js';
-import { updateRequest } from './new-request.js';
+import { isNewRequest, updateRequest } from './new-request.js';
+import { noteFirstAsk } from './leased-messages.js';
 import { noteSentOnHint } from './settle-hints.js';
 import { inForce } from './away-state.js';
 
@@ -123,6 +124,9 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   if (wasDeferred) sent.send_after = null;
   await save(sent);
   await queueMessage(tx, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text: elements.join('\n'), elements }, now);
+  // An ask of a request being submitted: its expert was never asked on it, and nothing in a submit
+  // closes the ask again or rolls it back (a failed submit's transaction fails whole).
+  if (isNewRequest(request)) noteFirstAsk(tx, ask.id);
   await audit(engine, tx, {
     request_id: request.id,
     at: sentAt,

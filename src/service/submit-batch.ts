@@ -1,14 +1,13 @@
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { firstCandidates } from '../core/route-request.js';
 import { StorageUnavailable } from '../store/errors.js';
-import type { AskPlace, Reads, Tx } from '../store/store.js';
+import type { Tx } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
 import { dailyQuotaOf } from './consumer-quota.js';
 import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult } from './submit-request.js';
-import type { ConsumerRecord, MessageRecord } from '../domain/records.js';
+import type { ConsumerRecord } from '../domain/records.js';
 import { type LibraryCandidates, prefetchReuse } from './reuse-answer.js';
 import { settleHints } from './settle-hints.js';
-import { placesOf } from './leased-messages.js';
 
 /** At most this many submits share one transaction. */
 const MAX_BATCH = 64;
@@ -64,17 +63,6 @@ export function libraryFor(engine: Engine, inputs: readonly SubmitInput[]): Prom
     mode: input.routing_policy?.reuse ?? engine.config.library.reuse,
   }));
   return prefetchReuse(engine, subjects, engine.clock.now());
-}
-
-/**
- * Where each ask message a batch of submits wrote stands once it commits, for the dispatcher. An ask
- * of a request the batch created (a submit answered `queued`) is open then, and its expert was never
- * asked on that request before, so it costs no read; any other is read. (The submits roll back no
- * savepoint: an ask they wrote is an ask they committed.)
- */
-export function placesOfAsks(reads: Reads, results: readonly SubmitResult[], asks: readonly MessageRecord[]): Promise<Map<string, AskPlace>> {
-  const created = new Set(results.flatMap((r) => (r.status === 'queued' ? [r.request_id] : [])));
-  return placesOf(reads, asks, new Set(asks.flatMap((m) => (created.has(m.request_id!) ? [m.ask_id!] : []))));
 }
 
 /**
