@@ -110,9 +110,9 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
   });
 
   it('rows written together in one transaction read back exactly as written, whatever their text holds', async () => {
-    // Written in one go (PostgreSQL sends a transaction's inserts as one array per column): each text
-    // must survive the quoting of array elements, and a null must stay null.
-    const texts = ['say "hi", {then} bye', 'back\\slash \\"', 'NULL', '', 'Ünïcødé ✓ 💡', 'a,b', '{}', 'multi\nline\ttab'];
+    // Written in one go (PostgreSQL sends a transaction's inserts as one JSON array of rows): each text
+    // must survive JSON's quoting and escaping, and a null must stay null.
+    const texts = ['say "hi", {then} bye', 'back\\slash \\"', 'NULL', '', 'Ünïcødé ✓ 💡', 'a,b', '{}', 'multi\nline\ttab', '\\u0041 "]', 'null', '12345678901234567890'];
     const requests = texts.map((question, i) =>
       request(`req_${i}`, { question, context: { asked_because: question, n: i, nested: [question, null] }, asked_question: i % 2 ? null : question, dedup_key: i % 3 ? null : question }),
     );
@@ -132,6 +132,19 @@ describe.each(ENGINES)('$name store: requests and asks read back as written', (e
       expect(await e.store.outbox.messages(`req_${i}`)).toEqual([messages[i]]);
       expect(await e.store.requests.audit(`req_${i}`)).toEqual([audit(`req_${i}`, T0 + i, { type: 'received', data: { text: texts[i], i } })]);
     }
+  });
+
+  it('a text JSON cannot carry (a lone surrogate) is written beside the others, its character replaced; the rest read back exactly', async () => {
+    await e.store.transaction(async (tx) => {
+      await tx.requests.insert(request('req_odd', { question: 'before \ud800 after' }));
+      await tx.requests.appendAudit(audit('req_odd', T0, { data: { text: 'before \udc00 after' } }));
+      await tx.requests.insert(request('req_plain', { question: 'plain "text"' }));
+      await tx.asks.insert(ask('ask_plain', 'req_plain', 'ann', { instructions: 'say "hi"' }));
+    });
+    expect((await e.store.requests.get('req_odd'))?.question).toMatch(/^before \ufffd+ after$/);
+    expect(await e.store.requests.audit('req_odd')).toHaveLength(1);
+    expect((await e.store.requests.get('req_plain'))?.question).toBe('plain "text"');
+    expect((await e.store.asks.listFor('req_plain')).map((a) => a.instructions)).toEqual(['say "hi"']);
   });
 
   it('keeps the stale library entry a request refreshes, and nothing for one that refreshes none', async () => {

@@ -10,10 +10,15 @@ export type ColumnTypes = ReadonlyMap<string, ReadonlyMap<string, string>>;
  * flush of its own, and a submit writes a handful of rows to five tables: one statement for all of
  * them (the tables joined by `WITH`) costs the server one flush instead of one per row.
  *
- * A table's rows go in as one array per column (`INSERT … SELECT … FROM unnest($1::text[], …)`), so
- * the statement's text depends on which inserts were held, not on how many rows each had: the server
- * parses and plans it once per connection (a multi-row `VALUES` of a new length each time cost it as
- * much to plan as to run).
+ * A table's rows go in as one parameter, a JSON array of rows (`INSERT … SELECT … FROM
+ * jsonb_array_elements($1::jsonb)`), so the statement's text depends on which inserts were held, not
+ * on how many rows each had: the server parses and plans it once per connection (a multi-row `VALUES`
+ * of a new length each time cost it as much to plan as to run). JSON because V8 writes it natively:
+ * node-postgres's array literals quote and escape each element in JavaScript, which cost a submit
+ * more than any other part of its statement. Rows holding a value JSON would change (not a string,
+ * finite number, boolean or null; a string with a NUL or a lone surrogate, which `jsonb` refuses
+ * where a text parameter takes them as before) go in as one array per column, as node-postgres
+ * encodes them.
  *
  * Only plain inserts whose parameters' types are known are held (`INSERT INTO t (cols) VALUES ($1,
  * …)`, optionally `ON CONFLICT DO NOTHING`; a parameter inside an expression needs a cast): nothing
@@ -117,15 +122,39 @@ function merge(rows: Array<{ insert: PlainInsert; values: unknown[] }>): pg.Quer
   }
   const values: unknown[] = [];
   const inserts = [...groups.values()].map(({ insert, rows }) => {
-    const arrays = insert.paramTypes.map((type, i) => {
-      values.push(rows.map((v) => v[i] ?? null));
-      return `$${values.length}::${type}[]`;
-    });
-    const names = insert.paramTypes.map((_, i) => `p${i + 1}`).join(', ');
     const select = insert.tuple.replace(/\$(\d+)/g, (_, n: string) => `u.p${n}`);
-    return `${insert.head} SELECT ${select} FROM unnest(${arrays.join(', ')}) AS u(${names}) ${insert.tail}`;
+    return `${insert.head} SELECT ${select} FROM ${rowsSource(insert.paramTypes, rows, values)} ${insert.tail}`;
   });
   const last = inserts.pop()!;
   const text = inserts.length === 0 ? last : `WITH ${inserts.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
   return statement(text, values);
+}
+
+/** The rows as a relation `u(p1, p2, …)`, their values appended to `values` as parameters. */
+function rowsSource(types: readonly string[], rows: ReadonlyArray<readonly unknown[]>, values: unknown[]): string {
+  if (rows.every((row) => row.every(jsonKeeps))) {
+    values.push(JSON.stringify(rows.map((row) => types.map((_, i) => row[i] ?? null))));
+    const columns = types.map((type, i) => `(r->>${i})::${type} AS p${i + 1}`).join(', ');
+    return `(SELECT ${columns} FROM jsonb_array_elements($${values.length}::jsonb) AS r) AS u`;
+  }
+  const arrays = types.map((type, i) => {
+    values.push(rows.map((row) => row[i] ?? null));
+    return `$${values.length}::${type}[]`;
+  });
+  return `unnest(${arrays.join(', ')}) AS u(${types.map((_, i) => `p${i + 1}`).join(', ')})`;
+}
+
+/** Whether a value reaches the server through `jsonb` as it would as a parameter of its own. */
+function jsonKeeps(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() && !value.includes('\0');
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+    case 'undefined':
+      return true;
+    default:
+      return value === null;
+  }
 }
