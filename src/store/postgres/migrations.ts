@@ -177,4 +177,12 @@ export const PG_MIGRATIONS: PgMigration[] = [
   `
   ALTER TABLE instances ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
   `,
+  // 17: the audit trail keyed by what reads it. Every statement reads or deletes one request's entries
+  // (request_id, then seq for their order); the key on seq alone was an index nothing read, written
+  // for every entry (three per submitted request). The new key is the index that already served them.
+  `
+  ALTER TABLE audit DROP CONSTRAINT audit_pkey;
+  DROP INDEX audit_request;
+  ALTER TABLE audit ADD CONSTRAINT audit_pkey PRIMARY KEY (request_id, seq);
+  `,
 ];
