@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { seededRandom } from '../../src/core/seeded-random.js';
@@ -47,12 +48,14 @@ const SETTLE_MS = 60_000;
 const DB_NAME = `eq_multi_${process.pid}`;
 
 let dir: string;
+let databaseUrl: string;
 let pool: InstancePool | undefined;
 const receivers = new Map<string, RecordingReceiver>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'expertq-multi-'));
   const url = await createTestDatabase(DB_NAME);
+  databaseUrl = url;
   const configFile = join(dir, 'service.yaml');
   writeFileSync(
     configFile,
@@ -196,6 +199,8 @@ describe('several instances on one PostgreSQL database', () => {
     const proposalIds = new Set([...acked.replies.map((r) => r.proposalId), ...acked.decisions.keys()]);
     for (const id of proposalIds) proposals.set(id, await p.read('GET', `/proposals/${id}`));
     expect(missingWrites(seen, proposals, acked.replies, acked.decisions), 'acknowledged replies and decisions not stored').toEqual([]);
+    // Read from the database: it does not check an ask's request itself (the transactions writing asks do).
+    expect(await asksWithoutRequest(databaseUrl), 'asks whose request is not stored').toEqual([]);
 
     // ---- one request per dedup key, whichever instance answered ----
     const mine = await p.readAll('/requests?consumer_id=multi-bot');
@@ -230,3 +235,15 @@ describe('several instances on one PostgreSQL database', () => {
     console.log(`multi-instance test\n  ${log.join('\n  ')}`);
   }, 90_000);
 });
+
+/** The ids of stored asks whose request is not stored. */
+async function asksWithoutRequest(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT a.id FROM asks a LEFT JOIN requests r ON r.id = a.request_id WHERE r.id IS NULL ORDER BY a.id');
+    return rows.map((r: { id: string }) => r.id);
+  } finally {
+    await client.end();
+  }
+}

@@ -259,13 +259,13 @@ describe.each(ENGINES)('$name store: transactions', (engine) => {
     expect(readRan).toBe(false);
     expect(await e.store.requests.get('req_3')).toBeUndefined();
 
-    // The commit itself fails (an ask of a request that does not exist): rejected, whatever the read found.
+    // The commit itself fails (a proposal on a request that does not exist): rejected, whatever the read found.
     const refused = e.store.transactionThenRead(
-      (tx) => tx.asks.insert(ask('ask_orphan', 'req_none', 'dana')),
-      (reads) => reads.asks.get('ask_orphan'),
+      (tx) => tx.proposals.insert(proposal('prop_orphan', 'req_none')),
+      (reads) => reads.proposals.get('prop_orphan'),
     );
     await expect(refused).rejects.toThrow();
-    expect(await e.store.asks.get('ask_orphan')).toBeUndefined();
+    expect(await e.store.proposals.get('prop_orphan')).toBeUndefined();
   });
 
   it('a read outside sees the state committed before the transaction, not the transaction’s change to it', async () => {

@@ -185,4 +185,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
   DROP INDEX audit_request;
   ALTER TABLE audit ADD CONSTRAINT audit_pkey PRIMARY KEY (request_id, seq);
   `,
+  // 18: an ask's request is no longer looked up and share-locked for every ask at commit. Every
+  // statement that writes an ask runs in a transaction that has just written or locked its request,
+  // and retention removes a request's asks with it, so the check never failed; it ran once per
+  // submitted request, inside the commit every submit waits for (docs/behaviour.md).
+  `
+  ALTER TABLE asks DROP CONSTRAINT asks_request_id_fkey;
+  `,
 ];
