@@ -208,15 +208,6 @@ export interface ExpertLiveState {
   away?: AwayState | null;
 }
 
-/**
- * A copy of `s` to change on its own. Each field written out: routing copies every candidate's state
- * for every batch of submits, and a spread (`{ ...s }`) of objects made in different places took the
- * slow path.
- */
-export function copyLiveState(s: ExpertLiveState): ExpertLiveState {
-  return { muted: s.muted, openAsks: s.openAsks, queuedAsks: s.queuedAsks, asksToday: s.asksToday, away: s.away };
-}
-
 export interface ConsumerRecord {
   id: string;
   handles_kinds: string[];

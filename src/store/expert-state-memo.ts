@@ -1,7 +1,11 @@
-import { copyLiveState, type ExpertLiveState } from '../domain/records.js';
+import type { ExpertLiveState } from '../domain/records.js';
 
 interface Kept {
-  state: ExpertLiveState;
+  /**
+   * Never changed once kept (`added` keeps a changed copy instead), so the maps `get` returns and this
+   * instance's hints can hold the object itself.
+   */
+  state: Readonly<ExpertLiveState>;
   /** The start of the day its `asksToday` counts from (experts' days differ by zone). */
   day: number;
   /** Read under the expert's lock in this transaction (exact until commit), not a hint a moment old. */
@@ -24,9 +28,9 @@ export class ExpertStateMemo {
   private readonly onHints = new Set<string>();
 
   /**
-   * The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`; `read` is asked for
-   * those not kept (with `settled`, also for those kept only as hints), and what it returns (objects
-   * of its own, which the memo then changes) is kept as `settled` says.
+   * The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`, as kept now (a later
+   * `added` does not change them); `read` is asked for those not kept (with `settled`, also for those
+   * kept only as hints), and what it returns is kept as `settled` says.
    */
   async get(
     ids: readonly string[],
@@ -41,7 +45,7 @@ export class ExpertStateMemo {
     if (missing.length > 0) {
       for (const [id, state] of await read(missing)) this.states.set(id, { state, day: dayOf(id), settled });
     }
-    return new Map(ids.map((id) => [id, copyLiveState(this.states.get(id)!.state)]));
+    return new Map(ids.map((id) => [id, this.states.get(id)!.state]));
   }
 
   /** Keeps a state read under the expert's lock, for the day starting at `day`. */
@@ -76,9 +80,14 @@ export class ExpertStateMemo {
     if (!kept) return;
     const { state, day } = kept;
     if (!kept.settled) this.onHints.add(ask.expert_id);
-    if (ask.state === 'open') state.openAsks++;
-    else if (ask.state === 'queued') state.queuedAsks++;
-    if (ask.sent_at !== null && ask.sent_at >= day) state.asksToday++;
+    // Each field written out: a spread of states made in different places takes V8's slow path.
+    kept.state = {
+      muted: state.muted,
+      openAsks: state.openAsks + (ask.state === 'open' ? 1 : 0),
+      queuedAsks: state.queuedAsks + (ask.state === 'queued' ? 1 : 0),
+      asksToday: state.asksToday + (ask.sent_at !== null && ask.sent_at >= day ? 1 : 0),
+      away: state.away,
+    };
   }
 
   /** Drops one expert's state (their asks or mute changed), or every state (`expertId` not known). */

@@ -1,4 +1,4 @@
-import { type AskRecord, type AwayState, copyLiveState, type ExpertLiveState } from '../../domain/records.js';
+import { type AskRecord, type AwayState, type ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, HintCheck, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { awayValues, byRequest, liveAway, toAway, toLiveState } from '../row-records.js';
@@ -224,7 +224,7 @@ export class PgAsks implements AskRepository {
     const { found, missing } = this.hints!.take(ids, dayOf);
     if (missing.length === 0) return found;
     for (const [id, state] of await this.readStates(missing, dayOf)) {
-      this.hints!.put(id, copyLiveState(state), dayOf(id));
+      this.hints!.put(id, state, dayOf(id));
       found.set(id, state);
     }
     return found;

@@ -58,6 +58,10 @@ interface PlainInsert {
   tail: string;
   /** Each parameter's type, `$1` first. */
   paramTypes: string[];
+  /** The tuple over the rows' relation: `u.p1, u.p2::jsonb` */
+  select: string;
+  /** The columns `u(p1, p2, …)` read from a JSON row `r`: `(r->>0)::text AS p1, …` */
+  fromJson: string;
 }
 
 const PLAIN = /^\s*(INSERT INTO (\w+)\s*\(([\w\s,]+)\))\s*VALUES\s*\(([$\d\s,:\w[\]()' ]+)\)\s*(ON CONFLICT DO NOTHING)?\s*$/i;
@@ -68,7 +72,17 @@ function plainInsert(text: string, types: ColumnTypes): PlainInsert | null {
   if (insert === undefined) {
     const m = PLAIN.exec(text);
     const paramTypes = m && paramTypesOf(types.get(m[2]!), m[3]!, m[4]!);
-    insert = paramTypes ? { text, head: m![1]!, tuple: m![4]!, tail: m![5] ?? '', paramTypes } : null;
+    insert = paramTypes
+      ? {
+          text,
+          head: m![1]!,
+          tuple: m![4]!,
+          tail: m![5] ?? '',
+          paramTypes,
+          select: m![4]!.replace(/\$(\d+)/g, (_, n: string) => `u.p${n}`),
+          fromJson: paramTypes.map((type, i) => `(r->>${i})::${type} AS p${i + 1}`).join(', '),
+        }
+      : null;
     if (parsed.size < 1000) parsed.set(text, insert);
   }
   return insert;
@@ -121,22 +135,20 @@ function merge(rows: Array<{ insert: PlainInsert; values: unknown[] }>): pg.Quer
     group.rows.push(row.values);
   }
   const values: unknown[] = [];
-  const inserts = [...groups.values()].map(({ insert, rows }) => {
-    const select = insert.tuple.replace(/\$(\d+)/g, (_, n: string) => `u.p${n}`);
-    return `${insert.head} SELECT ${select} FROM ${rowsSource(insert.paramTypes, rows, values)} ${insert.tail}`;
-  });
+  const inserts = [...groups.values()].map(({ insert, rows }) => `${insert.head} SELECT ${insert.select} FROM ${rowsSource(insert, rows, values)} ${insert.tail}`);
   const last = inserts.pop()!;
   const text = inserts.length === 0 ? last : `WITH ${inserts.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
   return statement(text, values);
 }
 
 /** The rows as a relation `u(p1, p2, …)`, their values appended to `values` as parameters. */
-function rowsSource(types: readonly string[], rows: ReadonlyArray<readonly unknown[]>, values: unknown[]): string {
+function rowsSource(insert: PlainInsert, rows: ReadonlyArray<readonly unknown[]>, values: unknown[]): string {
   if (rows.every((row) => row.every(jsonKeeps))) {
-    values.push(JSON.stringify(rows.map((row) => types.map((_, i) => row[i] ?? null))));
-    const columns = types.map((type, i) => `(r->>${i})::${type} AS p${i + 1}`).join(', ');
-    return `(SELECT ${columns} FROM jsonb_array_elements($${values.length}::jsonb) AS r) AS u`;
+    // JSON writes an undefined array item as null, and a row's missing last items read as null.
+    values.push(JSON.stringify(rows));
+    return `(SELECT ${insert.fromJson} FROM jsonb_array_elements($${values.length}::jsonb) AS r) AS u`;
   }
+  const types = insert.paramTypes;
   const arrays = types.map((type, i) => {
     values.push(rows.map((row) => row[i] ?? null));
     return `$${values.length}::${type}[]`;

@@ -1,4 +1,4 @@
-import { copyLiveState, type ExpertLiveState } from '../../domain/records.js';
+import type { ExpertLiveState } from '../../domain/records.js';
 
 /** How long a state this instance read is routing's hint by default: another instance's asks since then are not in it. */
 export const HINT_MS = 1_000;
@@ -10,28 +10,28 @@ export const HINT_MS = 1_000;
  * `keepMs`, and only for the day its `asksToday` counts from. One entry per expert of the registry.
  */
 export class LoadHints {
-  private readonly kept = new Map<string, { state: ExpertLiveState; day: number; at: number }>();
+  private readonly kept = new Map<string, { state: Readonly<ExpertLiveState>; day: number; at: number }>();
 
   constructor(
     private readonly keepMs = HINT_MS,
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  /** The hints kept for `ids` (copies), and the ids with none. */
+  /** The hints kept for `ids` (the objects themselves: nobody changes a kept state), and the ids with none. */
   take(ids: readonly string[], dayOf: (id: string) => number): { found: Map<string, ExpertLiveState>; missing: string[] } {
     const found = new Map<string, ExpertLiveState>();
     const missing: string[] = [];
     const oldest = this.clock() - this.keepMs;
     for (const id of ids) {
       const hint = this.kept.get(id);
-      if (hint && hint.day === dayOf(id) && hint.at >= oldest) found.set(id, copyLiveState(hint.state));
+      if (hint && hint.day === dayOf(id) && hint.at >= oldest) found.set(id, hint.state);
       else missing.push(id);
     }
     return { found, missing };
   }
 
-  /** Keeps `state` (the object itself: the caller no longer changes it). */
-  put(id: string, state: ExpertLiveState, day: number): void {
+  /** Keeps `state` (the object itself: nobody changes it once kept). */
+  put(id: string, state: Readonly<ExpertLiveState>, day: number): void {
     this.kept.set(id, { state, day, at: this.clock() });
   }
 
