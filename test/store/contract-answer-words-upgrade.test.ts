@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnswerRecord } from '../../src/domain/answers.js';
 import { searchVector } from '../../src/store/postgres/answers.js';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { ANSWER_COLUMNS, answerColumns } from '../../src/store/row-records.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
@@ -14,7 +12,7 @@ import { SqliteAnswerWordsFill } from '../../src/store/sqlite/answer-words-fill.
 import { defineSearchFunctions } from '../../src/store/sqlite/request-search.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { createTestDatabase, dropTestDatabase } from './engines.js';
+import { createTestDatabaseAt, dropTestDatabase } from './engines.js';
 import { answerEntry, T0 } from './records.js';
 
 /** Library entries kept before their questions' words were listed for the lookup at submit. */
@@ -129,22 +127,11 @@ describe('upgrading a database whose library entries were kept before their word
 
   it('PostgreSQL: the migration lists the kept active entries, and a start lists those an older instance wrote', async () => {
     const name = `eq_answer_words_${process.pid}`;
-    const url = await createTestDatabase(name);
-    cleanups.push(() => dropTestDatabase(name));
     const insert = `INSERT INTO answers (${ANSWER_COLUMNS}, search) VALUES (${marks(COUNT + 1, true)})`;
-    const old = new pg.Client({ connectionString: url });
-    await old.connect();
-    try {
-      for (const migration of PG_MIGRATIONS.slice(0, PG_BEFORE)) {
-        if (typeof migration === 'string') await old.query(migration);
-        else await migration(old);
-      }
-      await old.query('CREATE TABLE expertq_schema (version INTEGER NOT NULL)');
-      await old.query('INSERT INTO expertq_schema (version) VALUES ($1)', [PG_BEFORE]);
+    const url = await createTestDatabaseAt(name, PG_BEFORE, async (old) => {
       for (const kept of KEPT) await old.query(insert, [...answerColumns(kept), searchVector(kept.question, kept.answer)]);
-    } finally {
-      await old.end();
-    }
+    });
+    cleanups.push(() => dropTestDatabase(name));
 
     const first = await openPgStore({ url });
     expect(await candidates(first)).toEqual(EXPECTED);

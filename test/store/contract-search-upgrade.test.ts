@@ -2,14 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { createTestDatabase, dropTestDatabase } from './engines.js';
+import { createTestDatabase, createTestDatabaseAt, dropTestDatabase } from './engines.js';
 import { request, T0 } from './records.js';
 
 /** Requests kept before text search had an index: [id, question, drafted question]. */
@@ -62,18 +60,10 @@ describe('upgrading a database whose requests were kept before text search was i
 
   it('PostgreSQL: the migration indexes every kept request', async () => {
     const name = `eq_search_upgrade_${process.pid}`;
-    const url = await createTestDatabase(name);
-    cleanups.push(() => dropTestDatabase(name));
-    const old = new pg.Client({ connectionString: url });
-    await old.connect();
-    try {
-      for (const migration of PG_MIGRATIONS.slice(0, PG_BEFORE)) await old.query(migration as string);
-      await old.query('CREATE TABLE expertq_schema (version INTEGER NOT NULL)');
-      await old.query('INSERT INTO expertq_schema (version) VALUES ($1)', [PG_BEFORE]);
+    const url = await createTestDatabaseAt(name, PG_BEFORE, async (old) => {
       for (const kept of KEPT) await old.query(`INSERT INTO requests (${COLUMNS}) VALUES (${COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ')})`, row(kept));
-    } finally {
-      await old.end();
-    }
+    });
+    cleanups.push(() => dropTestDatabase(name));
 
     const store = await openPgStore({ url });
     cleanups.push(() => store.close());

@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -43,6 +44,28 @@ export async function createTestDatabase(name: string): Promise<string> {
     if (exists.rowCount === 0) await c.query(`CREATE DATABASE ${name}`);
   });
   return postgresUrl(name);
+}
+
+/**
+ * Creates a fresh database at an older schema `version`, as an instance of that version would have left
+ * it, with the rows `fill` writes on a connection to it; returns its URL.
+ */
+export async function createTestDatabaseAt(name: string, version: number, fill: (client: pg.Client) => Promise<void>): Promise<string> {
+  const url = await createTestDatabase(name);
+  const old = new pg.Client({ connectionString: url });
+  await old.connect();
+  try {
+    for (const migration of PG_MIGRATIONS.slice(0, version)) {
+      if (typeof migration === 'string') await old.query(migration);
+      else await migration(old);
+    }
+    await old.query('CREATE TABLE expertq_schema (version INTEGER NOT NULL)');
+    await old.query('INSERT INTO expertq_schema (version) VALUES ($1)', [version]);
+    await fill(old);
+  } finally {
+    await old.end();
+  }
+  return url;
 }
 
 export async function dropTestDatabase(name: string): Promise<void> {

@@ -1,8 +1,7 @@
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../../src/store/postgres/pg-store.js';
-import { createTestDatabase, dropTestDatabase } from '../engines.js';
+import { createTestDatabaseAt, dropTestDatabase } from '../engines.js';
 import { audit, T0 } from '../records.js';
 
 /** The schema version before the audit trail was keyed by request. */
@@ -19,24 +18,13 @@ describe('upgrading a PostgreSQL database whose audit trail was keyed by its seq
   it('keeps every trail in order, appends after it, and takes entries an older instance writes', async () => {
     expect(PG_MIGRATIONS[BEFORE]).toContain('audit_pkey');
     const name = `eq_audit_key_${process.pid}`;
-    const url = await createTestDatabase(name);
-    cleanups.push(() => dropTestDatabase(name));
-    const old = new pg.Client({ connectionString: url });
-    await old.connect();
-    try {
-      for (const migration of PG_MIGRATIONS.slice(0, BEFORE)) {
-        if (typeof migration === 'string') await old.query(migration);
-        else await migration(old);
-      }
-      await old.query('CREATE TABLE expertq_schema (version INTEGER NOT NULL)');
-      await old.query('INSERT INTO expertq_schema (version) VALUES ($1)', [BEFORE]);
+    const url = await createTestDatabaseAt(name, BEFORE, async (old) => {
       // Two requests' entries interleaved, as concurrent requests write them.
       for (const [requestId, type, at] of [['req_a', 'received', T0], ['req_b', 'received', T0 + 1], ['req_a', 'routed', T0 + 2], ['req_b', 'failed', T0 + 3]] as const) {
         await old.query(INSERT, [requestId, at, type, 'system', '{}']);
       }
-    } finally {
-      await old.end();
-    }
+    });
+    cleanups.push(() => dropTestDatabase(name));
 
     const store = await openPgStore({ url });
     cleanups.push(() => store.close());
