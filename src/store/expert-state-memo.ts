@@ -45,7 +45,9 @@ export class ExpertStateMemo {
     if (missing.length > 0) {
       for (const [id, state] of await read(missing)) this.states.set(id, { state, day: dayOf(id), settled });
     }
-    return new Map(ids.map((id) => [id, this.states.get(id)!.state]));
+    const states = new Map<string, ExpertLiveState>();
+    for (const id of ids) states.set(id, this.states.get(id)!.state);
+    return states;
   }
 
   /** Keeps a state read under the expert's lock, for the day starting at `day`. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldForSearch, MAX_WORD_LENGTH, requestSearchWords, searchWords, startsWords, wordStartTests } from '../../src/core/search-words.js';
 
@@ -34,5 +35,24 @@ describe('the words text search knows', () => {
         expect([text, query, tests.every((test) => test(foldForSearch(text)))]).toEqual([text, query, startsWords(searchWords(query), searchWords(text))]);
       }
     }
+  });
+});
+
+describe('plain ASCII text, split on its own faster path', () => {
+  /** The general definition: runs of letters, marks and digits of the composed, lower-cased text. */
+  const reference = (text: string) =>
+    Array.from(text.normalize('NFC').toLowerCase().matchAll(/[\p{L}\p{M}\p{N}]+/gu), (m) => Array.from(m[0]).slice(0, MAX_WORD_LENGTH).join(''));
+
+  it('has the same words and the same folded form as any other text', () => {
+    const ascii = fc.string({ unit: 'binary-ascii', maxLength: 80 });
+    const long = fc.tuple(fc.string({ unit: 'binary-ascii', maxLength: 5 }), fc.integer({ min: 190, max: 260 })).map(([edge, n]) => `${edge}${'Ab9'.repeat(n)}${edge}`);
+    const mixed = fc.string({ unit: 'grapheme', maxLength: 40 });
+    fc.assert(
+      fc.property(fc.oneof(ascii, long, mixed), (text) => {
+        expect(searchWords(text)).toEqual(reference(text));
+        expect(foldForSearch(text)).toBe(text.normalize('NFC').toLowerCase());
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
