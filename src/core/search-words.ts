@@ -35,7 +35,7 @@ const ASCII_WORD = /[a-z0-9]+/g;
 export function searchWords(text: string): string[] {
   if (PLAIN_ASCII.test(text)) {
     const words = text.toLowerCase().match(ASCII_WORD) ?? [];
-    for (let i = 0; i < words.length; i++) if (words[i]!.length > MAX_WORD_LENGTH) words[i] = words[i]!.slice(0, MAX_WORD_LENGTH);
+    for (let i = 0; i < words.length; i++) words[i] = truncate(words[i]!);
     return words;
   }
   return Array.from(foldForSearch(text).matchAll(WORD), (m) => truncate(m[0]));
