@@ -60,10 +60,10 @@ describe('howToRun', () => {
 
 describe('clientHintCommand and localServerUrl: hints that call the server name where it listens', () => {
   it('adds --url once the address is known, and nothing before', () => {
-    let url: string | undefined;
-    const hint = clientHintCommand(join(elsewhere, 'conf', 'service.yaml'), () => url, { env: { PATH: linked }, main });
+    const server: { url?: string } = {};
+    const hint = clientHintCommand(join(elsewhere, 'conf', 'service.yaml'), () => server.url, { env: { PATH: linked }, main });
     expect(hint('queue')).toBe(`expertq queue --config '${join(elsewhere, 'conf', 'service.yaml')}'`);
-    url = 'http://127.0.0.1:9000';
+    server.url = 'http://127.0.0.1:9000';
     expect(hint('queue')).toBe(`expertq queue --url http://127.0.0.1:9000 --config '${join(elsewhere, 'conf', 'service.yaml')}'`);
   });
 
