@@ -4,7 +4,7 @@ import { Pruner, type RetentionSettings } from './service/pruner.js';
 import { systemClock, type Clock } from './clock.js';
 import { loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
-import { hintCommand } from './config/how-to-run.js';
+import { clientHintCommand, hintCommand } from './config/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
 import { InstanceHeartbeat } from './service/instances.js';
 import type { ExpertqService } from './service/expertq-service.js';
@@ -28,6 +28,11 @@ export interface CreateServiceOptions {
   timers?: boolean;
   /** Reload the experts when the config file changes (default true). */
   watchConfig?: boolean;
+  /**
+   * The URL the HTTP server listens on, once known (`startServer` sets it): the console transport's
+   * reply command then names it, so it works when pasted whatever set the port.
+   */
+  serverUrl?: () => string | undefined;
 }
 
 /** An in-process consumer: the SDK's counterpart of a webhook registration. */
@@ -148,7 +153,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     (typeof options.transport === 'object'
       ? options.transport
       : // With JSON logs on stdout, the readable blocks go to stderr: stdout stays one JSON object per line.
-        (expertName) => new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, hintCommand(config.file)));
+        (expertName) => new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, options.serverUrl ? clientHintCommand(config.file, options.serverUrl) : hintCommand(config.file)));
   let wired: WiredService;
   try {
     wired = await wireService({ config, secrets, store, log, clock, transport, timers: options.timers !== false });

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Clock } from './clock.js';
-import { ConfigError, portOverride, readEnv, type Config, type Secrets } from './config/load-config.js';
+import { ConfigError, loadConfig, portOverride, readEnv, type Config, type Secrets } from './config/load-config.js';
+import { localServerUrl } from './config/how-to-run.js';
 import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
 import { prepareSignIn, type SignIn } from './http/sign-in/prepare-sign-in.js';
@@ -71,18 +72,19 @@ export function apiCredentials(config: Config, secrets: Secrets): Credential[] {
 /** Wiring only: the embedded service (config → store → transport → timers), then HTTP, then listen. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.logger ?? createLogger();
-  const expertq = await createService({ config: options.configPath, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env });
+  const loaded = loadConfig(options.configPath);
+  const envPort = portOverride(readEnv(loaded.file, options.env).PORT, 'PORT');
+  const port = options.port ?? envPort ?? loaded.server.port;
+  const portFrom = options.port !== undefined ? '--port' : envPort !== undefined ? 'PORT' : `server.port in ${loaded.file}`;
+  // What printed hints name: the port chosen above, then the one really bound (port 0 picks one).
+  let listening: string | undefined = port === 0 ? undefined : localServerUrl(loaded.server.host, port);
+  const expertq = await createService({ config: loaded, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env, serverUrl: () => listening });
   const { config, secrets, service } = expertq;
   let credentials: Credential[];
   let signIn: SignIn | null;
-  let port: number;
-  let portFrom: string;
   try {
     credentials = apiCredentials(config, secrets);
     signIn = await prepareSignIn(config, secrets);
-    const envPort = portOverride(readEnv(config.file, options.env).PORT, 'PORT');
-    port = options.port ?? envPort ?? config.server.port;
-    portFrom = options.port !== undefined ? '--port' : envPort !== undefined ? 'PORT' : `server.port in ${config.file}`;
   } catch (error) {
     await expertq.close();
     throw error;
@@ -109,6 +111,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let address: string;
   try {
     address = await app.listen({ port, host: config.server.host });
+    const bound = app.server.address();
+    if (bound !== null && typeof bound === 'object') listening = localServerUrl(config.server.host, bound.port);
   } catch (error) {
     await app.close();
     await expertq.close();

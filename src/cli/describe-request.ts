@@ -1,4 +1,5 @@
-import { answeredWords, PREPARING, waitWords, type AnswerSource } from '../core/wait-words.js';
+import { waitSentence } from '../core/wait-sentence.js';
+import { answeredWords, waitWords, type AnswerSource } from '../core/wait-words.js';
 import { formatWhen } from '../core/describe-time.js';
 import type { ExpertWire, ProposalBody, RequestWire, Waiting } from './wire.js';
 
@@ -19,35 +20,19 @@ export function proposalState(p: Pick<ProposalBody, 'status' | 'decision'>): str
 }
 
 /** Whom a `waiting` names: the expert's name when the request was asked of them, else their id. */
-function whom(r: Pick<RequestWire, 'asked'>, expertId: string | undefined, fallback: string): string {
-  if (!expertId) return fallback;
+function whom(r: Pick<RequestWire, 'asked'>, expertId: string): string {
   return r.asked?.find((a) => a.expert_id === expertId)?.expert_name ?? expertId;
 }
 
-/** Why a request waits, in words; null when the server did not say (older server) or nothing waits. */
+/**
+ * Why a request waits, in words (the sentence the web UI and MCP show too); null when the server did
+ * not say (older server) or nothing waits. `timeZone` is the organisation's, for an older server that
+ * does not name the zone of `until`.
+ */
 export function waitingReason(r: Pick<RequestWire, 'waiting' | 'asked'> & { proposal?: AnswerSource | null }, now: number, timeZone = 'UTC'): string | null {
   const w: Waiting | null | undefined = r.waiting;
   if (!w) return null;
-  const until = w.until ? formatWhen(w.until, now, timeZone) : null;
-  const expert = whom(r, w.expert_id, 'the expert');
-  switch (w.why) {
-    case 'llm':
-      return PREPARING;
-    case 'quiet_hours':
-      return `quiet hours; the ask goes out when they end${until ? ` (${until})` : ''}`;
-    case 'working_hours':
-      return `outside ${expert}'s working hours${until ? ` (until ${until})` : ''}`;
-    case 'away':
-      return `${expert} is away${until ? ` (back ${until})` : ''}`;
-    case 'dnd':
-      return `${expert} does not want to be disturbed${until ? ` (until ${until})` : ''}`;
-    case 'cap':
-      return `held, every expert for this topic is at their limit${until ? ` (daily limit resets ${until})` : ' (until one of them finishes an open ask)'}`;
-    case 'review':
-      return `${answeredWords(r.proposal)}; a reviewer must accept, reject or send it back`;
-    default:
-      return `${w.why}${until ? ` (until ${until})` : ''}`;
-  }
+  return waitSentence(w, { now, name: (id) => whom(r, id), fallbackZone: timeZone, proposal: r.proposal });
 }
 
 /**
@@ -73,7 +58,7 @@ export function waitingLines(r: Pick<RequestWire, 'waiting' | 'asked' | 'gives_u
 export function progressLine(r: Pick<RequestWire, 'id' | 'status' | 'waiting' | 'asked' | 'asks'> & { proposal?: AnswerSource | null }, now: number, timeZone = 'UTC'): string {
   if (r.status === 'proposed') return `${r.id} proposed: ${answeredWords(r.proposal)}, waiting for review`;
   const reason = waitingReason(r, now, timeZone);
-  if (reason) return `${r.id} ${r.status}: waiting, ${reason}`;
+  if (reason) return `${r.id} ${r.status}: ${reason}`;
   const names = r.asked?.map((a) => a.expert_name) ?? r.asks.filter((a) => a.state === 'open').map((a) => a.expert_id);
   if ((r.status === 'asked' || r.status === 'escalated') && names.length > 0) return `${r.id} ${r.status}: asked ${names.join(', ')}`;
   return `${r.id} ${r.status}`;

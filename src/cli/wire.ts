@@ -8,6 +8,8 @@ export interface Waiting {
   why: string;
   expert_id?: string;
   until?: string;
+  /** The IANA zone whose clock `until` is read on (absent from an older server). */
+  timezone?: string;
 }
 
 /**

@@ -35,6 +35,29 @@ export function hintCommand(configPath: string, shell: Shell = {}): (args: strin
   return (args) => `${prefix} ${args} --config ${config}`;
 }
 
+/**
+ * `hintCommand` for commands that call the running server: they also carry `--url` with the address
+ * it really listens on (`server.port`, `PORT` or `serve --port`), so a hint pasted into a shell
+ * without the server's `PORT` still reaches it. `serverUrl` answers undefined while that is not known
+ * yet (port 0 before listening): the hint then goes without.
+ */
+export function clientHintCommand(configPath: string, serverUrl: () => string | undefined, shell: Shell = {}): (args: string) => string {
+  const hint = hintCommand(configPath, shell);
+  return (args) => {
+    const url = serverUrl();
+    return hint(url === undefined ? args : `${args} --url ${quote(url)}`);
+  };
+}
+
+/**
+ * The URL a client on this machine uses to reach a server listening on `host`:`port`: a wildcard
+ * address (`0.0.0.0`, `::`) is reached on loopback; an IPv6 address is bracketed.
+ */
+export function localServerUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 function program(main: string, env: NodeJS.ProcessEnv): string {
   const real = realOrNull(main);
   if (real !== null && firstOnPath('expertq', env) === real) return 'expertq';

@@ -110,6 +110,10 @@ export const waiting = z
       .describe('llm: the LLM works on it before anyone is asked (judging whether a library answer fits, or drafting the question); quiet_hours: asks wait for quiet hours to end; cap: every expert who could answer is at a limit; review: an answer waits for a reviewer.'),
     expert_id: z.string().optional().describe('Whom it waits for, when that is one expert.'),
     until: isoTime.optional().describe('When the wait ends, when that is known.'),
+    timezone: z
+      .string()
+      .optional()
+      .describe("The IANA time zone whose clock until is read on, sent with until: the expert's for working hours, away, do-not-disturb and a daily limit; the organisation's for quiet hours."),
   })
   .meta({ id: 'Waiting' });
 

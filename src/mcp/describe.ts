@@ -1,5 +1,5 @@
 import { relativeText, timeText } from '../core/describe-time.js';
-import { answeredWords, capitalized, PREPARING } from '../core/wait-words.js';
+import { waitSentence } from '../core/wait-sentence.js';
 import type { RequestView } from '../service/views.js';
 
 /**
@@ -15,32 +15,15 @@ export function waitingMessage(view: RequestView, now: number): string {
     parts.push(`Asked ${a.expert_name} ${relativeText(Date.parse(a.sent_at), now)}${escalates}.`);
   }
   const wait = view.waiting;
-  if (wait) parts.push(waitSentence(view, wait, now));
+  if (wait) parts.push(waitingSentence(view, wait, now));
   if (view.gives_up_at) parts.push(`Gives up at ${timeText(Date.parse(view.gives_up_at), now)} if nobody has answered.`);
   return parts.join(' ');
 }
 
-function waitSentence(view: RequestView, wait: NonNullable<RequestView['waiting']>, now: number): string {
-  const who = wait.expert_id ? (view.asked.find((a) => a.expert_id === wait.expert_id)?.expert_name ?? wait.expert_id) : null;
-  const until = wait.until ? `${timeText(Date.parse(wait.until), now)} (${relativeText(Date.parse(wait.until), now)})` : null;
-  switch (wait.why) {
-    case 'review':
-      return `${answeredWords(view.proposal, { sentence: true })}; the answer waits for a human reviewer.`;
-    case 'llm':
-      return `${capitalized(PREPARING)}.`;
-    case 'quiet_hours':
-      return `Nobody is asked during quiet hours; ${who ?? 'the expert'} is asked when they end${until ? ` at ${until}` : ''}.`;
-    case 'working_hours':
-      return `${who ?? 'The expert'} is outside their working hours; the question is sent when they start${until ? ` at ${until}` : ''}.`;
-    case 'away':
-      return `${who ?? 'The expert'} is away; the question is sent when they are back${until ? ` at ${until}` : ''}.`;
-    case 'dnd':
-      return `${who ?? 'The expert'} has do-not-disturb on; the question is sent when it ends${until ? ` at ${until}` : ''}.`;
-    case 'cap':
-      return `Waiting: ${who ?? 'every expert for this topic'} ${who ? 'is' : 'are'} at the limit of questions they take${until ? `; it resets at ${until}` : '; the question is sent as soon as one is answered'}.`;
-    default:
-      return `Waiting (${wait.why})${who ? ` for ${who}` : ''}${until ? ` until ${until}` : ''}.`;
-  }
+/** Why it waits, in the words the CLI and the web UI use too. */
+function waitingSentence(view: RequestView, wait: NonNullable<RequestView['waiting']>, now: number): string {
+  const name = (id: string) => view.asked.find((a) => a.expert_id === id)?.expert_name ?? id;
+  return `${waitSentence(wait, { now, name, proposal: view.proposal })}.`;
 }
 
 /** The final answer of a request, as an agent should read it. */

@@ -18,6 +18,12 @@ export interface Waiting {
   expert_id?: string;
   /** When the wait ends, when that is known (quiet hours end, a daily limit resets). */
   until?: string;
+  /**
+   * The IANA zone whose clock `until` is read on, so people are told it as the person concerned
+   * lives it: the expert's for their working day, away spell, do-not-disturb and daily limit; the
+   * organisation's for quiet hours.
+   */
+  timezone?: string;
 }
 
 export async function waitingOf(engine: Engine, request: RequestRecord, asks: readonly AskRecord[], now: number): Promise<Waiting | null> {
@@ -36,7 +42,13 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
   const queued = asks.filter((a) => a.state === 'queued');
   const timed = queued.filter((a) => a.send_after !== null).sort((a, b) => a.send_after! - b.send_after!)[0];
   if (timed) {
-    return { why: timedWhy(engine, request, timed, now), ...(queued.length === 1 ? { expert_id: timed.expert_id } : {}), until: new Date(timed.send_after!).toISOString() };
+    const why = timedWhy(engine, request, timed, now);
+    return {
+      why,
+      ...(queued.length === 1 ? { expert_id: timed.expert_id } : {}),
+      until: new Date(timed.send_after!).toISOString(),
+      timezone: why === 'quiet_hours' ? engine.config.org.timezone : zoneOf(engine, timed.expert_id),
+    };
   }
   const waitingFor = queued.length > 0
     ? queued.map((a) => a.expert_id)
@@ -71,12 +83,12 @@ async function capWait(engine: Engine, policy: Policy, expertIds: readonly strin
   const wait: Waiting = { why: 'cap', ...(expertIds.length === 1 ? { expert_id: expertIds[0]! } : {}) };
   if (dailyOnly) {
     // The first of their days to begin (each counts in the expert's own zone).
-    const reset = Math.min(...expertIds.map((id) => startOfNextLocalDay(now, zoneOf(engine, id))));
-    // A reset inside quiet hours sends nothing before they end.
-    const until = quiet || (policy.quiet_hours !== null && isQuietAt(reset, engine.config.org.timezone, policy.quiet_hours))
-      ? quietHoursEnd(reset, engine.config.org.timezone, policy.quiet_hours!)
-      : reset;
-    wait.until = new Date(until).toISOString();
+    const resets = expertIds.map((id) => ({ at: startOfNextLocalDay(now, zoneOf(engine, id)), zone: zoneOf(engine, id) }));
+    const first = resets.reduce((a, b) => (b.at < a.at ? b : a));
+    // A reset inside quiet hours sends nothing before they end: that end is on the organisation's clock.
+    const quietAtReset = quiet || (policy.quiet_hours !== null && isQuietAt(first.at, engine.config.org.timezone, policy.quiet_hours));
+    wait.until = new Date(quietAtReset ? quietHoursEnd(first.at, engine.config.org.timezone, policy.quiet_hours!) : first.at).toISOString();
+    wait.timezone = quietAtReset ? engine.config.org.timezone : first.zone;
   }
   return wait;
 }

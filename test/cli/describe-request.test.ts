@@ -12,25 +12,25 @@ describe('what `expertq request` says about an open request', () => {
       'Waiting: for an answer from Dana Smith (asked 13:02 UTC today)',
       'Gives up: 14:00 UTC today',
     ]],
-    ['held at the daily cap', { waiting: { why: 'cap', until: '2026-11-26T00:00:00Z' }, asked: [], gives_up_at: '2026-11-25T11:37:00Z' }, [
-      'Waiting: held, every expert for this topic is at their limit (daily limit resets Thu 26 Nov 00:00 UTC)',
+    ['held at the daily cap', { waiting: { why: 'cap', until: '2026-11-26T00:00:00Z', timezone: 'UTC' }, asked: [], gives_up_at: '2026-11-25T11:37:00Z' }, [
+      'Waiting: Every expert for this topic is at their daily limit; the question goes out at 00:00 UTC on Thu 26 Nov, in 35 h',
       'Gives up: Wed 25 Nov 11:37 UTC',
     ]],
     ['held at the open-asks cap', { waiting: { why: 'cap' }, asked: [], gives_up_at: null }, [
-      'Waiting: held, every expert for this topic is at their limit (until one of them finishes an open ask)',
+      'Waiting: Every expert for this topic is at their limit; the question goes out when one of them answers an open question',
     ]],
-    ['quiet hours', { waiting: { why: 'quiet_hours', until: '2026-11-25T08:00:00Z' }, asked: [], gives_up_at: null }, [
-      'Waiting: quiet hours; the ask goes out when they end (Wed 25 Nov 08:00 UTC)',
+    ['quiet hours, on the organisation\'s clock', { waiting: { why: 'quiet_hours', until: '2026-11-25T08:00:00Z', timezone: 'Europe/Berlin' }, asked: [], gives_up_at: null }, [
+      'Waiting: Quiet hours end at 09:00 Europe/Berlin on Wed 25 Nov, in 19 h; then the expert is asked',
     ]],
-    ['the question being drafted', { waiting: { why: 'llm' }, asked: [], gives_up_at: null }, ['Waiting: preparing the question for the expert, or checking it against earlier answers; nobody is asked yet']],
+    ['the question being drafted', { waiting: { why: 'llm' }, asked: [], gives_up_at: null }, ['Waiting: Preparing the question for the expert, or checking it against earlier answers; nobody is asked yet']],
     ['an answer waiting for review', { waiting: { why: 'review', expert_id: 'dana' }, asked: [], gives_up_at: null }, [
-      'Waiting: an expert answered; a reviewer must accept, reject or send it back',
+      'Waiting: An expert answered; a reviewer must accept, reject or send it back',
     ]],
     ['a library answer waiting for review', { waiting: { why: 'review' }, asked: [], gives_up_at: null, proposal: { provenance: { expert_name: 'Dana Smith', reused_from: 'ans_1' } } }, [
-      'Waiting: the library has an earlier answer from Dana Smith (no expert was asked); a reviewer must accept, reject or send it back',
+      'Waiting: The library has an earlier answer from Dana Smith (no expert was asked); a reviewer must accept, reject or send it back',
     ]],
-    ['an expert away, named from the asks', { waiting: { why: 'away', expert_id: 'dana', until: '2026-11-30T09:00:00Z' }, asked: [dana], gives_up_at: null }, [
-      'Waiting: Dana Smith is away (back Mon 30 Nov 09:00 UTC)',
+    ['an expert away, named from the asks, on their clock', { waiting: { why: 'away', expert_id: 'dana', until: '2026-11-30T09:00:00Z', timezone: 'America/New_York' }, asked: [dana], gives_up_at: null }, [
+      'Waiting: Dana Smith is away until 04:00 America/New_York on Mon 30 Nov, in 6 days',
     ]],
   ])('%s', (_what, fields, expected) => {
     expect(waitingLines(fields, NOW)).toEqual(expected);
@@ -59,7 +59,7 @@ describe('ask --wait progress lines', () => {
     [{ ...base, status: 'asked', asked: [dana], waiting: null }, 'req_1 asked: asked Dana Smith'],
     // An older server: the open asks name the experts by id.
     [{ ...base, status: 'escalated', asks: [{ id: 'ask_1', expert_id: 'lee', sent_at: null, state: 'open' }] }, 'req_1 escalated: asked lee'],
-    [{ ...base, status: 'queued', waiting: { why: 'cap' } }, 'req_1 queued: waiting, held, every expert for this topic is at their limit (until one of them finishes an open ask)'],
+    [{ ...base, status: 'queued', waiting: { why: 'cap' } }, 'req_1 queued: Every expert for this topic is at their limit; the question goes out when one of them answers an open question'],
     [{ ...base, status: 'proposed', waiting: { why: 'review' } }, 'req_1 proposed: an expert answered, waiting for review'],
     [{ ...base, status: 'proposed', waiting: { why: 'review' }, proposal: { provenance: { expert_name: 'Dana Smith' } } }, 'req_1 proposed: Dana Smith answered, waiting for review'],
   ])('%o', (r, expected) => {

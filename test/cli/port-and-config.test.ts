@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,25 @@ describe('npm start and the CLI use one configuration and one port', { timeout: 
     const flagPort = await freePort();
     server = await startServe(file, env, `"${process.execPath}" "${BIN}" serve --port ${flagPort}`);
     expect(server.url).toBe(`http://127.0.0.1:${flagPort}`);
+  });
+
+  it('under PORT, the console transport\'s reply command reaches the server when pasted as printed', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'expertq-port-'));
+    const file = writeConfig(dir, 'service.yaml', await freePort());
+    const port = await freePort();
+    const env = cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN, PORT: String(port) });
+    server = await startServe(file, env);
+    const asked = await runCli(['ask', 'Are disputed invoices paused for dunning?', '--topic', 'billing', '--because', 'a customer asked'], { cwd: dir, env });
+    expect(asked.code, asked.stderr).toBe(0);
+    const requestId = asked.stdout.match(/^(req_\S+) queued$/m)![1]!;
+    const message = await server.waitForMessage((m) => m.includes(requestId));
+    const hint = message.match(/reply with: (.+)$/m)![1]!;
+    // Pasted into another shell, in another folder, without the server's PORT: it still answers this ask.
+    const pasted = spawnSync('sh', ['-c', hint.replace('<answer>', 'Yes, dunning waits.')], { cwd: tmpdir(), env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), encoding: 'utf8' });
+    expect(pasted.stderr).toBe('');
+    expect(pasted.status).toBe(0);
+    expect(pasted.stdout).toMatch(/^proposed .*prop_/);
+    expect(hint).toContain(`--url http://127.0.0.1:${port}`);
   });
 
   it('refuses a PORT or --port that is not a port number, naming it', async () => {

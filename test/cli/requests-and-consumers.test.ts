@@ -135,7 +135,7 @@ describe('a held question says so at once', { timeout: CLI_TEST_TIMEOUT_MS }, ()
     for (let i = 1; i <= 3; i++) await ask(`Which node pool for job ${i}?`, 'kubernetes');
     const result = await cli('ask', 'Which node pool for job 4?', '--topic', 'kubernetes', '--because', 'the runbook is silent');
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^req_\S+ queued\n {2}Waiting: held, every expert for this topic is at their limit \(until one of them finishes an open ask\)\n {2}Gives up: /);
+    expect(result.stdout).toMatch(/^req_\S+ queued\n {2}Waiting: sam is at their limit; the question goes out when they answer an open question\n {2}Gives up: /);
     const experts = await cli('experts');
     expect(experts.stdout).toMatch(/^sam\s+Sam Okafor\s+3\s+3\s+\S.*\sat cap$/m);
   });

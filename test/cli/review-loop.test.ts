@@ -216,8 +216,8 @@ describe('the console transport\'s hint', { timeout: CLI_TEST_TIMEOUT_MS }, () =
     const requestId = await ask('Are disputed invoices paused for dunning?');
     const message = await served.server.waitForMessage((m) => m.includes(requestId));
     const hint = message.match(/reply with: (.+)$/m)![1]!;
-    // No expertq on the PATH: the hint names the binary, and the config by its absolute path.
-    expect(hint).toBe(`node ${BIN} reply ${hint.split(' ')[3]} "<answer>" --request ${requestId} --config ${served.ws.configFile}`);
+    // No expertq on the PATH: the hint names the binary, the server it listens on, and the config by its absolute path.
+    expect(hint).toBe(`node ${BIN} reply ${hint.split(' ')[3]} "<answer>" --request ${requestId} --url ${served.ws.url} --config ${served.ws.configFile}`);
     // Pasted in another folder, it still answers this server's ask.
     const pasted = spawnSync('sh', ['-c', hint.replace('<answer>', 'Yes, dunning waits.')], { cwd: tmpdir(), env: cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }), encoding: 'utf8' });
     expect(pasted.status, pasted.stderr).toBe(0);

@@ -69,14 +69,14 @@ describe('expertq ask --wait', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       record('accepted', { asked: [], waiting: null, proposal_id: 'prop_1', proposal }),
     ], held);
     // Printed before the first long poll answers: the request is held, and says so.
-    await cli.waitForStdout(/^req_w1 queued: waiting, held/m);
+    await cli.waitForStdout(/^req_w1 queued: Every expert for this topic is at their limit/m);
     release();
     const result = await cli.result;
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe(
-      "req_w1 queued: waiting, held, every expert for this topic is at their limit (until one of them finishes an open ask) (waiting for the answer and a reviewer's decision; Ctrl-C stops waiting, the request stays open)",
+      "req_w1 queued: Every expert for this topic is at their limit; the question goes out when one of them answers an open question (waiting for the answer and a reviewer's decision; Ctrl-C stops waiting, the request stays open)",
     );
     expect(lines.slice(1)).toEqual([
       'req_w1 asked: asked Dana Smith',
@@ -108,7 +108,7 @@ describe('expertq request on an open request', { timeout: CLI_TEST_TIMEOUT_MS },
     release();
     const result = await cli.result;
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('  Waiting: held, every expert for this topic is at their limit (daily limit resets Thu 26 Nov 2099 00:00 UTC)\n');
+    expect(result.stdout).toMatch(/^ {2}Waiting: Every expert for this topic is at their daily limit; the question goes out at 00:00 UTC on Thu 26 Nov 2099, in \d+ days\n/m);
     expect(result.stdout).toContain('  Gives up: Wed 25 Nov 2099 11:37 UTC\n');
     expect(calls.filter((c) => c.includes('/proposals'))).toEqual([]);
   });

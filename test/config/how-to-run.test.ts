@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { howToRun } from '../../src/config/how-to-run.js';
+import { clientHintCommand, howToRun, localServerUrl } from '../../src/config/how-to-run.js';
 
 /**
  * The command lines expertq prints as hints (`init`, the console transport, `backup`) must work when
@@ -55,5 +55,25 @@ describe('howToRun', () => {
     mkdirSync(other, { recursive: true });
     writeFileSync(join(other, 'expertq'), '#!/bin/sh\n');
     expect(howToRun('/etc/expertq/service.yaml', 'serve', { main, cwd: elsewhere, env: { PATH: `${other}:${linked}` } })).toBe(`node ${main} serve --config /etc/expertq/service.yaml`);
+  });
+});
+
+describe('clientHintCommand and localServerUrl: hints that call the server name where it listens', () => {
+  it('adds --url once the address is known, and nothing before', () => {
+    const server: { url?: string } = {};
+    const hint = clientHintCommand(join(elsewhere, 'conf', 'service.yaml'), () => server.url, { env: { PATH: linked }, main });
+    expect(hint('queue')).toBe(`expertq queue --config '${join(elsewhere, 'conf', 'service.yaml')}'`);
+    server.url = 'http://127.0.0.1:9000';
+    expect(hint('queue')).toBe(`expertq queue --url http://127.0.0.1:9000 --config '${join(elsewhere, 'conf', 'service.yaml')}'`);
+  });
+
+  it.each([
+    ['127.0.0.1', 8776, 'http://127.0.0.1:8776'],
+    ['0.0.0.0', 9000, 'http://127.0.0.1:9000'],
+    ['::', 9000, 'http://[::1]:9000'],
+    ['::1', 9000, 'http://[::1]:9000'],
+    ['localhost', 7101, 'http://localhost:7101'],
+  ])('listening on %s:%s is reached at %s', (host, port, url) => {
+    expect(localServerUrl(host, port)).toBe(url);
   });
 });

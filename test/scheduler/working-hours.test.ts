@@ -21,7 +21,7 @@ describe('asks wait for the expert’s working hours', () => {
   it('an ask made after her day ended goes out when it starts, and the consumer sees why and until when', async () => {
     k = await schedulerKit(config(), '2026-11-24T12:00:00Z'); // Tue 20:00 in Singapore
     const id = await k.submit({ topic: 'payments' });
-    const waiting = { why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' }; // Wed 09:00 there
+    const waiting = { why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z', timezone: 'Asia/Singapore' }; // Wed 09:00 there
     expect(await k.request(id)).toMatchObject({ status: 'queued', asks: [{ expert_id: 'mei', state: 'queued', sent_at: null }], waiting });
     expect((await k.auditOf(id, 'waiting_for_expert'))[0]!.data).toMatchObject({ expert_id: 'mei', why: 'working_hours', until: waiting.until });
 
@@ -55,13 +55,13 @@ describe('asks wait for the expert’s working hours', () => {
     await k.tickAt('2026-11-24T09:00:00Z');
     const after = await k.submit({ topic: 'payments' });
     for (const id of asked) expect((await k.request(id)).status).toBe('asked');
-    expect((await k.request(after)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' });
+    expect((await k.request(after)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z', timezone: 'Asia/Singapore' });
   });
 
   it('a Friday evening ask waits for Monday morning in her zone', async () => {
     k = await schedulerKit(config(), '2026-11-27T10:00:00Z'); // Fri 18:00 in Singapore
     const id = await k.submit({ topic: 'payments' });
-    expect((await k.request(id)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-30T01:00:00.000Z' });
+    expect((await k.request(id)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-30T01:00:00.000Z', timezone: 'Asia/Singapore' });
   });
 
   it('working hours and quiet hours together: the ask goes out when both allow it', async () => {
@@ -76,7 +76,8 @@ describe('asks wait for the expert’s working hours', () => {
   it('quiet hours alone still say quiet_hours', async () => {
     k = await schedulerKit(config({ quiet_hours: ['12:00', '14:00'] }, { working_hours: undefined }), '2026-11-24T11:30:00Z'); // 12:30 Berlin
     const id = await k.submit({ topic: 'payments' });
-    expect((await k.request(id)).waiting).toMatchObject({ why: 'quiet_hours', until: '2026-11-24T13:00:00.000Z' });
+    // Quiet hours are the organisation's: their end is told on its clock.
+    expect((await k.request(id)).waiting).toMatchObject({ why: 'quiet_hours', until: '2026-11-24T13:00:00.000Z', timezone: 'Europe/Berlin' });
     expect(await k.auditOf(id, 'quiet_hours_wait')).toHaveLength(1);
   });
 
@@ -96,7 +97,7 @@ describe('asks wait for the expert’s working hours', () => {
     const id = await k.submit({ topic: 'billing' });
     await k.tickAt(Date.parse('2026-11-24T10:00:00Z') + 2 * HOUR);
     expect(await k.asks(id)).toEqual([['lee', 'escalated'], ['mei', 'queued']]);
-    expect((await k.request(id)).waiting).toMatchObject({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' });
+    expect((await k.request(id)).waiting).toMatchObject({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z', timezone: 'Asia/Singapore' });
   });
 });
 
@@ -120,7 +121,7 @@ describe('routing prefers who can answer now', () => {
     k = await schedulerKit(colleagues(ana, mei), '2026-11-24T18:00:00Z'); // 02:00 Wed in Singapore, 19:00 in Berlin
     const id = await k.submit({ topic: 'payments' });
     expect(await k.asks(id)).toEqual([['mei', 'queued']]);
-    expect((await k.request(id)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z' });
+    expect((await k.request(id)).waiting).toEqual({ why: 'working_hours', expert_id: 'mei', until: '2026-11-25T01:00:00.000Z', timezone: 'Asia/Singapore' });
     expect(k.recipients()).toEqual([]);
   });
 });

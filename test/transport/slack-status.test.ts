@@ -24,7 +24,7 @@ describe('Slack status and do-not-disturb (chat.use_slack_status)', () => {
     kit.slack.dnd.set('UDANA', { dnd_enabled: true, next_dnd_start_ts: seconds(now - HOUR), next_dnd_end_ts: seconds(now + 2 * HOUR) });
     const id = await askDana();
     expect(askPosts()).toHaveLength(0);
-    expect((await request(id)).waiting).toEqual({ why: 'dnd', expert_id: 'UDANA', until: new Date(now + 2 * HOUR).toISOString() });
+    expect((await request(id)).waiting).toEqual({ why: 'dnd', expert_id: 'UDANA', until: new Date(now + 2 * HOUR).toISOString(), timezone: 'UTC' });
 
     await kit.advance(HOUR);
     expect(askPosts()).toHaveLength(0);
@@ -48,7 +48,7 @@ describe('Slack status and do-not-disturb (chat.use_slack_status)', () => {
     kit.slack.statuses.set('UDANA', { status_emoji: ':palm_tree:', status_text: 'Sunning', status_expiration: seconds(back) });
     const id = await askDana();
     expect(askPosts()).toHaveLength(0);
-    expect((await request(id)).waiting).toEqual({ why: 'away', expert_id: 'UDANA', until: new Date(back).toISOString() });
+    expect((await request(id)).waiting).toEqual({ why: 'away', expert_id: 'UDANA', until: new Date(back).toISOString(), timezone: 'UTC' });
     const trail = (await kit.call('GET', `/api/v1/audit?request_id=${id}`)).body as Array<{ type: string; data: Record<string, unknown> }>;
     expect(trail.find((a) => a.type === 'waiting_for_expert')?.data).toMatchObject({ why: 'away', until: new Date(back).toISOString() });
 

@@ -67,13 +67,13 @@ describe.runIf(HAVE_CHROMIUM)('UI: loading counts, the Requests table, waiting r
       const body = await res.json();
       await route.fulfill({
         response: res,
-        json: { ...body, waiting: body.waiting ?? { why: 'quiet_hours', until: tomorrow.toISOString() }, gives_up_at: body.gives_up_at ?? new Date(Date.now() + 3 * 86_400_000).toISOString() },
+        json: { ...body, waiting: body.waiting ?? { why: 'quiet_hours', until: tomorrow.toISOString(), timezone: 'Asia/Kathmandu' }, gives_up_at: body.gives_up_at ?? new Date(Date.now() + 3 * 86_400_000).toISOString() },
       });
     });
     await signIn(page, `${served.server.url}/#/requests/${id}`);
     const note = page.locator('.waiting-note');
     await expect.poll(() => note.textContent()).toMatch(/Gives up at \d\d:\d\d (today|\w{3} \d{1,2} \w{3})\./);
     await page.screenshot({ path: screenshotPath('request-waiting.png') });
-    expect(await note.textContent()).toMatch(/^(Waiting for quiet hours to end at \d\d:\d\d \w{3} \d{1,2} \w{3}|Asked .+; waiting for the answer)\./);
+    expect(await note.textContent()).toMatch(/^(Quiet hours end at \d\d:\d\d Asia\/Kathmandu (today|on \w{3} \d{1,2} \w{3}), in [^;]+; then the expert is asked|Asked .+; waiting for the answer)\./);
   });
 });

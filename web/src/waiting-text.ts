@@ -1,4 +1,5 @@
-import { answeredWords, capitalized, PREPARING, waitWords, type AnswerSource } from '../../src/core/wait-words.js';
+import { waitSentence } from '../../src/core/wait-sentence.js';
+import { waitWords, type AnswerSource } from '../../src/core/wait-words.js';
 import type { AskedExpert, Waiting } from './wire.js';
 
 /** What `waitingText` reads of a request (a subset, so tests and older servers can pass less). */
@@ -43,31 +44,10 @@ export function clockTime(iso: string, now: number, timeZone?: string): string {
 
 const list = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
+/** Why it waits, in the words the CLI and MCP use too: on the clock of whom it waits for, named by its zone, and how far off. */
 function whyText(waiting: Waiting, options: WaitingOptions, proposal: AnswerSource | null | undefined): string {
-  const at = waiting.until ? clockTime(waiting.until, options.now, options.timeZone) : null;
-  const who = waiting.expert_id ? options.name(waiting.expert_id) : null;
-  switch (waiting.why) {
-    case 'llm':
-      return capitalized(PREPARING);
-    case 'quiet_hours':
-      return `Waiting for ${who ? `${who}’s ` : ''}quiet hours to end${at ? ` at ${at}` : ''}`;
-    case 'working_hours':
-      return `Waiting for ${who ? `${who}’s ` : ''}working hours to start${at ? ` at ${at}` : ''}`;
-    case 'away':
-      return `${who ?? 'The expert'} is away${at ? ` until ${at}` : ''}`;
-    case 'dnd':
-      return `${who ?? 'The expert'} has do-not-disturb on${at ? ` until ${at}` : ''}`;
-    case 'cap': {
-      const held = 'Held: every expert for this topic is at their limit';
-      // A known end is the daily cap's reset; without one the open-asks cap holds it until an answer frees room.
-      if (!at) return `${held}; it is asked as soon as one has room`;
-      return `${held}; ${who ? `${who}’s` : 'the'} daily limit resets at ${at}`;
-    }
-    case 'review':
-      return `${answeredWords(proposal, { sentence: true })}; waiting for review`;
-    default:
-      return 'Waiting';
-  }
+  const fallbackZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return waitSentence(waiting, { now: options.now, name: options.name, fallbackZone, proposal });
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Waiting {
   why: 'llm' | 'quiet_hours' | 'working_hours' | 'away' | 'dnd' | 'cap' | 'review';
   expert_id?: string;
   until?: string;
+  /** The IANA zone whose clock `until` is read on (absent from an older server). */
+  timezone?: string;
 }
 
 /** An ask that is out now (open, or queued to go out). */
