@@ -87,7 +87,7 @@ class Browser {
       const autoPost = html.includes('document.forms[0].submit()') ? /<form method="post" action="([^"]+)"/.exec(html) : null;
       if (!autoPost) return { url, status: res.status, html };
       url = new URL(autoPost[1]!, url).href;
-      post = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+      post = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1]!, m[2]!]));
     }
     throw new Error('more than 15 redirects');
   }
