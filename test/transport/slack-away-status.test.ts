@@ -41,6 +41,8 @@ describe('a Slack away status passes the question on (chat.use_slack_status)', (
       expect(passed).toHaveLength(1);
       expect(passed[0]!.data).toMatchObject({ why: 'away', source: 'slack_status', until: new Date(seconds(back) * 1000).toISOString(), to: 'UBEN' });
       expect((await trail(first)).some((a) => a.type === 'waiting_for_expert')).toBe(false);
+      const experts = (await kit.call('GET', '/api/v1/experts')).body as Array<{ id: string }>;
+      expect(experts.find((e) => e.id === 'UANA')).toMatchObject({ away: null, available_now: false, unavailable: { why: 'away', until: new Date(seconds(back) * 1000).toISOString() } });
 
       // Long after her status was last read (it is read at most every 5 minutes), she is still passed over.
       await kit.advance(Math.min(30 * 60_000, span / 2));
