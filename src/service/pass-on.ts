@@ -65,8 +65,8 @@ export async function passOn(
 
 /**
  * Walks `escalation_to` from an expert: the first expert not muted, not away at `now` (on a spell or
- * by their chat status) and not already
- * asked on this request. A capped target is still returned: its ask waits until the expert frees up.
+ * by their chat status) and not already asked on this request. A capped target is still returned: its
+ * ask waits until the expert frees up.
  */
 export async function nextInChain(engine: Engine, reads: Reads, request: RequestRecord, fromExpertId: string, now = engine.clock.now()): Promise<string | null> {
   const asked = new Set((await reads.asks.listFor(request.id)).map((a) => a.expert_id));
