@@ -10,16 +10,26 @@ import type { Engine } from './engine.js';
  * defaults for a view of the registry) in the organisation's zone.
  */
 export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null): AvailabilityRules {
-  // The chat status, while fresh (`chat.use_slack_status`): an away status or do-not-disturb.
+  // The chat status (`chat.use_slack_status`): do-not-disturb while fresh; an away status until it expires.
   const p: Presence | undefined = engine.presence?.known(expert.id);
+  const awayUntil = engine.presence?.awayUntil(expert.id) ?? null;
   return {
     timeZone: expert.timezone ?? engine.config.org.timezone,
     workingHours: expert.workingHours,
     orgTimeZone: engine.config.org.timezone,
     quietHours,
-    away: p?.awayUntil ? { until: p.awayUntil } : null,
+    away: awayUntil !== null ? { until: awayUntil } : null,
     dnd: p?.dndUntil ? { until: p.dndUntil } : null,
   };
+}
+
+/**
+ * Until when the expert's chat status says they are away, when it does at `now` (else null). Such an
+ * expert is passed over like one on an away spell: routing skips them and their asks are passed on.
+ */
+export function awayByStatus(engine: Engine, expertId: string, now: number): number | null {
+  const until = engine.presence?.awayUntil(expertId) ?? null;
+  return until !== null && until > now ? until : null;
 }
 
 /**

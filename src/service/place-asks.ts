@@ -36,14 +36,16 @@ export async function planAsk(engine: Engine, tx: Tx, request: RequestRecord, ex
   return ask;
 }
 
-/**
- * `set_away`: the expert set an away spell (the ask passes on); `away` and `dnd` from the availability
- * rules (their chat status) only make it wait. `checking_status`: their chat status is being looked up.
- */
 /** How long an ask waiting for its expert's chat status waits before it is tried again anyway. */
 const STATUS_RETRY_MS = 30_000;
 
-export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'set_away' | 'unknown_expert' | 'drafting' | 'checking_status';
+/**
+ * `set_away`: the expert set an away spell; `status_away`: their chat status says they are away. The
+ * caller passes the ask on for either (for `status_away` only when someone can take it; else it tries
+ * again with `awayPassesOn` off and the ask waits, `away`). `dnd` and the other reasons of the
+ * availability rules make it wait. `checking_status`: their chat status is being looked up.
+ */
+export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'set_away' | 'status_away' | 'unknown_expert' | 'drafting' | 'checking_status';
 
 /**
  * Sends a queued ask if the limits allow it now. "Sent" means the message is committed to the
@@ -54,19 +56,31 @@ export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'set_away'
  * (`send_after`), which is when the scheduler tries it again; the wait is audited once (`quiet_hours_wait`
  * when only quiet hours hold it, else `waiting_for_expert`), not on every retry. An ask held back
  * by a cap waits for its expert to free up (the scheduler is told by whatever frees them).
+ *
+ * An existing ask whose expert's chat status says they are away is left untouched (`status_away`)
+ * while `awayPassesOn`, for the caller to pass on; a new ask went to them because nobody else could
+ * take the request, and waits.
  */
-export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false): Promise<SendOutcome> {
+export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false, awayPassesOn = !isNew): Promise<SendOutcome> {
   // A new ask (from `planAsk`) is inserted once at the end, in its final state; an existing one is updated.
   const save = async (patch: AskPatch) => {
     Object.assign(ask, patch);
     if (!isNew) await tx.asks.update(ask.id, patch);
   };
-  const outcome = await decideSend(engine, tx, request, ask, now, save);
+  const outcome = await decideSend(engine, tx, request, ask, now, save, awayPassesOn);
   if (isNew) await tx.asks.insert(ask);
   return outcome;
 }
 
-async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, save: (patch: AskPatch) => Promise<void>): Promise<SendOutcome> {
+async function decideSend(
+  engine: Engine,
+  tx: Tx,
+  request: RequestRecord,
+  ask: AskRecord,
+  now: number,
+  save: (patch: AskPatch) => Promise<void>,
+  awayPassesOn: boolean,
+): Promise<SendOutcome> {
   // Not sent for a reason other than quiet hours: no longer due at a time, so off the `send_after` index.
   const notNow = async (outcome: SendOutcome) => {
     if (ask.send_after !== null) await save({ send_after: null });
@@ -82,6 +96,8 @@ async function decideSend(engine: Engine, tx: Tx, request: RequestRecord, ask: A
   if (inForce(state?.away, now)) return await notNow('set_away');
   if (state && isCapped(state, policy, expert)) return await notNow('capped');
   const free = expertAvailability(engine, expert, policy.quiet_hours, now);
+  // `away` here is the chat status (an away spell of their own was `set_away` above).
+  if (!free.available && free.why === 'away' && awayPassesOn) return 'status_away';
   if (!free.available) {
     // No instant within the search horizon (working hours wholly inside quiet hours): look again then.
     const until = free.until ?? now + SEARCH_HORIZON_MS;

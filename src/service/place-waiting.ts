@@ -9,6 +9,7 @@ import { passOn, passOnForAway } from './pass-on.js';
 import { trySendAsk, type SendOutcome } from './place-asks.js';
 import { noteFirstAsk } from './leased-messages.js';
 import { routeLive } from './route-live.js';
+import { awayByStatus } from './expert-availability.js';
 import { askAsRouted, failRequest } from './submit-request.js';
 import { updateRequest, writeChanges } from './new-request.js';
 
@@ -110,7 +111,7 @@ export async function placeAsksOf(engine: Engine, tx: Tx, request: RequestRecord
   for (const ask of asks) {
     if (ask.state !== 'queued') continue;
     const outcome = await sendQueuedAsk(engine, tx, current, ask, now, new Set(), freed, result);
-    if (outcome === 'muted' || outcome === 'set_away') {
+    if (outcome === 'muted' || outcome === 'set_away' || outcome === 'status_away') {
       // Passing an ask on may have changed the request (escalated, failed): read it again.
       passedOn = true;
       current = await tx.requests.get(request.id);
@@ -164,13 +165,17 @@ async function sendQueuedAsk(
   const outcome = await trySendAsk(engine, tx, request, ask, now);
   if (outcome === 'sent') result.sent++;
   else if (outcome === 'capped') blocked.add(key);
-  else if (outcome === 'muted' || outcome === 'set_away') {
-    // The expert muted (or went away) while this ask waited: pass it on exactly as their `mute` reply (or going away) would have.
+  else if (outcome === 'muted' || outcome === 'set_away' || outcome === 'status_away') {
+    // The expert muted (or is away) while this ask waited: pass it on exactly as their `mute` reply (or going away) would have.
     // Passing on reads and changes the stored request: changes gathered so far are written first.
     await writeChanges(tx, request);
     const before = await liveExperts(tx, request.id);
     if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);
-    else await passOnForAway(engine, tx, request, ask, now);
+    else if (outcome === 'set_away') await passOnForAway(engine, tx, request, ask, now);
+    else if (!(await passOnForAway(engine, tx, request, ask, now, { until: awayByStatus(engine, ask.expert_id, now)! }))) {
+      // Away by their chat status and nobody else can take it: the ask waits for them.
+      return trySendAsk(engine, tx, request, ask, now, false, false);
+    }
     const after = await liveExperts(tx, request.id);
     for (const id of before) if (!after.has(id)) freed.add(id);
   } else if (outcome === 'unknown_expert') {

@@ -31,6 +31,15 @@ export class PresenceCache {
     return entry && this.clock.now() - entry.at < this.ttlMs ? entry.presence : undefined;
   }
 
+  /**
+   * Until when the expert's last read status said they are away, however long ago it was read (null:
+   * it said nothing of the kind). An away status comes with its expiration, and like an away spell it
+   * is taken at its word until then: routing passes the expert over without asking Slack again.
+   */
+  awayUntil(expertId: string): number | null {
+    return this.entries.get(expertId)?.presence.awayUntil ?? null;
+  }
+
   /** Like `known`, but a missing or stale entry starts a lookup in the background. */
   fresh(expertId: string): Presence | undefined {
     const presence = this.known(expertId);

@@ -4,12 +4,15 @@ import type { Policy } from '../config/config-schema.js';
 import type { ExpertLiveState } from '../domain/records.js';
 import type { Tx } from '../store/store.js';
 import { liveStates, type Engine } from './engine.js';
-import { routingFacts } from './expert-availability.js';
+import { awayByStatus, routingFacts } from './expert-availability.js';
 import { inForce } from './away-state.js';
 
 /**
  * Routes among `candidates` on their live state at `now`: their load, mute and caps, when each can be
- * asked, and who is away (their delegate stands in). Returns the decision and the states it read.
+ * asked, and who is away (their delegate stands in). An expert whose chat status says they are away is
+ * passed over like one on an away spell without a delegate, unless nobody else can take the request:
+ * then the request goes to whoever is back soonest and waits for them. Returns the decision and the
+ * states it read.
  *
  * In a transaction that uses hints, the candidates are weighed on them; the experts an ask goes to are
  * read again under their locks before commit (`settleHints`). A decision that holds a request back or
@@ -46,6 +49,10 @@ async function decideOn(
   const delegates = [...away.values()].map((a) => a.delegate_to).filter((id): id is string => id !== null && !states.has(id));
   if (delegates.length > 0) for (const [id, s] of await liveStates(engine, tx, [...new Set(delegates)], now, settled)) states.set(id, s);
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
-  const decision = chooseAroundAway(candidates, states, policy, order, routingFacts(engine, policy.quiet_hours, now), away);
-  return { decision, states };
+  const facts = routingFacts(engine, policy.quiet_hours, now);
+  const byStatus = new Map(away);
+  for (const id of ids) if (!away.has(id) && awayByStatus(engine, id, now) !== null) byStatus.set(id, { delegate_to: null });
+  const decision = chooseAroundAway(candidates, states, policy, order, facts, byStatus);
+  if (decision.outcome === 'ask' || byStatus.size === away.size) return { decision, states };
+  return { decision: chooseAroundAway(candidates, states, policy, order, facts, away), states };
 }

@@ -79,6 +79,16 @@ describe('what going away does to questions', () => {
     expect((await k.auditOf(id, 'passed_on'))[0]!.data).toMatchObject({ why: 'away', to: 'ben' });
   });
 
+  it('without a delegate or an escalation chain, an open question moves to a colleague on the topic instead of failing', async () => {
+    k = await schedulerKit({ config: { ...config.config, experts: [{ id: 'tia', name: 'Tia Ray', topics: ['tax'] }, ...EXPERTS] } }, START);
+    const id = await k.submit({ topic: 'tax' });
+    expect(await k.asks(id)).toEqual([['tia', 'open']]);
+    await goAway('tia', { until: '2d' });
+    expect(await k.asks(id)).toEqual([['tia', 'skipped'], ['ana', 'open']]);
+    expect((await k.auditOf(id, 'passed_on'))[0]!.data).toMatchObject({ why: 'away', to: 'ana' });
+    expect((await k.request(id)).status).toBe('escalated');
+  });
+
   it('a new question that would have gone to the away expert goes to the delegate; after the spell she is asked again', async () => {
     k = await schedulerKit(config, START);
     await goAway('ana', { until: '1d', delegate_to: 'dee' });

@@ -39,6 +39,7 @@ export interface SendChecks {
   working_hours: number;
   quiet_hours: number;
   away: number;
+  away_status: number;
   dnd: number;
   mute: number;
   open_cap: number;
@@ -52,16 +53,18 @@ export interface SendChecks {
  * quiet hours, not away by the spells the simulation set and ended, not in a Slack do-not-disturb
  * window expertq could know of (one begun at least `PRESENCE_TTL_MS` before: expertq reads each
  * expert's Slack state at most that often, so a window's first minutes may pass unseen; those sends are
- * counted apart), not muted, within their own caps (or the defaults), and the message has its six
- * elements.
+ * counted apart), not showing a Slack away status begun that long before (same reason), not muted,
+ * within their own caps (or the defaults), and the message has its six elements.
  */
 export class CheckingTransport implements Transport {
   readonly name = 'console' as const;
   readonly threaded = false;
   sent = 0;
-  readonly checked: SendChecks = { working_hours: 0, quiet_hours: 0, away: 0, dnd: 0, mute: 0, open_cap: 0, daily_cap: 0, elements: 0 };
+  readonly checked: SendChecks = { working_hours: 0, quiet_hours: 0, away: 0, away_status: 0, dnd: 0, mute: 0, open_cap: 0, daily_cap: 0, elements: 0 };
   /** Sends in the first `PRESENCE_TTL_MS` of a do-not-disturb window, before expertq must have seen it. */
   sentAsDndBegan = 0;
+  /** Sends in the first `PRESENCE_TTL_MS` of an away status, before expertq must have seen it. */
+  sentAsAwayBegan = 0;
   /** Sends per expert time zone, to show every zone (the half-hour ones too) was exercised. */
   readonly byZone = new Map<string, number>();
   service: ExpertqService | null = null;
@@ -92,6 +95,11 @@ export class CheckingTransport implements Transport {
     this.checked.away++;
     const spell = this.aways.at(expert, sentAt);
     if (spell) fail(`away from ${new Date(spell.from).toISOString()} until ${new Date(spell.to).toISOString()}`);
+    this.checked.away_status++;
+    const status = this.dnd.awayAt(expert, sentAt);
+    if (status && sentAt >= status.from + PRESENCE_TTL_MS) {
+      fail(`showing an away status from ${new Date(status.from).toISOString()} until ${new Date(status.to).toISOString()}`);
+    } else if (status) this.sentAsAwayBegan++;
     this.checked.dnd++;
     const snooze = this.dnd.at(expert, sentAt);
     if (snooze && sentAt >= snooze.from + PRESENCE_TTL_MS) {

@@ -53,7 +53,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   const figures: Record<string, number> = {
     requests: 0, asks_sent: 0, answers: 0, skips: 0, mutes: 0, unmutes: 0, accepts: 0, rejects: 0, cancels: 0,
     put_experts: 0, aways: 0, aways_delegated: 0, backs: 0, restarts: 0, midnights: 0, dst_changes: 0, ticks: 0,
-    invariant_checks: 0, away_pass_on_checks: 0,
+    invariant_checks: 0, away_pass_on_checks: 0, status_pass_ons: 0,
   };
   const dir = mkdtempSync(join(tmpdir(), 'expertq-sim-'));
   const configFile = join(dir, 'service.yaml');
@@ -102,6 +102,23 @@ export async function simulate(options: { seed: number; requests: number; engine
     await service.idle();
   };
 
+  /**
+   * Each question passed on because of a Slack away status: the expert really showed one then, and the
+   * audit names when it clears. Each is counted once.
+   */
+  const statusPassOns = new Set<string>();
+  const checkStatusPassOns = async (requestId: string) => {
+    for (const row of await store.requests.audit(requestId)) {
+      if (row.type !== 'passed_on' || row.data.source !== 'slack_status' || statusPassOns.has(String(row.data.ask_id))) continue;
+      statusPassOns.add(String(row.data.ask_id));
+      figures.status_pass_ons!++;
+      const from = row.actor.replace(/^expert:/, '');
+      const shown = dnd.awayAt(from, row.at);
+      if (!shown) violations.push(`ask ${String(row.data.ask_id)} of ${from} passed on at ${new Date(row.at).toISOString()} for an away status they did not show`);
+      else if (row.data.until !== new Date(shown.to).toISOString()) violations.push(`ask ${String(row.data.ask_id)} passed on with until ${String(row.data.until)}, but the status clears at ${new Date(shown.to).toISOString()}`);
+    }
+  };
+
   const check = async () => {
     figures.invariant_checks!++;
     const now = clock.now();
@@ -124,6 +141,7 @@ export async function simulate(options: { seed: number; requests: number; engine
       if (open && r.give_up_at <= now && !r.drafting) violations.push(`request ${r.id} is open past its give-up deadline`);
       if (!KNOWN_STATUSES.has(r.status)) violations.push(`request ${r.id} has an unknown status`);
       if (r.status === 'failed' && r.reason === null) violations.push(`request ${r.id} failed without a reason`);
+      await checkStatusPassOns(r.id);
     }
     await tracked.retire(store, earliestDayStart(now));
   };
@@ -239,7 +257,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   await check();
   figures.asks_sent = transport.sent;
   for (const [rule, n] of Object.entries(transport.checked)) figures[`sends_checked_${rule}`] = n;
-  Object.assign(figures, dnd.figures, { sends_dnd_grace: transport.sentAsDndBegan });
+  Object.assign(figures, dnd.figures, { sends_dnd_grace: transport.sentAsDndBegan, sends_away_status_grace: transport.sentAsAwayBegan });
   for (const [zone, n] of [...transport.byZone].sort()) figures[`sends_in_${zone}`] = n;
   await service.idle();
   await store.close();
@@ -253,6 +271,7 @@ const SEND_CHECK_WORDS: Record<keyof CheckingTransport['checked'], string> = {
   working_hours: 'working hours (expert zone)',
   quiet_hours: 'quiet hours (org zone)',
   away: 'away spells',
+  away_status: 'Slack away statuses',
   dnd: 'Slack do-not-disturb windows',
   mute: 'mute',
   open_cap: 'max open asks',
@@ -265,6 +284,7 @@ export function report(r: SimulationResult): string {
   const n = (v: number | undefined) => (v ?? 0).toLocaleString('en-US');
   const lines = Object.entries(r.figures).filter(([k]) => !k.startsWith('sends_')).map(([k, v]) => `  ${k.padEnd(20)} ${n(v)}`);
   const dndGrace = `  sends in the first 5 minutes of a do-not-disturb window (expertq reads Slack every 5 minutes): ${n(r.figures.sends_dnd_grace)}`;
+  const awayGrace = `  sends in the first 5 minutes of a Slack away status (likewise): ${n(r.figures.sends_away_status_grace)}`;
   const zones = Object.entries(r.figures).filter(([k]) => k.startsWith('sends_in_')).map(([k, v]) => `${k.slice('sends_in_'.length)} ${n(v)}`);
   const checked = Object.entries(SEND_CHECK_WORDS).map(([rule, words]) => `  sends checked against ${words}: ${n(r.figures[`sends_checked_${rule}`])}`);
   return [
@@ -273,6 +293,7 @@ export function report(r: SimulationResult): string {
     `  sends by expert zone: ${zones.join(', ')}`,
     ...checked,
     dndGrace,
+    awayGrace,
     `  violations: ${r.violations.length}`,
     ...r.violations.slice(0, 20).map((v) => `    ${v}`),
   ].join('\n');

@@ -20,6 +20,10 @@ describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
     // short run finds it on only a few times, or not at all: the 20,000-request run exercises it).
     expect(result.figures.dnd_lookups).toBeGreaterThan(0);
     expect(result.figures.sends_checked_dnd).toBe(result.figures.asks_sent);
+    // Experts showed a Slack away status, and questions for them were passed on (each checked).
+    expect(result.figures.away_status_lookups).toBeGreaterThan(0);
+    expect(result.figures.status_pass_ons).toBeGreaterThan(0);
+    expect(result.figures.sends_checked_away_status).toBe(result.figures.asks_sent);
     expect(result.violations).toEqual([]);
   }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
 });

@@ -17,6 +17,7 @@ async function askDana(question?: string): Promise<string> {
   return body.request_id as string;
 }
 
+// What an away status does to a question (it is passed on) is in slack-away-status.test.ts.
 describe('Slack status and do-not-disturb (chat.use_slack_status)', () => {
   it('an expert in do-not-disturb is not asked until it ends, then is', async () => {
     kit = await startSlackKit({ mode: 'socket', config: STATUS_ON });
@@ -40,27 +41,6 @@ describe('Slack status and do-not-disturb (chat.use_slack_status)', () => {
     expect((await request(id)).waiting).toMatchObject({ why: 'dnd' });
     await kit.advance(30 * 60_000);
     expect(askPosts()).toHaveLength(1);
-  });
-
-  it('an away status emoji with an expiration holds the question until the status expires', async () => {
-    kit = await startSlackKit({ mode: 'socket', config: STATUS_ON });
-    const back = kit.clock.now() + 3 * HOUR;
-    kit.slack.statuses.set('UDANA', { status_emoji: ':palm_tree:', status_text: 'Sunning', status_expiration: seconds(back) });
-    const id = await askDana();
-    expect(askPosts()).toHaveLength(0);
-    expect((await request(id)).waiting).toEqual({ why: 'away', expert_id: 'UDANA', until: new Date(back).toISOString(), timezone: 'UTC' });
-    const trail = (await kit.call('GET', `/api/v1/audit?request_id=${id}`)).body as Array<{ type: string; data: Record<string, unknown> }>;
-    expect(trail.find((a) => a.type === 'waiting_for_expert')?.data).toMatchObject({ why: 'away', until: new Date(back).toISOString() });
-
-    await kit.advance(3 * HOUR);
-    expect(askPosts()).toHaveLength(1);
-  });
-
-  it('an away status text matching the pattern (any case) holds the question too', async () => {
-    kit = await startSlackKit({ mode: 'socket', config: STATUS_ON });
-    kit.slack.statuses.set('UDANA', { status_emoji: ':sunny:', status_text: 'OOO until Monday', status_expiration: seconds(kit.clock.now() + 48 * HOUR) });
-    const id = await askDana();
-    expect((await request(id)).waiting).toMatchObject({ why: 'away' });
   });
 
   it('a Slack error never blocks a send: the question goes out and the error is logged', async () => {
