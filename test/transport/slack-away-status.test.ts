@@ -74,7 +74,7 @@ describe('a Slack away status passes the question on (chat.use_slack_status)', (
     const id = await ask('How are refunds booked?');
     expect(askPosts('UANA')).toHaveLength(0);
     expect(await asks(id)).toEqual([['UANA', 'queued']]);
-    expect((await request(id)).waiting).toEqual({ why: 'away', expert_id: 'UANA', until: new Date(back).toISOString() });
+    expect((await request(id)).waiting).toEqual({ why: 'away', expert_id: 'UANA', until: new Date(back).toISOString(), timezone: 'UTC' });
     expect((await trail(id)).find((a) => a.type === 'waiting_for_expert')?.data).toMatchObject({ why: 'away', until: new Date(back).toISOString() });
     expect((await trail(id)).some((a) => a.type === 'passed_on')).toBe(false);
 
