@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -11,6 +12,8 @@ import { bearerAuth, type Credential, type SessionAuth } from './http/auth.js';
 import { authRoutes } from './http/sign-in/auth-routes.js';
 import type { SignIn } from './http/sign-in/prepare-sign-in.js';
 import { healthRoutes } from './http/routes/health.js';
+import { hostCheck, hostPolicy } from './http/host-check.js';
+import { securityHeaders } from './http/security-headers.js';
 import { meRoutes } from './http/routes/me.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -42,8 +45,12 @@ export interface AppOptions {
   health?: { tickMs: number; schedulerRunning: () => boolean };
   /** `server.public_metrics`: serve `/metrics` without the bearer token (default: admin token needed). */
   publicMetrics?: boolean;
-  /** MCP over Streamable HTTP: extra Host headers accepted (reverse proxies) and the progress cadence. */
-  mcp?: { allowedHosts?: readonly string[]; progressEveryMs?: number };
+  /** `server.allowed_hosts`: the `Host` names answered besides loopback (always checked with authentication off). */
+  allowedHosts?: readonly string[];
+  /** `server.public_url`: its host is always answered; https turns on HSTS. */
+  publicUrl?: string | undefined;
+  /** MCP over Streamable HTTP: the progress cadence. */
+  mcp?: { progressEveryMs?: number };
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
   chat?: ChatEvents | null;
   /** Sign-in through an OpenID provider (`auth.oidc`), prepared at start-up; null or absent: tokens only. */
@@ -76,6 +83,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializeResponse);
   installErrorHandler(app);
   app.decorateRequest('caller', null as never);
+  const signIn = options.signIn ?? null;
+  // First, so every answer carries the headers, refusals included.
+  await app.register(fastifyHelmet, securityHeaders({ publicUrl: options.publicUrl, signIn }));
+  const hosts = hostPolicy({ allowedHosts: options.allowedHosts, publicUrl: options.publicUrl, authOff: options.credentials.length === 0 && signIn === null });
+  app.addHook('onRequest', hostCheck(hosts));
   app.addHook('onRequest', async (_req, reply) => {
     if (!options.service.shuttingDown) return;
     // Connection: close, so a keep-alive client reconnects (to the next server) instead of reusing this socket.
@@ -104,7 +116,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const routeOptions: RouteOptions = { service: options.service };
-  const signIn = options.signIn ?? null;
   // The API takes a sign-in cookie; MCP and metrics take bearer tokens only, but with sign-in
   // configured they are never open, even without any token.
   const cookieAuth: SessionAuth | null = signIn && { signIn, clock: options.service.clock, acceptCookie: true };
@@ -130,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api/v1' },
   );
 
-  await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, signInAuth: tokenAuth, ...options.mcp });
+  await app.register(mcpRoutes, { service: options.service, credentials: options.credentials, signInAuth: tokenAuth, hosts, ...options.mcp });
   await app.register(healthRoutes, { service: options.service, tickMs: options.health?.tickMs ?? 1000, schedulerRunning: options.health?.schedulerRunning ?? (() => false) });
   const { registry } = metrics;
   await app.register(async (scope) => {

@@ -106,7 +106,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     signIn,
     publicMetrics: config.server.public_metrics,
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
-    mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
+    allowedHosts: config.server.allowed_hosts,
+    publicUrl: config.server.public_url,
+    mcp: { ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },
   });
   let address: string;
   try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOST_ENTRY_PROBLEM, parseHostEntry } from './allowed-hosts.js';
 import { authSchema } from './auth-schema.js';
 import { durationSchema } from './duration-schema.js';
 import { parseDuration } from './durations.js';
@@ -142,7 +143,7 @@ export const configSchema = z
         body_limit: z.number().int().min(1024).default(1_048_576),
         tick_ms: z.number().int().min(10).default(1000),
         allow_private_webhooks: z.boolean().default(false),
-        allowed_hosts: z.array(z.string().min(1)).default([]),
+        allowed_hosts: z.array(z.string().trim().refine((entry) => parseHostEntry(entry) !== null, HOST_ENTRY_PROBLEM)).default([]),
         public_metrics: z.boolean().default(false),
         // Where browsers reach the server (behind a proxy: the proxy's URL); sign-in needs it.
         public_url: z.url({ protocol: /^https?$/ }).refine((u) => { const url = new URL(u); return url.pathname === '/' && !url.search && !url.hash; }, 'must be an origin such as https://expertq.example.com, with no path').optional(),

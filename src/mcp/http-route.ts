@@ -5,6 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { bearerAuth, type Caller, type Credential, type SessionAuth } from '../http/auth.js';
+import type { HostPolicy } from '../http/host-check.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { createMcpServer } from './create-mcp-server.js';
 import { serviceBackend } from './service-backend.js';
@@ -14,8 +15,8 @@ export interface McpRouteOptions {
   credentials: readonly Credential[];
   /** With sign-in configured MCP is never open, though it takes bearer tokens only. */
   signInAuth?: SessionAuth | null;
-  /** Host headers accepted besides 127.0.0.1, localhost and [::1] on the server's port (`server.allowed_hosts`). */
-  allowedHosts?: readonly string[];
+  /** The app's Host policy: a session also accepts the Host it was opened with when the policy allows that name. */
+  hosts?: HostPolicy;
   progressEveryMs?: number;
   /** A session unused this long is closed (default 30 minutes). */
   idleMs?: number;
@@ -63,9 +64,13 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
   });
   app.addHook('onRequest', bearerAuth(options.credentials, options.signInAuth ?? null));
 
+  // The SDK compares whole Host values: loopback on this port, plus the name this session was opened
+  // by when `server.allowed_hosts` or `server.public_url` allows it (a proxy's name, with any port).
   const hostsFor = (req: FastifyRequest) => {
     const port = req.socket.localPort;
-    return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(options.allowedHosts ?? [])];
+    const own = req.headers.host;
+    const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+    return own !== undefined && options.hosts?.allows(own) && !loopback.includes(own) ? [...loopback, own] : loopback;
   };
 
   /** The session a request names, checked against the token that opened it. */

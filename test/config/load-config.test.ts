@@ -104,6 +104,15 @@ describe('configuration', () => {
     expect(parseConfig('org: {name: A}\ndefaults: {give_up_after: 10m, escalation_after: 2h}\n', FILE).defaults).toMatchObject({ give_up_after: 600_000, escalation_after: 7_200_000 });
   });
 
+  it('reads server.allowed_hosts as Host names with an optional port, and refuses URLs, paths and wildcards', () => {
+    const config = parseConfig('org: {name: Acme}\nserver: {allowed_hosts: [expertq.example.com, "expertq.internal:8443", 10.0.0.5, "[fd00::5]:8776"]}\n', FILE);
+    expect(config.server.allowed_hosts).toEqual(['expertq.example.com', 'expertq.internal:8443', '10.0.0.5', '[fd00::5]:8776']);
+    for (const bad of ['https://expertq.example.com', 'expertq.example.com/ui', '*.example.com', 'expertq.example.com:http', '']) {
+      const message = error(`org: {name: Acme}\nserver: {allowed_hosts: ["${bad}"]}\n`);
+      expect(message, bad).toMatch(/server\.allowed_hosts\.0.*must be a host name or IP address as clients send it in the Host header, optionally with a port/);
+    }
+  });
+
   it('says the file is a directory, not that it is missing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'expertq-dir-'));
     expect(() => loadConfig(dir)).toThrow(`Cannot read the configuration file ${dir}: it is a directory`);
