@@ -107,9 +107,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const signIn = options.signIn ?? null;
   // The API takes a sign-in cookie; MCP and metrics take bearer tokens only, but with sign-in
   // configured they are never open, even without any token.
-  const cookieAuth: SessionAuth | null = signIn && { signIn, clock: options.service.clock, acceptCookie: true };
+  const cookieAuth: SessionAuth | null = signIn && { signIn, clock: options.service.clock, sessions: options.service, acceptCookie: true };
   const tokenAuth: SessionAuth | null = cookieAuth && { ...cookieAuth, acceptCookie: false };
-  await app.register(authRoutes, { signIn, clock: options.service.clock });
+  await app.register(authRoutes, { signIn, clock: options.service.clock, sessions: options.service });
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
