@@ -28,6 +28,7 @@ import { proposalRoutes } from './http/routes/proposals.js';
 import { queueRoutes } from './http/routes/queue.js';
 import { replyRoutes } from './http/routes/replies.js';
 import { requestRoutes, type RouteOptions } from './http/routes/requests.js';
+import { sessionRoutes } from './http/routes/sessions.js';
 import type { ExpertqService } from './service/expertq-service.js';
 
 export interface AppOptions {
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(replyRoutes, routeOptions);
         await secured.register(consumerRoutes, routeOptions);
         await secured.register(instanceRoutes, routeOptions);
+        await secured.register(sessionRoutes, routeOptions);
         await secured.register(answerRoutes, routeOptions);
         await secured.register(queueRoutes, { ...routeOptions, ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}) });
       });

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import { buildTestApp, type TestApp } from './build-test-app.js';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, throughProvider, type TestProvider, type TestUser } from './oidc-provider.js';
 
@@ -14,8 +15,9 @@ export const USERS = {
 export type UserId = keyof typeof USERS;
 
 /** The app with sign-in through the test provider, and the admin token for setting up proposals. */
-export function signInApp(provider: TestProvider, extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL): Promise<TestApp> {
-  return buildTestApp({
+export function signInApp(provider: TestProvider, extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL, openStore?: () => Promise<Store>): Promise<TestApp<Store>> {
+  return buildTestApp<Store>({
+    ...(openStore ? { openStore } : {}),
     token: ADMIN,
     config: {
       ...extra,
@@ -34,7 +36,7 @@ export const cookiePair = (setCookie: string | string[] | undefined, name: strin
   [setCookie ?? []].flat().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith(`${name}=`) && pair.length > name.length + 1);
 
 /** The browser's way from /auth/login through the provider back to the callback: the callback's path and the sign-in cookie. */
-export async function startSignIn(t: TestApp, provider: TestProvider, as: UserId): Promise<{ callback: string; loginCookie: string }> {
+export async function startSignIn(t: TestApp<Store>, provider: TestProvider, as: UserId): Promise<{ callback: string; loginCookie: string }> {
   provider.signInAs(as);
   const login = await t.app.inject({ method: 'GET', url: '/auth/login' });
   expect(login.statusCode).toBe(302);
@@ -43,7 +45,7 @@ export async function startSignIn(t: TestApp, provider: TestProvider, as: UserId
 }
 
 /** Signs in as a user: the session cookie (`name=value`). */
-export async function signIn(t: TestApp, provider: TestProvider, as: UserId): Promise<string> {
+export async function signIn(t: TestApp<Store>, provider: TestProvider, as: UserId): Promise<string> {
   const { callback, loginCookie } = await startSignIn(t, provider, as);
   const res = await t.app.inject({ method: 'GET', url: callback, headers: { cookie: loginCookie } });
   expect(res.statusCode, res.body).toBe(302);
