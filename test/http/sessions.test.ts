@@ -5,7 +5,7 @@ import type { Store } from '../../src/store/store.js';
 import type { TestApp } from '../support/build-test-app.js';
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 import * as helpers from '../support/sign-in-app.js';
-import { ADMIN, PUBLIC_URL, USERS, type UserId } from '../support/sign-in-app.js';
+import { PUBLIC_URL, USERS, type UserId } from '../support/sign-in-app.js';
 import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
 
 let provider: TestProvider;

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import { submitBody, type TestApp } from '../support/build-test-app.js';
 import { cookieAttributes, OIDC_CLIENT_ID, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 import * as helpers from '../support/sign-in-app.js';
 import { ADMIN, cookiePair, PUBLIC_URL, USERS, type UserId } from '../support/sign-in-app.js';
 
 let provider: TestProvider;
-let t: TestApp;
+let t: TestApp<Store>;
 beforeAll(async () => {
   provider = await startTestProvider(USERS, helpers.REDIRECT_URL);
 });
