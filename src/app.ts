@@ -39,6 +39,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How often the queue stream compares the store for changes made by another process (default 1 s). */
   queuePollMs?: number;
+  /** How often idle queue streams get a keep-alive, and those of ended sessions end (default 10 s). */
+  queueHeartbeatMs?: number;
   /** For `/readyz`: `server.tick_ms`, and whether this process runs the scheduler timer. */
   health?: { tickMs: number; schedulerRunning: () => boolean };
   /** `server.public_metrics`: serve `/metrics` without the bearer token (default: admin token needed). */
@@ -126,7 +128,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(instanceRoutes, routeOptions);
         await secured.register(sessionRoutes, routeOptions);
         await secured.register(answerRoutes, routeOptions);
-        await secured.register(queueRoutes, { ...routeOptions, ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}) });
+        await secured.register(queueRoutes, {
+          ...routeOptions,
+          ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}),
+          ...(options.queueHeartbeatMs !== undefined ? { heartbeatMs: options.queueHeartbeatMs } : {}),
+        });
       });
     },
     { prefix: '/api/v1' },

@@ -16,6 +16,8 @@ export interface Caller {
   name: string | null;
   role: Role;
   via?: 'token' | 'session';
+  /** With `via: 'session'`: the sign-in session, so a long-lived stream can end when it does. */
+  sessionId?: string;
 }
 
 /** A token the server accepts. */
@@ -102,5 +104,5 @@ async function sessionCaller(request: FastifyRequest, { signIn, clock, sessions 
   if (!SAFE_METHODS.has(request.method) && request.headers.origin !== signIn.publicOrigin) {
     throw forbidden(`A change made with a sign-in cookie must come from ${signIn.publicOrigin} (its Origin header ${request.headers.origin ? `was ${request.headers.origin}` : 'was missing'}); use expertq's own pages, or a bearer token.`);
   }
-  return { name: session.name, role: session.role, via: 'session' };
+  return { name: session.name, role: session.role, via: 'session', sessionId: session.id };
 }

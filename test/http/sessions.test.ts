@@ -5,7 +5,7 @@ import type { Store } from '../../src/store/store.js';
 import type { TestApp } from '../support/build-test-app.js';
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 import * as helpers from '../support/sign-in-app.js';
-import { PUBLIC_URL, USERS, type UserId } from '../support/sign-in-app.js';
+import { ADMIN, PUBLIC_URL, USERS, type UserId } from '../support/sign-in-app.js';
 import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
 
 let provider: TestProvider;
@@ -20,8 +20,8 @@ afterEach(async () => {
   apps = [];
 });
 
-async function signInApp(openStore?: () => Promise<Store>): Promise<TestApp<Store>> {
-  const app = await helpers.signInApp(provider, {}, PUBLIC_URL, openStore);
+async function signInApp(options: helpers.SignInAppOptions = {}): Promise<TestApp<Store>> {
+  const app = await helpers.signInApp(provider, options);
   apps.push(app);
   return app;
 }
@@ -91,6 +91,30 @@ describe('sign-in sessions: listing and ending them', () => {
   });
 });
 
+describe('the live queue stream', () => {
+  it('a stream opened with a sign-in cookie ends once the session is revoked; one opened with a token goes on', async () => {
+    t = await signInApp({ queueHeartbeatMs: 20 });
+    const rita = await signIn('rita');
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const open = async (headers: Record<string, string>) => {
+      const res = await fetch(`${url}/api/v1/queue/events`, { headers });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      await reader.read();
+      return reader;
+    };
+    const byCookie = await open({ cookie: rita });
+    const byToken = await open({ authorization: `Bearer ${ADMIN}` });
+    expect((await t.call('DELETE', '/api/v1/sessions?name=rita@acme.test')).body.ended).toBe(1);
+    // The signed-out browser's stream ends (read until done); the token's still sends keep-alives after that.
+    while (!(await byCookie.read()).done);
+    let later = '';
+    for (let chunk = await byToken.read(); !chunk.done && !later.includes('keep-alive'); chunk = await byToken.read()) later += new TextDecoder().decode(chunk.value);
+    expect(later).toMatch(/keep-alive/);
+    await byToken.cancel();
+  });
+});
+
 describe('expired sessions', () => {
   it('are removed by the hourly prune, with or without retention configured; live ones stay', async () => {
     t = await signInApp();
@@ -112,7 +136,8 @@ describe('sign-out across instances (PostgreSQL)', () => {
 
   it('signing out on one instance ends the session on the other at once: the replayed cookie answers 401 there', async () => {
     const url = await createTestDatabase(database);
-    const [a, b] = [await signInApp(() => openPgStore({ url, poolSize: 3 })), await signInApp(() => openPgStore({ url, poolSize: 3 }))];
+    const openStore = () => openPgStore({ url, poolSize: 3 });
+    const [a, b] = [await signInApp({ openStore }), await signInApp({ openStore })];
     const session = await signIn('rita', a!);
     expect((await me(session, b!)).statusCode).toBe(200);
 

@@ -16,7 +16,7 @@ afterEach(async () => {
   await t?.close();
 });
 
-const signInApp = (extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL) => helpers.signInApp(provider, extra, publicUrl);
+const signInApp = (extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL) => helpers.signInApp(provider, { extra, publicUrl });
 const startSignIn = (as: UserId) => helpers.startSignIn(t, provider, as);
 const signIn = (as: UserId) => helpers.signIn(t, provider, as);
 

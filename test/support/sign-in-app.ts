@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Store } from '../../src/store/store.js';
-import { buildTestApp, type TestApp } from './build-test-app.js';
+import { buildTestApp, type TestApp, type TestAppOptions } from './build-test-app.js';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, throughProvider, type TestProvider, type TestUser } from './oidc-provider.js';
 
 export const PUBLIC_URL = 'http://expertq.test';
@@ -14,10 +14,16 @@ export const USERS = {
 } satisfies Record<string, TestUser>;
 export type UserId = keyof typeof USERS;
 
+export interface SignInAppOptions extends Pick<TestAppOptions<Store>, 'openStore' | 'queueHeartbeatMs'> {
+  /** Config sections besides `server` and `auth`. */
+  extra?: Record<string, unknown>;
+  publicUrl?: string;
+}
+
 /** The app with sign-in through the test provider, and the admin token for setting up proposals. */
-export function signInApp(provider: TestProvider, extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL, openStore?: () => Promise<Store>): Promise<TestApp<Store>> {
+export function signInApp(provider: TestProvider, { extra = {}, publicUrl = PUBLIC_URL, ...options }: SignInAppOptions = {}): Promise<TestApp<Store>> {
   return buildTestApp<Store>({
-    ...(openStore ? { openStore } : {}),
+    ...options,
     token: ADMIN,
     config: {
       ...extra,
