@@ -162,7 +162,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   if (options.timers !== false) {
     // Retention (when configured) and expired sign-in sessions: once at start (in batches, after
     // start-up work), then every hour.
-    const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'retention: pruning failed; trying again in an hour'));
+    const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'pruning (retention, expired sign-in sessions) failed; trying again in an hour'));
     setImmediate(prune);
     pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
     pruneTimer.unref();

@@ -21,6 +21,8 @@ export interface SessionReads {
   live(id: string, now: number): Promise<SessionRecord | undefined>;
   /** Every session live at `now`, the earliest started first. */
   list(now: number): Promise<SessionRecord[]>;
+  /** Whether any session has expired by `now` (and waits to be removed). */
+  anyExpired(now: number): Promise<boolean>;
 }
 
 export interface SessionRepository extends SessionReads {

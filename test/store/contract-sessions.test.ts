@@ -54,7 +54,10 @@ describe.each(ENGINES)('$name store: sessions', (engine) => {
     await e.store.transaction((tx) => tx.sessions.seen('s1', T0 + 12 * 60_000, T0 + 7 * 60_000));
     expect((await e.store.sessions.live('s1', T0))?.last_seen).toBe(T0 + 10 * 60_000);
 
+    expect(await e.store.sessions.anyExpired(T0 + HOUR - 1)).toBe(false);
+    expect(await e.store.sessions.anyExpired(T0 + HOUR)).toBe(true);
     expect(await e.store.transaction((tx) => tx.sessions.removeExpired(T0 + HOUR))).toBe(1);
+    expect(await e.store.sessions.anyExpired(T0 + HOUR)).toBe(false);
     expect(await e.store.transaction((tx) => tx.sessions.removeExpired(T0 + HOUR))).toBe(0);
     expect((await e.store.sessions.list(T0)).map((s) => s.id)).toEqual(['s1']);
   });

@@ -15,6 +15,10 @@ export class PgSessions implements SessionRepository {
     return (await all(this.db, `SELECT ${COLUMNS} FROM sessions WHERE expires_at > $1 ORDER BY started_at, id`, [now])) as unknown as SessionRecord[];
   }
 
+  async anyExpired(now: number): Promise<boolean> {
+    return (await one(this.db, 'SELECT 1 FROM sessions WHERE expires_at <= $1 LIMIT 1', [now])) !== undefined;
+  }
+
   async start(s: SessionRecord): Promise<void> {
     await run(this.db, `INSERT INTO sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [s.id, s.name, s.role, s.started_at, s.expires_at, s.last_seen]);
   }

@@ -11,6 +11,7 @@ export class SqliteSessions implements SessionRepository {
     this.stmts = {
       live: db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ? AND expires_at > ?`),
       list: db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE expires_at > ? ORDER BY started_at, id`),
+      anyExpired: db.prepare('SELECT 1 FROM sessions WHERE expires_at <= ? LIMIT 1'),
       start: db.prepare(`INSERT INTO sessions (${COLUMNS}) VALUES (@id, @name, @role, @started_at, @expires_at, @last_seen)`),
       end: db.prepare('DELETE FROM sessions WHERE id = ?'),
       endAllOf: db.prepare('DELETE FROM sessions WHERE name = ? AND expires_at > ?'),
@@ -25,6 +26,10 @@ export class SqliteSessions implements SessionRepository {
 
   async list(now: number): Promise<SessionRecord[]> {
     return this.stmts.list.all(now) as SessionRecord[];
+  }
+
+  async anyExpired(now: number): Promise<boolean> {
+    return this.stmts.anyExpired.get(now) !== undefined;
   }
 
   async start(session: SessionRecord): Promise<void> {
