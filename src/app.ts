@@ -31,6 +31,7 @@ import { proposalRoutes } from './http/routes/proposals.js';
 import { queueRoutes } from './http/routes/queue.js';
 import { replyRoutes } from './http/routes/replies.js';
 import { requestRoutes, type RouteOptions } from './http/routes/requests.js';
+import { sessionRoutes } from './http/routes/sessions.js';
 import type { ExpertqService } from './service/expertq-service.js';
 
 export interface AppOptions {
@@ -41,6 +42,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How often the queue stream compares the store for changes made by another process (default 1 s). */
   queuePollMs?: number;
+  /** How often idle queue streams get a keep-alive, and those of ended sessions end (default 10 s). */
+  queueHeartbeatMs?: number;
   /** For `/readyz`: `server.tick_ms`, and whether this process runs the scheduler timer. */
   health?: { tickMs: number; schedulerRunning: () => boolean };
   /** `server.public_metrics`: serve `/metrics` without the bearer token (default: admin token needed). */
@@ -118,9 +121,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routeOptions: RouteOptions = { service: options.service };
   // The API takes a sign-in cookie; MCP and metrics take bearer tokens only, but with sign-in
   // configured they are never open, even without any token.
-  const cookieAuth: SessionAuth | null = signIn && { signIn, clock: options.service.clock, acceptCookie: true };
+  const cookieAuth: SessionAuth | null = signIn && { signIn, clock: options.service.clock, sessions: options.service, acceptCookie: true };
   const tokenAuth: SessionAuth | null = cookieAuth && { ...cookieAuth, acceptCookie: false };
-  await app.register(authRoutes, { signIn, clock: options.service.clock });
+  await app.register(authRoutes, { signIn, clock: options.service.clock, sessions: options.service });
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -134,8 +137,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(replyRoutes, routeOptions);
         await secured.register(consumerRoutes, routeOptions);
         await secured.register(instanceRoutes, routeOptions);
+        await secured.register(sessionRoutes, routeOptions);
         await secured.register(answerRoutes, routeOptions);
-        await secured.register(queueRoutes, { ...routeOptions, ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}) });
+        await secured.register(queueRoutes, {
+          ...routeOptions,
+          ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}),
+          ...(options.queueHeartbeatMs !== undefined ? { heartbeatMs: options.queueHeartbeatMs } : {}),
+        });
       });
     },
     { prefix: '/api/v1' },

@@ -61,7 +61,7 @@ export class Expertq {
     readonly transport: Transport,
     private readonly store: Store,
     private readonly timer: NodeJS.Timeout | null,
-    /** Retention (`storage.retention*`): hourly in a server with timers, or on demand. */
+    /** Retention (`storage.retention*`) and expired sessions: hourly in a server with timers, or on demand. */
     readonly pruner: Pruner = new Pruner(store, retentionOf(config), service.clock, service.log),
     private readonly pruneTimer: NodeJS.Timeout | null = null,
     private readonly reloader: ExpertsReloader | null = null,
@@ -164,9 +164,10 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   const { service, timer } = wired;
   const pruner = new Pruner(store, retentionOf(config), clock, log);
   let pruneTimer: NodeJS.Timeout | null = null;
-  if (options.timers !== false && pruner.enabled) {
-    // Retention: once at start (in batches, after start-up work), then every hour.
-    const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'retention: pruning failed; trying again in an hour'));
+  if (options.timers !== false) {
+    // Retention (when configured) and expired sign-in sessions: once at start (in batches, after
+    // start-up work), then every hour.
+    const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'pruning (retention, expired sign-in sessions) failed; trying again in an hour'));
     setImmediate(prune);
     pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
     pruneTimer.unref();

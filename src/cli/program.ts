@@ -7,6 +7,7 @@ import { addExpertCommands } from './commands/experts.js';
 import { addRequestCommands } from './commands/requests.js';
 import { addReviewCommands } from './commands/review.js';
 import { addServerCommands } from './commands/server.js';
+import { addSessionCommands } from './commands/sessions.js';
 import { packageVersion } from '../package-info.js';
 import { makeContext, type Io } from './context.js';
 import { addLocalCommands } from './local-commands.js';
@@ -45,5 +46,6 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   addAwayCommands(context);
   addConsumerCommands(context);
   addAnswerCommands(context);
+  addSessionCommands(context);
   return program;
 }

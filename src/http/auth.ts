@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { AppError, forbidden } from '../errors.js';
 import { mayCall, type Role } from './permissions.js';
 import type { SignIn } from './sign-in/prepare-sign-in.js';
-import { readSession } from './sign-in/session.js';
+import { readSession, type SessionBook } from './sign-in/session.js';
 
 export type { Role };
 
@@ -16,6 +16,8 @@ export interface Caller {
   name: string | null;
   role: Role;
   via?: 'token' | 'session';
+  /** With `via: 'session'`: the sign-in session, so a long-lived stream can end when it does. */
+  sessionId?: string;
 }
 
 /** A token the server accepts. */
@@ -39,6 +41,8 @@ export const OPEN_CALLER: Caller = Object.freeze({ name: null, role: 'admin' });
 export interface SessionAuth {
   signIn: SignIn;
   clock: Clock;
+  /** Where sessions are recorded: a cookie whose session was signed out or revoked is refused. */
+  sessions: SessionBook;
   /** Whether a session cookie is accepted here (the API: yes; MCP and metrics: bearer tokens only). */
   acceptCookie: boolean;
 }
@@ -91,13 +95,14 @@ export function bearerAuth(credentials: readonly Credential[], sessions: Session
   };
 }
 
-/** The signed-in person a session cookie names, null without one; 401 for an expired or unreadable one, 403 for a cross-site write. */
-async function sessionCaller(request: FastifyRequest, { signIn, clock }: SessionAuth): Promise<Caller | null> {
-  const session = await readSession(signIn, request.headers.cookie, clock.now());
+/** The signed-in person a session cookie names, null without one; 401 for an expired, unreadable or ended one, 403 for a cross-site write. */
+async function sessionCaller(request: FastifyRequest, { signIn, clock, sessions }: SessionAuth): Promise<Caller | null> {
+  const session = await readSession(signIn, sessions, request.headers.cookie, clock.now());
   if (session === 'absent') return null;
   if (session === 'invalid') throw new AppError('unauthorized', 'Your sign-in has expired or is no longer valid; sign in again at /auth/login.');
+  if (session === 'ended') throw new AppError('unauthorized', 'This sign-in has ended: you signed out, or an administrator ended your sessions; sign in again at /auth/login.');
   if (!SAFE_METHODS.has(request.method) && request.headers.origin !== signIn.publicOrigin) {
     throw forbidden(`A change made with a sign-in cookie must come from ${signIn.publicOrigin} (its Origin header ${request.headers.origin ? `was ${request.headers.origin}` : 'was missing'}); use expertq's own pages, or a bearer token.`);
   }
-  return { name: session.name, role: session.role, via: 'session' };
+  return { name: session.name, role: session.role, via: 'session', sessionId: session.id };
 }

@@ -8,6 +8,7 @@ import { cancelRequest } from './cancel-request.js';
 import { consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput, type DeliveryListQuery } from './consumers.js';
 import { decideProposal, type DecisionInput } from './decide-proposal.js';
 import { listInstances } from './instances.js';
+import { endSession, isSessionLive, listSessions, revokeSessions, startSession, type SignedIn } from './sessions.js';
 import { reviewFromChat } from './review-from-chat.js';
 import { endAway, setAway, type AwayInput } from './expert-away.js';
 import { awayFromChat, expertHome } from './expert-home.js';
@@ -214,5 +215,32 @@ export class ExpertqService extends ServiceBase {
     const delivery = await retryDelivery(this, id);
     this.log.info({ delivery_id: id, consumer_id: delivery.consumer_id }, 'delivery replay requested');
     return this.committed(deliveryView(delivery));
+  }
+
+  /** Records a sign-in through the identity provider; the id its session cookie carries. */
+  startSession(who: SignedIn, expiresAt: number): Promise<string> {
+    return startSession(this, who, expiresAt);
+  }
+
+  /** Whether a session is live now (not signed out, revoked or expired), as the database says. */
+  isSessionLive(id: string): Promise<boolean> {
+    return isSessionLive(this, id);
+  }
+
+  /** Signs a session out; whether it was live. */
+  endSession(id: string): Promise<boolean> {
+    return endSession(this, id);
+  }
+
+  /** The live sessions (admin). */
+  listSessions() {
+    return listSessions(this);
+  }
+
+  /** Ends every live session of one person (admin); how many. */
+  async revokeSessions(name: string, by: string | null): Promise<number> {
+    const ended = await revokeSessions(this, name);
+    this.log.info({ name, ended, by }, 'sessions revoked');
+    return ended;
   }
 }

@@ -34,14 +34,15 @@ export function nextBatchSize(current: number, elapsedMs: number, sliceMs: numbe
  * Runs retention in a live server: batch after batch until nothing is left, giving the event loop back
  * between batches so API calls, ticks and dispatchers go on while a large backlog is pruned. Each batch
  * is sized to take about the store's `retention.batchMs` (a request of three years' history brings many rows with it),
- * up to `batchSize` requests. One run at a time; `stop` ends a run after its current batch.
+ * up to `batchSize` requests. One run at a time; `stop` ends a run after its current batch. Every run,
+ * with retention configured or not, also removes the sign-in sessions that have expired.
  */
 export class Pruner {
   private running: Promise<PruneCounts> | null = null;
   private stopped = false;
 
   constructor(
-    private readonly store: Pick<Store, 'retention' | 'transaction'>,
+    private readonly store: Pick<Store, 'retention' | 'transaction' | 'sessions'>,
     private readonly settings: RetentionSettings,
     private readonly clock: Clock,
     private readonly log: Logger,
@@ -71,7 +72,13 @@ export class Pruner {
   }
 
   private async loop(): Promise<PruneCounts> {
-    const cutoffs = cutoffsAt(this.settings, this.clock.now());
+    const now = this.clock.now();
+    // An expired session can sign nobody in; its row only waits to be removed (one indexed range),
+    // written only when there is one: an idle database sees no write from this.
+    const sessions = (await this.store.sessions.anyExpired(now)) ? await this.store.transaction((tx) => tx.sessions.removeExpired(now)) : 0;
+    if (sessions > 0) this.log.info({ sessions }, 'removed expired sign-in sessions');
+    if (!this.enabled) return emptyCounts();
+    const cutoffs = cutoffsAt(this.settings, now);
     const total = await pruneInSlices(this.store, cutoffs, { maxBatch: this.batchSize, stopped: () => this.stopped, elapsed: this.elapsed });
     if (!isEmpty(total)) this.log.info({ pruned: total }, 'retention: pruned rows past storage.retention');
     return total;

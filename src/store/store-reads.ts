@@ -16,6 +16,7 @@ export abstract class StoreReads implements Reads {
   readonly retention: Reads['retention'];
   readonly metrics: Reads['metrics'];
   readonly instances: Reads['instances'];
+  readonly sessions: Reads['sessions'];
   readonly answers: Reads['answers'];
 
   constructor(reads: Reads) {
@@ -30,6 +31,7 @@ export abstract class StoreReads implements Reads {
     this.retention = reads.retention;
     this.metrics = reads.metrics;
     this.instances = reads.instances;
+    this.sessions = reads.sessions;
     this.answers = reads.answers;
   }
 }

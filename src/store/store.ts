@@ -4,7 +4,9 @@ import type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord,
 } from './repositories.js';
 import type { AnswerReads, AnswerRepository } from './answer-repository.js';
+import type { SessionReads, SessionRepository } from './session-repository.js';
 
+export type { SessionRecord, SessionReads, SessionRepository } from './session-repository.js';
 export type { AnswerQuery, AnswerPage, AnswerReads, AnswerRepository, AnswerStats, FoundAnswer, ReuseQuery } from './answer-repository.js';
 export type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace, HintCheck,
@@ -94,6 +96,7 @@ export interface Repositories {
   readonly retention: RetentionRepository;
   readonly metrics: MetricReads;
   readonly instances: InstanceRepository;
+  readonly sessions: SessionRepository;
   readonly answers: AnswerRepository;
 }
 
@@ -110,6 +113,7 @@ export interface Reads {
   readonly retention: RetentionReads;
   readonly metrics: MetricReads;
   readonly instances: InstanceReads;
+  readonly sessions: SessionReads;
   readonly answers: AnswerReads;
 }
 

@@ -1,19 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
-import { cookieAttributes, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startTestProvider, throughProvider, type TestProvider } from '../support/oidc-provider.js';
-
-const PUBLIC_URL = 'http://expertq.test';
-const REDIRECT_URL = `${PUBLIC_URL}/auth/callback`;
-const ADMIN = 'admin-token-1';
-const USERS = {
-  rita: { email: 'rita@acme.test', groups: ['staff', 'expertq-reviewers'] },
-  olly: { email: 'olly@acme.test', groups: ['staff', 'sales'] },
-};
+import type { Store } from '../../src/store/store.js';
+import { submitBody, type TestApp } from '../support/build-test-app.js';
+import { cookieAttributes, OIDC_CLIENT_ID, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
+import * as helpers from '../support/sign-in-app.js';
+import { ADMIN, cookiePair, PUBLIC_URL, USERS, type UserId } from '../support/sign-in-app.js';
 
 let provider: TestProvider;
-let t: TestApp;
+let t: TestApp<Store>;
 beforeAll(async () => {
-  provider = await startTestProvider(USERS, REDIRECT_URL);
+  provider = await startTestProvider(USERS, helpers.REDIRECT_URL);
 });
 afterAll(async () => provider?.close());
 afterEach(async () => {
@@ -21,42 +16,9 @@ afterEach(async () => {
   await t?.close();
 });
 
-/** The app with sign-in through the test provider, and the admin token for setting up proposals. */
-async function signInApp(extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL): Promise<TestApp> {
-  return buildTestApp({
-    token: ADMIN,
-    config: {
-      ...extra,
-      server: { public_url: publicUrl },
-      auth: {
-        session_secret_env: 'EXPERTQ_SESSION_SECRET',
-        oidc: { issuer: provider.issuer, client_id: OIDC_CLIENT_ID, client_secret_env: 'OIDC_CLIENT_SECRET', scopes: ['openid', 'email', 'groups'], reviewers: ['expertq-reviewers'], admins: ['expertq-admins'] },
-      },
-    },
-    env: { EXPERTQ_SESSION_SECRET: 'a-session-key-of-more-than-32-bytes-for-tests', OIDC_CLIENT_SECRET },
-  });
-}
-
-const cookiePair = (setCookie: string | string[] | undefined, name: string): string | undefined =>
-  [setCookie ?? []].flat().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith(`${name}=`) && pair.length > name.length + 1);
-
-/** The browser's way from /auth/login through the provider back to the callback: the callback's path and the sign-in cookie. */
-async function startSignIn(as: keyof typeof USERS): Promise<{ callback: string; loginCookie: string }> {
-  provider.signInAs(as);
-  const login = await t.app.inject({ method: 'GET', url: '/auth/login' });
-  expect(login.statusCode).toBe(302);
-  const callback = await throughProvider(login.headers.location as string, REDIRECT_URL);
-  return { callback: callback.pathname + callback.search, loginCookie: cookiePair(login.headers['set-cookie'], 'expertq_login')! };
-}
-
-/** Signs in as a user: the session cookie (`name=value`). */
-async function signIn(as: keyof typeof USERS): Promise<string> {
-  const { callback, loginCookie } = await startSignIn(as);
-  const res = await t.app.inject({ method: 'GET', url: callback, headers: { cookie: loginCookie } });
-  expect(res.statusCode, res.body).toBe(302);
-  expect(res.headers.location).toBe('/');
-  return cookiePair(res.headers['set-cookie'], 'expertq_session')!;
-}
+const signInApp = (extra: Record<string, unknown> = {}, publicUrl = PUBLIC_URL) => helpers.signInApp(provider, { extra, publicUrl });
+const startSignIn = (as: UserId) => helpers.startSignIn(t, provider, as);
+const signIn = (as: UserId) => helpers.signIn(t, provider, as);
 
 async function pendingProposal(): Promise<{ requestId: string; proposalId: string }> {
   const { body } = await t.call('POST', '/api/v1/requests', submitBody());
@@ -148,7 +110,8 @@ describe('reviewer sign-in with OpenID Connect', () => {
     expect(cookiePair(copied.headers['set-cookie'], 'expertq_session')).toBeUndefined();
     // As a browser replays it: the first callback cleared the sign-in cookie.
     const browser = await t.app.inject({ method: 'GET', url: callback });
-    expect(browser.statusCode).toBe(400);
+    expect(browser.statusCode).toBe(401);
+    expect(browser.json().error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/start again at \/auth\/login/) });
     expect(cookiePair(browser.headers['set-cookie'], 'expertq_session')).toBeUndefined();
   });
 
@@ -182,11 +145,18 @@ describe('reviewer sign-in with OpenID Connect', () => {
     expect(Object.fromEntries(asked)).toMatchObject({ response_type: 'code', client_id: OIDC_CLIENT_ID, code_challenge_method: 'S256', code_challenge: expect.any(String), state: expect.any(String), nonce: expect.any(String) });
   });
 
-  it('signing out clears the session cookie', async () => {
+  it('signing out clears the session cookie and ends the session: the old cookie replayed answers 401', async () => {
     t = await signInApp();
     const session = await signIn('rita');
     const out = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: session, origin: PUBLIC_URL } });
     expect(out.statusCode).toBe(204);
     expect(cookieAttributes(out.headers['set-cookie'])).toEqual({ name: 'expertq_session', value: '', attributes: ['HttpOnly', 'Max-Age=0', 'Path=/', 'SameSite=Lax'] });
+
+    // A copy of the cookie kept from before signing out (another tab, a proxy log, a stolen copy).
+    const replayed = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie: session } });
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json().error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/signed out|no longer valid/) });
+    const state = await t.app.inject({ method: 'GET', url: '/auth/session', headers: { cookie: session } });
+    expect(state.json().session).toBeNull();
   });
 });

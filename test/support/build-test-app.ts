@@ -29,6 +29,8 @@ export interface TestAppOptions<S extends Store = SqliteStore> {
   token?: string;
   /** The queue stream's poll for other processes' changes (default 1 s). */
   queuePollMs?: number;
+  /** The queue stream's keep-alive, when it also ends streams of ended sessions (default 10 s). */
+  queueHeartbeatMs?: number;
   /** Scoped tokens (`server.tokens`) the app accepts besides `token`. */
   credentials?: Credential[];
   /** Raw YAML instead of the generated config. */
@@ -103,6 +105,7 @@ export async function buildTestApp<S extends Store = SqliteStore>(options: TestA
     service, credentials, signIn, logger: log, bodyLimit: config.server.body_limit,
     allowedHosts: config.server.allowed_hosts, publicUrl: config.server.public_url,
     ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}),
+    ...(options.queueHeartbeatMs !== undefined ? { queueHeartbeatMs: options.queueHeartbeatMs } : {}),
   });
   let stopped = false;
   async function stop(): Promise<void> {

@@ -22,7 +22,7 @@ type Phase =
   | { kind: 'offline'; message: string };
 
 const REFUSED = 'The server refused the token (401 Unauthorized). Enter the current API token to continue.';
-const ENDED = 'Your sign-in has ended (it expired, or you signed out in another tab). Sign in again to continue.';
+const ENDED = 'Your sign-in has ended (it expired, you signed out in another tab, or an administrator ended it). Sign in again to continue.';
 
 /**
  * Signs in, then shows the queue. It first asks the server whether it offers sign-in through the

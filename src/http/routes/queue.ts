@@ -11,9 +11,15 @@ import type { RouteOptions } from './requests.js';
 export interface QueueRouteOptions extends RouteOptions {
   /** How often the queue is compared with what the streams last saw, while a stream is open. */
   pollMs?: number;
-  /** Comment lines that keep idle streams (and proxies in between) from timing out. */
+  /**
+   * Comment lines that keep idle streams (and proxies in between) from timing out; at each, a stream
+   * opened with a sign-in cookie ends if its session has ended (signed out, revoked or expired).
+   */
   heartbeatMs?: number;
 }
+
+/** Whether a stream's caller may still read it (a sign-in session still live); null: a bearer token, always. */
+type StillAllowed = (() => Promise<boolean>) | null;
 
 function frame(items: QueueItem[]): string {
   return `event: queue\ndata: ${JSON.stringify(items)}\n\n`;
@@ -26,7 +32,7 @@ function frame(items: QueueItem[]): string {
  * one stream is open.
  */
 class QueueStreams {
-  private readonly clients = new Set<ServerResponse>();
+  private readonly clients = new Map<ServerResponse, StillAllowed>();
   private poll: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -48,15 +54,27 @@ class QueueStreams {
     private readonly heartbeatMs: number,
   ) {}
 
-  async add(res: ServerResponse): Promise<void> {
+  async add(res: ServerResponse, stillAllowed: StillAllowed = null): Promise<void> {
     const items = await this.service.queue();
     if (this.clients.size === 0) this.seen = fingerprint(items.map((i) => i.proposal.id));
-    this.clients.add(res);
+    this.clients.set(res, stillAllowed);
     res.write(frame(items));
     res.once('close', () => this.remove(res));
     this.unsubscribe ??= this.service.changes.subscribe(this.onCommit);
     this.poll ??= setInterval(() => void this.check(), this.pollMs);
-    this.heartbeat ??= setInterval(() => this.broadcast(': keep-alive\n\n'), this.heartbeatMs);
+    this.heartbeat ??= setInterval(() => {
+      this.broadcast(': keep-alive\n\n');
+      void this.endEndedSessions();
+    }, this.heartbeatMs);
+  }
+
+  /** Ends the streams whose sign-in session has ended since they opened: a signed-out browser reads no more. */
+  private async endEndedSessions(): Promise<void> {
+    for (const [res, stillAllowed] of this.clients) {
+      if (!stillAllowed) continue;
+      // A failed check leaves the stream open: the next heartbeat asks again.
+      if (!(await stillAllowed().catch(() => true))) res.end();
+    }
   }
 
   private remove(res: ServerResponse): void {
@@ -78,7 +96,7 @@ class QueueStreams {
   }
 
   private broadcast(text: string): void {
-    for (const res of this.clients) res.write(text);
+    for (const res of this.clients.keys()) res.write(text);
   }
 
   private stopTimers(): void {
@@ -93,7 +111,7 @@ class QueueStreams {
   /** Ends every stream so the server can close (an open stream would hold `close()` forever). */
   closeAll(): void {
     this.stopTimers();
-    for (const res of this.clients) res.end();
+    for (const res of this.clients.keys()) res.end();
     this.clients.clear();
   }
 }
@@ -132,6 +150,7 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
   app.get('/queue/events', {
     schema: {
       summary: 'The review queue as Server-Sent Events: an event "queue" (data: the GET /queue array) on connect and on every change',
+      description: 'A stream opened with a sign-in cookie ends within 10 seconds of its session ending (signed out, revoked or expired).',
       tags: ['proposals'],
     },
     handler: async (req, reply) => {
@@ -143,7 +162,8 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
         'x-accel-buffering': 'no',
       });
       req.log.debug('queue stream opened');
-      await streams.add(reply.raw);
+      const { sessionId } = req.caller;
+      await streams.add(reply.raw, sessionId === undefined ? null : () => service.isSessionLive(sessionId));
     },
   });
 };

@@ -7,8 +7,8 @@ import { AppError, forbidden } from '../../errors.js';
 import { errorBody } from '../schemas.js';
 import type { SignIn } from './prepare-sign-in.js';
 import { nameFromClaim, roleFromGroups } from './read-identity.js';
-import { cookieHeader, LOGIN_COOKIE, readCookie, seal, unseal } from './sealed-cookies.js';
-import { clearedSessionCookie, readSession, sessionCookie } from './session.js';
+import { cookieHeader, LOGIN_COOKIE, readCookie, seal, SESSION_COOKIE, unseal } from './sealed-cookies.js';
+import { clearedSessionCookie, openSession, readSession, sessionCookie, type SessionBook } from './session.js';
 
 /** How long a sign-in may take at the provider before its state cookie lapses. */
 const LOGIN_TTL_MS = 10 * 60_000;
@@ -16,6 +16,8 @@ const LOGIN_TTL_MS = 10 * 60_000;
 export interface AuthRouteOptions {
   signIn: SignIn | null;
   clock: Clock;
+  /** Where sessions are recorded, so signing out ends them on every instance. */
+  sessions: SessionBook;
 }
 
 const sessionView = z.object({
@@ -27,14 +29,15 @@ const sessionView = z.object({
 /**
  * `/auth/*`: sign-in through the organisation's OpenID provider (authorization code with PKCE, state
  * and nonce, all through openid-client), sign-out, and what a page needs to know before it has any
- * credentials. The sign-in in progress and the session are sealed cookies: no server-side state.
+ * credentials. The sign-in in progress and the session are sealed cookies; each session is also recorded
+ * in the database, so signing out ends it for good, on every instance.
  */
-export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, { signIn, clock }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, { signIn, clock, sessions }) => {
   app.get('/auth/session', {
     schema: { summary: 'Whether sign-in is offered, and who is signed in with this browser', tags: ['auth'], security: [], response: { 200: sessionView } },
     handler: async (req) => {
       if (!signIn) return { sign_in: null, session: null };
-      const session = await readSession(signIn, req.headers.cookie, clock.now());
+      const session = await readSession(signIn, sessions, req.headers.cookie, clock.now());
       return {
         sign_in: { label: signIn.label, login_url: '/auth/login' },
         session: typeof session === 'string' ? null : { name: session.name, role: session.role as 'none' | 'reviewer' | 'admin', expires_at: new Date(session.expiresAt).toISOString() },
@@ -67,7 +70,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     reply.header('set-cookie', loginCookie('', 0)).header('cache-control', 'no-store');
     const sealed = readCookie(req.headers.cookie, LOGIN_COOKIE);
     const pending = sealed ? await unseal(sealed, signIn.keys.login, now) : null;
-    if (!pending) throw new AppError('bad_request', 'No sign-in was started in this browser, or it took longer than 10 minutes or was already completed; start again at /auth/login.');
+    // A replayed callback lands here (the first one cleared the cookie): refused like any failed sign-in.
+    if (!pending) throw new AppError('unauthorized', 'The sign-in was refused: no sign-in was started in this browser, or it took longer than 10 minutes or was already completed; start again at /auth/login.');
     const current = new URL(signIn.redirectUrl);
     current.search = new URL(req.url, 'http://callback').search;
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
@@ -97,14 +101,21 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     if (name === null) throw forbidden(`The identity provider sent no usable "${nameClaim}" claim for this person, so a decision could not be recorded under their name; check auth.oidc.name_claim and the scopes.`);
     const role = roleFromGroups(claims[rolesClaim], signIn.settings);
     req.log.info({ name, role }, 'signed in');
-    return reply.header('set-cookie', [loginCookie('', 0), await sessionCookie(signIn, { name, role }, now)]).redirect('/', 302);
+    return reply.header('set-cookie', [loginCookie('', 0), await sessionCookie(signIn, sessions, { name, role }, now)]).redirect('/', 302);
   });
 
-  app.post('/auth/logout', { schema: { summary: 'Sign out of this browser', tags: ['auth'], security: [], response: { 204: z.null().describe('Signed out'), 403: errorBody } } }, async (req, reply) => {
+  app.post('/auth/logout', {
+    schema: {
+      summary: 'Sign out: ends the session on every instance; its cookie replayed later answers 401',
+      tags: ['auth'], security: [], response: { 204: z.null().describe('Signed out'), 403: errorBody },
+    },
+  }, async (req, reply) => {
     // A cookie-carrying request from another site cannot sign a person out either.
-    if (readCookie(req.headers.cookie, 'expertq_session') !== undefined && req.headers.origin !== signIn.publicOrigin) {
+    if (readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined && req.headers.origin !== signIn.publicOrigin) {
       throw forbidden(`Signing out must come from ${signIn.publicOrigin} (its Origin header ${req.headers.origin ? `was ${req.headers.origin}` : 'was missing'}).`);
     }
+    const session = await openSession(signIn, req.headers.cookie, clock.now());
+    if (typeof session !== 'string' && (await sessions.endSession(session.id))) req.log.info({ name: session.name }, 'signed out');
     return reply.header('set-cookie', clearedSessionCookie(signIn)).code(204).send(null);
   });
 };

@@ -1,5 +1,8 @@
 import type { Role } from '../../service/operations.js';
 
+/** The roles sign-in grants (`consumer` is for tokens only). */
+export type SessionRole = Exclude<Role, 'consumer'>;
+
 export interface RoleGroups {
   reviewers: readonly string[];
   admins: readonly string[];
@@ -9,7 +12,7 @@ export interface RoleGroups {
  * The role a person's groups grant: admin over reviewer over none. The claim may be a list or a
  * single name (some providers send one group as a string); group names compare exactly.
  */
-export function roleFromGroups(claim: unknown, groups: RoleGroups): Role {
+export function roleFromGroups(claim: unknown, groups: RoleGroups): SessionRole {
   const held = new Set((Array.isArray(claim) ? claim : [claim]).filter((g): g is string => typeof g === 'string'));
   if (groups.admins.some((g) => held.has(g))) return 'admin';
   if (groups.reviewers.some((g) => held.has(g))) return 'reviewer';

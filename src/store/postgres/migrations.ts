@@ -193,4 +193,19 @@ export const PG_MIGRATIONS: PgMigration[] = [
   `
   ALTER TABLE asks DROP CONSTRAINT asks_request_id_fkey;
   `,
+  // 19: sign-ins through the identity provider, one row each, so signing out on one instance ends the
+  // session on all of them (its cookie replayed later is refused). Every cookie-authenticated request
+  // reads its row by id; revoking reads a person's by name, and pruning the expired ones by expiry.
+  `
+  CREATE TABLE sessions (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    name TEXT COLLATE "C" NOT NULL,
+    role TEXT COLLATE "C" NOT NULL,
+    started_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    last_seen BIGINT NOT NULL
+  );
+  CREATE INDEX sessions_name ON sessions (name);
+  CREATE INDEX sessions_expires ON sessions (expires_at);
+  `,
 ];

@@ -1,5 +1,6 @@
 import type { Repositories } from '../store.js';
 import { PgInstances } from './instances.js';
+import { PgSessions } from './sessions.js';
 import { PgMetrics } from './metrics.js';
 import { Outbox } from '../outbox.js';
 import { PgDeliveries } from './deliveries.js';
@@ -43,6 +44,7 @@ export function createPgRepositories(
     retention: new PgRetention(db, locking),
     metrics: new PgMetrics(db),
     instances: new PgInstances(db),
+    sessions: new PgSessions(db),
     answers: new PgAnswers(db),
   };
 }

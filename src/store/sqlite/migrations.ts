@@ -154,4 +154,19 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX asks_sent_expert ON asks (sent_at, expert_id) WHERE sent_at IS NOT NULL;
   DROP INDEX asks_sent;
   `,
+  // 24: sign-ins through the identity provider, one row each, so signing out ends a session for good
+  // (its cookie replayed later is refused). Every cookie-authenticated request reads its row by id;
+  // revoking reads a person's by name, and pruning the expired ones by expiry.
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX sessions_name ON sessions (name);
+  CREATE INDEX sessions_expires ON sessions (expires_at);
+  `,
 ];

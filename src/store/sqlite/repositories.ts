@@ -6,6 +6,7 @@ import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
 import { SqliteInstances } from './instances.js';
+import { SqliteSessions } from './sessions.js';
 import { SqliteLlmJobs } from './llm-jobs.js';
 import { SqliteMetrics } from './metrics.js';
 import { Outbox } from '../outbox.js';
@@ -44,6 +45,7 @@ export function createRepositories(db: Database.Database, { memo = null, slow = 
     retention: new SqliteRetention(db, slow),
     metrics: new SqliteMetrics(db, slow),
     instances: new SqliteInstances(db),
+    sessions: new SqliteSessions(db),
     answers: new SqliteAnswers(db, slow),
   };
 }

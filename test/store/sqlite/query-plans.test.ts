@@ -136,4 +136,21 @@ describe('SQLite plans of reads over a long history', () => {
       expect(plan).not.toMatch(/SCAN requests\b/);
     }
   });
+
+  it('a session is checked by its key on every cookie-authenticated request; revoking and pruning read one index range', async () => {
+    await db.store.transaction((tx) => tx.sessions.start({ id: 's1', name: 'rita@acme.test', role: 'reviewer', started_at: T0, expires_at: T0 + 12 * HOUR, last_seen: T0 }));
+    db.forget();
+    expect(await db.store.sessions.live('s1', T0 + HOUR)).toBeDefined();
+    expect(await db.store.sessions.anyExpired(T0 + HOUR)).toBe(false);
+    await db.store.transaction(async (tx) => {
+      await tx.sessions.endAllOf('rita@acme.test', T0 + HOUR);
+      await tx.sessions.removeExpired(T0 + HOUR);
+    });
+    expect(db.plansOf(/FROM sessions/)).toEqual([
+      'SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (id=?)',
+      'SEARCH sessions USING COVERING INDEX sessions_expires (expires_at<?)',
+      'SEARCH sessions USING INDEX sessions_name (name=?)',
+      'SEARCH sessions USING INDEX sessions_expires (expires_at<?)',
+    ]);
+  });
 });
