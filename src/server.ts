@@ -102,6 +102,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     bodyLimit: config.server.body_limit,
     chat,
     signIn,
+    ...(config.server.public_url !== undefined ? { publicUrl: config.server.public_url } : {}),
     publicMetrics: config.server.public_metrics,
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
     mcp: { allowedHosts: config.server.allowed_hosts, ...(options.mcpProgressEveryMs !== undefined ? { progressEveryMs: options.mcpProgressEveryMs } : {}) },

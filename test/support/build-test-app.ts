@@ -99,7 +99,7 @@ export async function buildTestApp<S extends Store = SqliteStore>(options: TestA
     throw error;
   });
   const credentials: Credential[] = [...(options.token ? [{ name: null, role: 'admin' as const, token: options.token }] : []), ...(options.credentials ?? [])];
-  const app = await buildApp({ service, credentials, signIn, logger: log, bodyLimit: config.server.body_limit, ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
+  const app = await buildApp({ service, credentials, signIn, logger: log, bodyLimit: config.server.body_limit, ...(config.server.public_url !== undefined ? { publicUrl: config.server.public_url } : {}), ...(options.queuePollMs !== undefined ? { queuePollMs: options.queuePollMs } : {}) });
   let stopped = false;
   async function stop(): Promise<void> {
     if (stopped) return;

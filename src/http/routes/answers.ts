@@ -14,6 +14,7 @@ const viewerOf = (caller: Caller): AnswerViewer => ({ consumer: caller.role === 
 export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/answers', {
     schema: {
+      operationId: 'listAnswers',
       summary: 'Search the answer library (paginated): ranked by relevance with q, newest first without',
       description: 'A consumer token sees active entries only; with library.share: same_consumer, only those answering its own requests.',
       tags: ['answers'],
@@ -25,6 +26,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
 
   app.get('/answers/stats', {
     schema: {
+      operationId: 'getAnswerStats',
       summary: 'The library in figures: entries by status, and how many asks reuse has spared',
       description: 'Reviewer or admin. Counts every entry, whichever consumer its request came from.',
       tags: ['answers'],
@@ -37,12 +39,13 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
   });
 
   app.get('/answers/:id', {
-    schema: { summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView, 404: errorBody } },
+    schema: { operationId: 'getAnswer', summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView, 404: errorBody } },
     handler: async (req) => getAnswer(service, viewerOf(req.caller), req.params.id),
   });
 
   app.post('/answers', {
     schema: {
+      operationId: 'addAnswer',
       summary: 'Add a curated entry (an answer known before expertq: a FAQ)',
       tags: ['answers'],
       body: curatedAnswer,
@@ -56,6 +59,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
 
   app.post('/answers/import', {
     schema: {
+      operationId: 'importAnswers',
       summary: 'Add many curated entries at once: all of them, or none if any is wrong',
       description: 'Each wrong entry is named in the error details by its position (entries.0 is the first).',
       tags: ['answers'],
@@ -70,6 +74,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
 
   app.post('/answers/:id/retire', {
     schema: {
+      operationId: 'retireAnswer',
       summary: 'Retire a library entry so it is never offered again (no-op when already retired)',
       tags: ['answers'],
       params: idParams,

@@ -120,6 +120,7 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
   const queueBody = new LastBody<QueueItem[]>(checkedJson(queue, 'GET', '/queue'));
   app.get('/queue', {
     schema: {
+      operationId: 'getQueue',
       summary: 'The review queue: pending proposals with their question, topic, consumer and reason, oldest first',
       tags: ['proposals'],
       response: { 200: queue },
@@ -131,8 +132,10 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
 
   app.get('/queue/events', {
     schema: {
+      operationId: 'streamQueue',
       summary: 'The review queue as Server-Sent Events: an event "queue" (data: the GET /queue array) on connect and on every change',
       tags: ['proposals'],
+      response: { 200: { description: 'The stream: it stays open until the client or the server closes it', content: { 'text/event-stream': { schema: z.string() } } } },
     },
     handler: async (req, reply) => {
       reply.hijack();

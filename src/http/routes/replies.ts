@@ -6,6 +6,7 @@ import type { RouteOptions } from './requests.js';
 export const replyRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.post('/replies', {
     schema: {
+      operationId: 'receiveReply',
       summary: 'An expert’s reply, from any transport (answer, mute, skip or unmute)',
       tags: ['replies'],
       body: replyBody,
@@ -16,6 +17,7 @@ export const replyRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { se
 
   app.get('/audit', {
     schema: {
+      operationId: 'getAudit',
       summary: 'Every step of a request, or an expert’s own trail (away, back), in order',
       tags: ['audit'],
       querystring: auditQuery,
