@@ -28,7 +28,8 @@ export function signInConfig(provider: TestProvider, adminToken: string = ROLE_T
     token: adminToken,
     credentials,
     config: {
-      server: { public_url: CONTRACT_PUBLIC_URL },
+      server: { public_url: CONTRACT_PUBLIC_URL, allow_private_webhooks: true },
+      defaults: { max_open_asks_per_expert: 1000, max_asks_per_expert_per_day: 1000 },
       auth: {
         session_secret_env: 'EXPERTQ_SESSION_SECRET',
         oidc: { issuer: provider.issuer, client_id: OIDC_CLIENT_ID, client_secret_env: 'OIDC_CLIENT_SECRET', scopes: ['openid', 'email', 'groups'], reviewers: ['expertq-reviewers'], admins: ['expertq-admins'] },

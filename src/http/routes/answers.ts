@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer } from '../../service/answers.js';
 import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../answer-schemas.js';
 import type { Caller } from '../auth.js';
-import { errorBody, idParams } from '../schemas.js';
+import { idParams } from '../schemas.js';
 import { decisionBy } from './proposals.js';
 import type { RouteOptions } from './requests.js';
 
@@ -39,7 +39,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
   });
 
   app.get('/answers/:id', {
-    schema: { operationId: 'getAnswer', summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView, 404: errorBody } },
+    schema: { operationId: 'getAnswer', summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView } },
     handler: async (req) => getAnswer(service, viewerOf(req.caller), req.params.id),
   });
 
@@ -49,7 +49,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       summary: 'Add a curated entry (an answer known before expertq: a FAQ)',
       tags: ['answers'],
       body: curatedAnswer,
-      response: { 201: answerView, 400: errorBody },
+      response: { 201: answerView },
     },
     handler: async (req, reply) => {
       const [entry] = await addAnswers(service, [req.body], req.caller.name ?? 'admin', () => '');
@@ -64,7 +64,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       description: 'Each wrong entry is named in the error details by its position (entries.0 is the first).',
       tags: ['answers'],
       body: importAnswersBody,
-      response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }), 400: errorBody },
+      response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }) },
     },
     handler: async (req, reply) => {
       const items = await addAnswers(service, req.body.entries, req.caller.name ?? 'admin', (i) => `entries.${i}.`);
@@ -79,7 +79,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       tags: ['answers'],
       params: idParams,
       body: retireBody,
-      response: { 200: answerView, 400: errorBody, 404: errorBody },
+      response: { 200: answerView },
     },
     handler: async (req) => {
       const { decided_by, reason } = decisionBy(req.caller, req.body);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consumerView, deliveryView, errorBody, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
+import { consumerView, deliveryView, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
 import { actAsOwnConsumer } from '../scope.js';
 import type { RouteOptions } from './requests.js';
 
@@ -11,7 +11,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       summary: 'Register (or replace) a webhook consumer; answers its signing secret',
       tags: ['consumers'],
       body: registerConsumerBody,
-      response: { 201: z.object({ id: z.string(), signing_secret: z.string() }), 400: errorBody },
+      response: { 201: z.object({ id: z.string(), signing_secret: z.string() }) },
     },
     handler: async (req, reply) => {
       actAsOwnConsumer(req.caller, req.body.id, 'register');
@@ -26,7 +26,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   });
 
   app.delete('/consumers/:id', {
-    schema: { operationId: 'deleteConsumer', summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null(), 404: errorBody } },
+    schema: { operationId: 'deleteConsumer', summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null() } },
     handler: async (req, reply) => {
       actAsOwnConsumer(req.caller, req.params.id, 'unregister');
       await service.deleteConsumer(req.params.id);
@@ -56,7 +56,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   });
 
   app.post('/deliveries/:id/retry', {
-    schema: { operationId: 'retryDelivery', summary: 'Deliver again now (replay), whatever the state', tags: ['deliveries'], params: idParams, response: { 200: deliveryView, 404: errorBody } },
+    schema: { operationId: 'retryDelivery', summary: 'Deliver again now (replay), whatever the state', tags: ['deliveries'], params: idParams, response: { 200: deliveryView } },
     handler: async (req) => service.retryDelivery(req.params.id),
   });
 };

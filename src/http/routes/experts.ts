@@ -35,7 +35,7 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       description: 'A read-only config file (a mounted config map, for example) answers 409 naming the file; edit the file instead: the server reloads its experts when it changes.',
       tags: ['experts'],
       body: putExpertsBody,
-      response: { 200: z.array(expertView), 400: errorBody, 409: errorBody },
+      response: { 200: z.array(expertView), 409: errorBody },
     },
     handler: async (req) => service.replaceExperts(req.body),
   });
@@ -47,7 +47,7 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       tags: ['experts'],
       params: idParams,
       body: muteBody,
-      response: { 200: expertView, 400: errorBody, 404: errorBody },
+      response: { 200: expertView },
     },
     // A named token mutes as itself; the unnamed admin token says who in `muted_by` (default "admin").
     handler: async (req) => service.muteExpert(req.params.id, req.caller.name ?? req.body?.muted_by ?? 'admin'),
@@ -62,7 +62,7 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       tags: ['experts'],
       params: idParams,
       body: putAwayBody,
-      response: { 200: expertView, 400: errorBody, 404: errorBody },
+      response: { 200: expertView },
     },
     handler: async (req) => service.setAway(req.params.id, req.body, `reviewer:${req.caller.name ?? 'admin'}`),
   });
@@ -74,13 +74,13 @@ export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       description: 'Questions waiting for the expert get their chance at once. An expert who is not away is left as they are (no error).',
       tags: ['experts'],
       params: idParams,
-      response: { 200: expertView, 404: errorBody },
+      response: { 200: expertView },
     },
     handler: async (req) => service.endAway(req.params.id, `reviewer:${req.caller.name ?? 'admin'}`),
   });
 
   app.post('/experts/:id/unmute', {
-    schema: { operationId: 'unmuteExpert', summary: 'Clear an expert’s mute', tags: ['experts'], params: idParams, response: { 200: expertView, 404: errorBody } },
+    schema: { operationId: 'unmuteExpert', summary: 'Clear an expert’s mute', tags: ['experts'], params: idParams, response: { 200: expertView } },
     handler: async (req) => service.unmuteExpert(req.params.id),
   });
 };

@@ -32,7 +32,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   });
 
   app.get('/proposals/:id', {
-    schema: { operationId: 'getProposal', summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal, 404: errorBody } },
+    schema: { operationId: 'getProposal', summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal } },
     handler: async (req) => proposalBody(await service.getProposal(req.params.id)),
   });
 
@@ -43,7 +43,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: acceptBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+      response: { 200: proposal, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', decisionBy(req.caller, req.body))),
   });
@@ -55,7 +55,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: rejectBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+      response: { 200: proposal, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', decisionBy(req.caller, req.body))),
   });
@@ -68,7 +68,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: returnBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+      response: { 200: proposal, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.returnProposal(req.params.id, decisionBy(req.caller, req.body))),
   });

@@ -10,7 +10,7 @@ export const replyRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { se
       summary: 'An expert’s reply, from any transport (answer, mute, skip or unmute)',
       tags: ['replies'],
       body: replyBody,
-      response: { 200: replyResult, 400: errorBody, 404: errorBody },
+      response: { 200: replyResult, 404: errorBody },
     },
     handler: async (req) => service.receiveReply(req.body),
   });

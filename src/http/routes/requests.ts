@@ -20,7 +20,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       body: submitRequestBody,
       description:
         'A consumer may submit at most its daily quota of new requests (max_requests_per_day, else the server default), counted from midnight in the organisation\'s time zone. Beyond it the answer is 429 rate_limited with Retry-After (seconds until that midnight) and resets_at in the details; nothing is stored. A submit answered with an existing request (deduplicated) is not counted.',
-      response: { 200: submitResult, 400: errorBody, 429: errorBody },
+      response: { 200: submitResult, 429: errorBody },
     },
     handler: async (req) => {
       actAsOwnConsumer(req.caller, req.body.consumer_id, 'submit');
@@ -46,7 +46,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
   });
 
   app.get('/requests/:id', {
-    schema: { operationId: 'getRequest', summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord, 404: errorBody } },
+    schema: { operationId: 'getRequest', summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord } },
     handler: async (req) => ownRequest(req.caller, await service.getRequest(req.params.id)),
   });
 
@@ -64,7 +64,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
           changed_from: z.iso.datetime().optional().describe('The updated_at of the record you have: any change ends the wait.'),
         })
         .strict(),
-      response: { 200: requestRecord, 404: errorBody },
+      response: { 200: requestRecord },
     },
     handler: async (req, reply) => {
       ownRequest(req.caller, await service.getRequest(req.params.id));
@@ -83,7 +83,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       tags: ['requests'],
       params: idParams,
       body: cancelBody,
-      response: { 200: requestRecord, 404: errorBody },
+      response: { 200: requestRecord },
     },
     handler: async (req) => {
       ownRequest(req.caller, await service.getRequest(req.params.id));
