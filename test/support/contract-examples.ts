@@ -47,9 +47,9 @@ export class Fixtures {
   }
 
   /** A webhook consumer (its hook points at a closed port: deliveries fail, which is fine here). */
-  async consumer(): Promise<string> {
+  async consumer(extra: Record<string, unknown> = {}): Promise<string> {
     const id = `hook-${++this.n}`;
-    await this.ok('POST', '/api/v1/consumers', { id, handles_kinds: ['answer'], delivery: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } });
+    await this.ok('POST', '/api/v1/consumers', { id, handles_kinds: ['answer'], delivery: { type: 'webhook', url: 'http://127.0.0.1:9/hook' }, ...extra });
     return id;
   }
 
@@ -127,4 +127,29 @@ export const EXAMPLES: Record<string, (fx: Fixtures) => Example | Promise<Exampl
   addAnswer: () => ({ body: curated(0) }),
   importAnswers: () => ({ body: { entries: [curated(-1), curated(-2)] } }),
   retireAnswer: async (fx) => ({ params: { id: await fx.answer() }, body: { decided_by: 'rita', reason: 'Refunds now take a day.' } }),
+};
+
+/** A wrong call only some operations can get, and the status it must answer. */
+export interface Case {
+  what: string;
+  status: number;
+  call: Example & { token?: string };
+}
+
+/** The answers a route gives for reasons of its own (a conflict, a quota), beside the ones every route shares. */
+export const OWN_CASES: Record<string, (fx: Fixtures) => Promise<Case[]>> = {
+  submitRequest: async (fx) => {
+    const consumer = await fx.consumer({ max_requests_per_day: 1 });
+    await fx.request(consumer);
+    return [{ what: 'past the consumer’s daily quota', status: 429, call: { body: submitBody({ consumer_id: consumer, question: 'One more?' }) } }];
+  },
+  acceptProposal: async (fx) => [{ what: 'decided by the expert who answered', status: 409, call: { params: { id: await fx.proposal() }, body: { decided_by: 'dana' } } }],
+  rejectProposal: async (fx) => [{ what: 'decided by the expert who answered', status: 409, call: { params: { id: await fx.proposal() }, body: { decided_by: 'dana', reason: 'No.' } } }],
+  returnProposal: async (fx) => [
+    { what: 'decided by the expert who answered', status: 409, call: { params: { id: await fx.proposal() }, body: { decided_by: 'dana', instructions: 'More.' } } },
+    { what: 'without instructions', status: 400, call: { params: { id: await fx.proposal() }, body: { decided_by: 'rita' } } },
+  ],
+  receiveReply: async () => [{ what: 'from an expert with no open question', status: 404, call: { body: { expert_id: 'sam', text: 'Hello?' } } }],
+  getAudit: async () => [{ what: 'of a request that does not exist', status: 404, call: { query: { request_id: 'req_nope' } } }],
+  setExpertAway: async () => [{ what: 'standing in for themselves', status: 400, call: { params: { id: 'lee' }, body: { until: '3d', delegate_to: 'lee' } } }],
 };
