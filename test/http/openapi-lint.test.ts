@@ -51,6 +51,9 @@ describe('the served OpenAPI document passes redocly lint (recommended rules)', 
     const result = await lint((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json());
     expect(described(result.problems)).toEqual([]);
     expect(result.totals).toMatchObject({ errors: 0, warnings: 0 });
+    // Without server.public_url, the server is the address the document was fetched from.
+    const fetched = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json', headers: { host: '127.0.0.1:7101' } });
+    expect(fetched.json().servers).toEqual([{ url: 'http://127.0.0.1:7101' }]);
     await t.close();
     t = undefined;
   });
@@ -59,6 +62,7 @@ describe('the served OpenAPI document passes redocly lint (recommended rules)', 
     t = await buildTestApp(signInConfig(provider, 'lint-token'));
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/auth/login', '/auth/callback', '/auth/logout']));
+    expect(doc.servers).toEqual([{ url: 'http://expertq.test' }]);
     const result = await lint(doc);
     expect(described(result.problems)).toEqual([]);
     expect(result.totals).toMatchObject({ errors: 0, warnings: 0 });

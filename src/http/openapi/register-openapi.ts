@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { SESSION_COOKIE } from '../sign-in/sealed-cookies.js';
 import { addStandardErrors } from './standard-errors.js';
 import { tidyDocument } from './tidy-document.js';
 
@@ -14,8 +15,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'expertq', version: '1', description: 'Ask named human experts; get human-reviewed answers.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API token (the admin token or one of `server.tokens`); the web UI may use its sign-in cookie instead.' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API token: the admin token, or one of `server.tokens` with its role.' },
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'With sign-in configured: the cookie `/auth/callback` sets. A change sent with it must come from expertq’s own origin.' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
     transform: jsonSchemaTransform,
     transformObject: (input) => tidyDocument(jsonSchemaTransformObject(input)),
@@ -28,6 +34,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
  */
 export function servedDocument(app: FastifyInstance, req: FastifyRequest, publicUrl: string | undefined): Record<string, unknown> {
   const { openapi, info, ...rest } = app.swagger() as unknown as Record<string, unknown>;
-  const url = (publicUrl ?? `${req.protocol}://${req.host}`).replace(/\/$/, '');
+  const url = (publicUrl ?? `${req.protocol}://${req.host || 'localhost'}`).replace(/\/$/, '');
   return { openapi, info, servers: [{ url }], ...rest };
 }
