@@ -2,11 +2,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import {
-  jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { bearerAuth, type Credential, type SessionAuth } from './http/auth.js';
 import { authRoutes } from './http/sign-in/auth-routes.js';
@@ -20,6 +17,7 @@ import { createMetrics } from './metrics/create-metrics.js';
 import { badRequest } from './errors.js';
 import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
+import { registerOpenApi, servedDocument } from './http/openapi/register-openapi.js';
 import { MAX_ID_LENGTH } from './http/schemas.js';
 import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
@@ -50,7 +48,8 @@ export interface AppOptions {
   publicMetrics?: boolean;
   /** `server.allowed_hosts`: the `Host` names answered besides loopback (always checked with authentication off). */
   allowedHosts?: readonly string[];
-  /** `server.public_url`: its host is always answered; https turns on HSTS. */
+  /** `server.public_url`: its host is always answered, https turns on HSTS, and it is the OpenAPI
+   * document's server (absent: the address each request reached). */
   publicUrl?: string | undefined;
   /** MCP over Streamable HTTP: the progress cadence. */
   mcp?: { progressEveryMs?: number };
@@ -107,16 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (nestsDeeperThan(req.body)) throw badRequest(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'expertq', version: '1', description: 'Ask named human experts; get human-reviewed answers.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
+  await registerOpenApi(app);
 
   const routeOptions: RouteOptions = { service: options.service };
   // The API takes a sign-in cookie; MCP and metrics take bearer tokens only, but with sign-in
@@ -126,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { signIn, clock: options.service.clock, sessions: options.service });
   await app.register(
     async (api) => {
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { schema: { hide: true } }, async (req) => servedDocument(app, req, options.publicUrl));
       await api.register(chatRoutes, { chat: options.chat ?? null });
       await api.register(async (secured) => {
         secured.addHook('onRequest', bearerAuth(options.credentials, cookieAuth));

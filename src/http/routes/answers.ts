@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer } from '../../service/answers.js';
 import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../answer-schemas.js';
 import type { Caller } from '../auth.js';
-import { errorBody, idParams } from '../schemas.js';
+import { idParams } from '../schemas.js';
 import { decisionBy } from './proposals.js';
 import type { RouteOptions } from './requests.js';
 
@@ -14,6 +14,7 @@ const viewerOf = (caller: Caller): AnswerViewer => ({ consumer: caller.role === 
 export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/answers', {
     schema: {
+      operationId: 'listAnswers',
       summary: 'Search the answer library (paginated): ranked by relevance with q, newest first without',
       description: 'A consumer token sees active entries only; with library.share: same_consumer, only those answering its own requests.',
       tags: ['answers'],
@@ -25,6 +26,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
 
   app.get('/answers/stats', {
     schema: {
+      operationId: 'getAnswerStats',
       summary: 'The library in figures: entries by status, and how many asks reuse has spared',
       description: 'Reviewer or admin. Counts every entry, whichever consumer its request came from.',
       tags: ['answers'],
@@ -37,16 +39,17 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
   });
 
   app.get('/answers/:id', {
-    schema: { summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView, 404: errorBody } },
+    schema: { operationId: 'getAnswer', summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView } },
     handler: async (req) => getAnswer(service, viewerOf(req.caller), req.params.id),
   });
 
   app.post('/answers', {
     schema: {
+      operationId: 'addAnswer',
       summary: 'Add a curated entry (an answer known before expertq: a FAQ)',
       tags: ['answers'],
       body: curatedAnswer,
-      response: { 201: answerView, 400: errorBody },
+      response: { 201: answerView },
     },
     handler: async (req, reply) => {
       const [entry] = await addAnswers(service, [req.body], req.caller.name ?? 'admin', () => '');
@@ -56,11 +59,12 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
 
   app.post('/answers/import', {
     schema: {
+      operationId: 'importAnswers',
       summary: 'Add many curated entries at once: all of them, or none if any is wrong',
       description: 'Each wrong entry is named in the error details by its position (entries.0 is the first).',
       tags: ['answers'],
       body: importAnswersBody,
-      response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }), 400: errorBody },
+      response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }) },
     },
     handler: async (req, reply) => {
       const items = await addAnswers(service, req.body.entries, req.caller.name ?? 'admin', (i) => `entries.${i}.`);
@@ -70,11 +74,12 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
 
   app.post('/answers/:id/retire', {
     schema: {
+      operationId: 'retireAnswer',
       summary: 'Retire a library entry so it is never offered again (no-op when already retired)',
       tags: ['answers'],
       params: idParams,
       body: retireBody,
-      response: { 200: answerView, 400: errorBody, 404: errorBody },
+      response: { 200: answerView },
     },
     handler: async (req) => {
       const { decided_by, reason } = decisionBy(req.caller, req.body);

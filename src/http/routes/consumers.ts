@@ -1,16 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consumerView, deliveryView, errorBody, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
+import { consumerView, deliveryView, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
 import { actAsOwnConsumer } from '../scope.js';
 import type { RouteOptions } from './requests.js';
 
 export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.post('/consumers', {
     schema: {
+      operationId: 'registerConsumer',
       summary: 'Register (or replace) a webhook consumer; answers its signing secret',
       tags: ['consumers'],
       body: registerConsumerBody,
-      response: { 201: z.object({ id: z.string(), signing_secret: z.string() }), 400: errorBody },
+      response: { 201: z.object({ id: z.string(), signing_secret: z.string() }) },
     },
     handler: async (req, reply) => {
       actAsOwnConsumer(req.caller, req.body.id, 'register');
@@ -20,12 +21,12 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   });
 
   app.get('/consumers', {
-    schema: { summary: 'Registered consumers (without secrets)', tags: ['consumers'], response: { 200: z.array(consumerView) } },
+    schema: { operationId: 'listConsumers', summary: 'Registered consumers (without secrets)', tags: ['consumers'], response: { 200: z.array(consumerView) } },
     handler: async () => service.listConsumers(),
   });
 
   app.delete('/consumers/:id', {
-    schema: { summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null(), 404: errorBody } },
+    schema: { operationId: 'deleteConsumer', summary: 'Unregister a consumer; its pending deliveries are dropped', tags: ['consumers'], params: idParams, response: { 204: z.null() } },
     handler: async (req, reply) => {
       actAsOwnConsumer(req.caller, req.params.id, 'unregister');
       await service.deleteConsumer(req.params.id);
@@ -35,6 +36,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
 
   app.get('/kinds', {
     schema: {
+      operationId: 'listKinds',
       summary: 'Kinds consumers handle, with their capture schema',
       tags: ['consumers'],
       response: { 200: z.array(z.object({ kind: z.string(), schema: z.unknown(), consumers: z.array(z.string()) })) },
@@ -44,6 +46,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
 
   app.get('/deliveries', {
     schema: {
+      operationId: 'listDeliveries',
       summary: 'Webhook and in-process deliveries, newest first (paginated)',
       tags: ['deliveries'],
       querystring: listDeliveriesQuery,
@@ -53,7 +56,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   });
 
   app.post('/deliveries/:id/retry', {
-    schema: { summary: 'Deliver again now (replay), whatever the state', tags: ['deliveries'], params: idParams, response: { 200: deliveryView, 404: errorBody } },
+    schema: { operationId: 'retryDelivery', summary: 'Deliver again now (replay), whatever the state', tags: ['deliveries'], params: idParams, response: { 200: deliveryView } },
     handler: async (req) => service.retryDelivery(req.params.id),
   });
 };

@@ -17,6 +17,7 @@ const instanceView = z.object({
 export const instanceRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/instances', {
     schema: {
+      operationId: 'listInstances',
       summary: 'The instances serving from this database',
       description:
         'Each running instance refreshes its row every 10 seconds; one not seen for 30 seconds is listed as not live, and forgotten after a day. `warnings` says when live instances run different versions or expert registries. Admin only.',

@@ -22,6 +22,7 @@ export function decisionBy<T extends { decided_by?: string | undefined }>(caller
 export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/proposals', {
     schema: {
+      operationId: 'listProposals',
       summary: 'The approval queue: pending proposals, oldest first',
       tags: ['proposals'],
       querystring: pendingQuery,
@@ -31,40 +32,43 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
   });
 
   app.get('/proposals/:id', {
-    schema: { summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal, 404: errorBody } },
+    schema: { operationId: 'getProposal', summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal } },
     handler: async (req) => proposalBody(await service.getProposal(req.params.id)),
   });
 
   app.post('/proposals/:id/accept', {
     schema: {
+      operationId: 'acceptProposal',
       summary: 'Accept a pending proposal (no-op when already decided)',
       tags: ['proposals'],
       params: idParams,
       body: acceptBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+      response: { 200: proposal, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', decisionBy(req.caller, req.body))),
   });
 
   app.post('/proposals/:id/reject', {
     schema: {
+      operationId: 'rejectProposal',
       summary: 'Reject a pending proposal with a reason (no-op when already decided)',
       tags: ['proposals'],
       params: idParams,
       body: rejectBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+      response: { 200: proposal, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', decisionBy(req.caller, req.body))),
   });
 
   app.post('/proposals/:id/return', {
     schema: {
+      operationId: 'returnProposal',
       summary: 'Send a pending proposal back to its expert with instructions (no-op when already decided)',
       description: 'The proposal is withdrawn (rejected with reason `returned`; consumers are not told), the request goes back to `asked`, and the same expert is asked again with the instructions. An answer reused from the library has no expert to send it back to: the request is routed to an expert as if no library answer had matched (instructions optional), and that entry is not offered to it again.',
       tags: ['proposals'],
       params: idParams,
       body: returnBody,
-      response: { 200: proposal, 400: errorBody, 404: errorBody, 409: errorBody },
+      response: { 200: proposal, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.returnProposal(req.params.id, decisionBy(req.caller, req.body))),
   });

@@ -138,6 +138,7 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
   const queueBody = new LastBody<QueueItem[]>(checkedJson(queue, 'GET', '/queue'));
   app.get('/queue', {
     schema: {
+      operationId: 'getQueue',
       summary: 'The review queue: pending proposals with their question, topic, consumer and reason, oldest first',
       tags: ['proposals'],
       response: { 200: queue },
@@ -149,9 +150,11 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
 
   app.get('/queue/events', {
     schema: {
+      operationId: 'streamQueue',
       summary: 'The review queue as Server-Sent Events: an event "queue" (data: the GET /queue array) on connect and on every change',
       description: 'A stream opened with a sign-in cookie ends within 10 seconds of its session ending (signed out, revoked or expired).',
       tags: ['proposals'],
+      response: { 200: { description: 'The stream: it stays open until the client or the server closes it', content: { 'text/event-stream': { schema: z.string() } } } },
     },
     handler: async (req, reply) => {
       reply.hijack();

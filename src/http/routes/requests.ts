@@ -14,12 +14,13 @@ export interface RouteOptions {
 export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.post('/requests', {
     schema: {
+      operationId: 'submitRequest',
       summary: 'Submit a question for an expert',
       tags: ['requests'],
       body: submitRequestBody,
       description:
         'A consumer may submit at most its daily quota of new requests (max_requests_per_day, else the server default), counted from midnight in the organisation\'s time zone. Beyond it the answer is 429 rate_limited with Retry-After (seconds until that midnight) and resets_at in the details; nothing is stored. A submit answered with an existing request (deduplicated) is not counted.',
-      response: { 200: submitResult, 400: errorBody, 429: errorBody },
+      response: { 200: submitResult, 429: errorBody },
     },
     handler: async (req) => {
       actAsOwnConsumer(req.caller, req.body.consumer_id, 'submit');
@@ -29,6 +30,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
 
   app.get('/requests', {
     schema: {
+      operationId: 'listRequests',
       summary: 'List requests, newest first (paginated)',
       tags: ['requests'],
       querystring: listRequestsQuery,
@@ -44,12 +46,13 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
   });
 
   app.get('/requests/:id', {
-    schema: { summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord, 404: errorBody } },
+    schema: { operationId: 'getRequest', summary: 'Read a request', tags: ['requests'], params: idParams, response: { 200: requestRecord } },
     handler: async (req) => ownRequest(req.caller, await service.getRequest(req.params.id)),
   });
 
   app.get('/requests/:id/wait', {
     schema: {
+      operationId: 'waitForRequest',
       summary: 'Wait (at most timeout_s, ≤ 50 s) for a request to be accepted, rejected or failed; answers the record then',
       description:
         'Answers as soon as the request is decided or failed, else at timeout_s with its current state. With changed_from (the updated_at of the record you have), any change answers at once too, so a client can follow each step. Used by `expertq mcp` (wait_for_answer), `expertq ask --wait` and by scripts that prefer long polling to webhooks.',
@@ -61,7 +64,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
           changed_from: z.iso.datetime().optional().describe('The updated_at of the record you have: any change ends the wait.'),
         })
         .strict(),
-      response: { 200: requestRecord, 404: errorBody },
+      response: { 200: requestRecord },
     },
     handler: async (req, reply) => {
       ownRequest(req.caller, await service.getRequest(req.params.id));
@@ -75,11 +78,12 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
 
   app.post('/requests/:id/cancel', {
     schema: {
+      operationId: 'cancelRequest',
       summary: 'Cancel an open request (fails it with reason cancelled)',
       tags: ['requests'],
       params: idParams,
       body: cancelBody,
-      response: { 200: requestRecord, 404: errorBody },
+      response: { 200: requestRecord },
     },
     handler: async (req) => {
       ownRequest(req.caller, await service.getRequest(req.params.id));

@@ -34,7 +34,7 @@ const sessionView = z.object({
  */
 export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, { signIn, clock, sessions }) => {
   app.get('/auth/session', {
-    schema: { summary: 'Whether sign-in is offered, and who is signed in with this browser', tags: ['auth'], security: [], response: { 200: sessionView } },
+    schema: { operationId: 'getSignInSession', summary: 'Whether sign-in is offered, and who is signed in with this browser', tags: ['auth'], security: [], response: { 200: sessionView } },
     handler: async (req) => {
       if (!signIn) return { sign_in: null, session: null };
       const session = await readSession(signIn, sessions, req.headers.cookie, clock.now());
@@ -47,7 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
   if (!signIn) return;
   const loginCookie = (value: string, maxAge: number) => cookieHeader(LOGIN_COOKIE, value, { path: '/auth', maxAge, secure: signIn.secureCookies });
 
-  app.get('/auth/login', { schema: { summary: 'Start signing in: redirects to the identity provider', tags: ['auth'], security: [] } }, async (_req, reply) => {
+  app.get('/auth/login', { schema: { operationId: 'signIn', summary: 'Start signing in: redirects to the identity provider', tags: ['auth'], security: [], response: { 302: z.null().describe('To the identity provider') } } }, async (_req, reply) => {
     const now = clock.now();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     return reply.header('set-cookie', loginCookie(sealed, LOGIN_TTL_MS / 1000)).header('cache-control', 'no-store').redirect(url.href, 302);
   });
 
-  app.get('/auth/callback', { schema: { summary: 'Where the identity provider sends the browser back', tags: ['auth'], security: [], response: { 400: errorBody, 401: errorBody } } }, async (req, reply) => {
+  app.get('/auth/callback', { schema: { operationId: 'finishSignIn', summary: 'Where the identity provider sends the browser back', tags: ['auth'], security: [], response: { 302: z.null().describe('Signed in: back to the approval UI'), 400: errorBody, 401: errorBody } } }, async (req, reply) => {
     const now = clock.now();
     // The sign-in state is single-use in this browser: cleared whatever happens next.
     reply.header('set-cookie', loginCookie('', 0)).header('cache-control', 'no-store');
@@ -106,7 +106,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
 
   app.post('/auth/logout', {
     schema: {
-      summary: 'Sign out: ends the session on every instance; its cookie replayed later answers 401',
+      operationId: 'signOut', summary: 'Sign out: ends the session on every instance; its cookie replayed later answers 401',
       tags: ['auth'], security: [], response: { 204: z.null().describe('Signed out'), 403: errorBody },
     },
   }, async (req, reply) => {

@@ -83,8 +83,6 @@ export class SqliteStore extends StoreReads implements Store {
   private readonly unlisted: SqliteAnswerWordsFill;
   private readonly indexTimer: NodeJS.Timeout;
   private indexing = false;
-  /** Prepared once: compiling the pragma for every batch cost as much as a small insert. */
-  private readonly deferKeys: Database.Statement;
   /** Checkpoints on the reading thread, when there is one: the writer's would block the event loop. */
   private readonly checkpoints: BackgroundCheckpoint | null;
 
@@ -138,7 +136,6 @@ export class SqliteStore extends StoreReads implements Store {
     this.checkpoints = backgroundCheckpoints(db, slow);
     this.search = new SqliteRequestSearch(db);
     this.unlisted = new SqliteAnswerWordsFill(db);
-    this.deferKeys = db.prepare('PRAGMA defer_foreign_keys = ON');
     this.indexTimer = setInterval(() => this.indexSearch(), INDEX_EVERY_MS).unref();
   }
 
@@ -226,8 +223,10 @@ export class SqliteStore extends StoreReads implements Store {
     try {
       db.exec('BEGIN IMMEDIATE');
       // References are checked at commit, as on every engine: a transaction may write a row before the
-      // row it refers to (a submit writes its request last, in its final state).
-      this.deferKeys.run();
+      // row it refers to (a submit writes its request last, in its final state). Compiled anew for each
+      // batch: SQLite sets this flag when it compiles the pragma, not when it runs it, and any statement
+      // outside a transaction clears it, so a statement prepared once left some batches without it.
+      db.pragma('defer_foreign_keys = ON');
     } catch (caught) {
       const error = this.failed(caught);
       for (const item of batch) item.reject(error);
