@@ -82,4 +82,13 @@ describe('expertq answers', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect((await cli('answers', '--status', 'retired')).stdout).toContain(id);
     expect((await cli('answers', '--status', 'bogus')).code).toBe(2);
   });
+
+  it('ask says when the library answered the question: the request is proposed, waiting for a reviewer', async () => {
+    expect((await cli('answers', 'import', jsonl('currency.jsonl', [line({ question: 'Which currency do our invoices use?', answer: 'Euros.' })]))).code).toBe(0);
+    const asked = await cli('ask', 'Which currency do invoices use?', '--topic', 'billing', '--because', 'a customer asks');
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toMatch(/^req_\S+ queued \(request proposed\)$/m);
+    const json = jsonOf<{ status: string; request_status: string }>(await cli('--json', 'ask', 'Which currency do our invoices use, please?', '--topic', 'billing', '--because', 'a customer asks'));
+    expect(json).toMatchObject({ status: 'queued', request_status: 'proposed' });
+  });
 });
