@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
-  jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider,
+  validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { bearerAuth, type Credential, type SessionAuth } from './http/auth.js';
@@ -17,6 +17,7 @@ import { createMetrics } from './metrics/create-metrics.js';
 import { badRequest } from './errors.js';
 import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
+import { openApiObject, openApiTransform, treatEmptyJsonAsNoBody } from './http/optional-body.js';
 import { MAX_ID_LENGTH } from './http/schemas.js';
 import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
@@ -75,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializeResponse);
   installErrorHandler(app);
+  treatEmptyJsonAsNoBody(app);
   app.decorateRequest('caller', null as never);
   app.addHook('onRequest', async (_req, reply) => {
     if (!options.service.shuttingDown) return;
@@ -99,8 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform: openApiTransform,
+    transformObject: openApiObject,
   });
 
   const routeOptions: RouteOptions = { service: options.service };
