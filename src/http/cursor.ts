@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import type { IdPrefix } from '../ids.js';
 
 /** What a cursor that no list handed out is told (the same on every paginated list). */
 export const NOT_A_CURSOR = 'is not a cursor this list handed out: pass next_cursor from the previous page, or leave cursor out for the first page';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/** The id prefixes of paginated lists (a subset of ids.ts's, spelled here so the web build need not read ids.ts). */
+type IdPrefix = 'req' | 'dlv' | 'ans';
 
 /** A page cursor that is the id of the last item of the previous page (`req_…`, `dlv_…`): anything else is refused. */
 export function idCursor(prefix: IdPrefix) {

@@ -42,7 +42,7 @@ export function treatEmptyJsonAsNoBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString();
-    if (text === '') return done(null, undefined);
-    parse(req, text, done);
+    if (text === '') done(null, undefined);
+    else void parse(req, text, done);
   });
 }
