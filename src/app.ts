@@ -18,6 +18,7 @@ import { badRequest } from './errors.js';
 import { errorBody, installErrorHandler, writeClientError } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { registerOpenApi, servedDocument } from './http/openapi/register-openapi.js';
+import { treatEmptyJsonAsNoBody } from './http/empty-json-body.js';
 import { MAX_ID_LENGTH } from './http/schemas.js';
 import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
@@ -84,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializeResponse);
   installErrorHandler(app);
+  treatEmptyJsonAsNoBody(app);
   app.decorateRequest('caller', null as never);
   const signIn = options.signIn ?? null;
   // First, so every answer carries the headers, refusals included.

@@ -240,7 +240,7 @@ export interface DeliveryRecord {
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
-  /** The event's type, when listed (`GET /deliveries`). */
+  /** The event's type, when read back (`GET /deliveries`, a replay). */
   event?: EventType;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnswerStatus } from '../domain/answers.js';
+import { isIdCursor, isPositionCursor, NOT_A_CURSOR } from './cursor.js';
 import { decidedBy } from './schemas.js';
 
 /** Wire shapes of the answer library. */
@@ -32,9 +33,16 @@ export const listAnswersQuery = z
     topic: z.string().trim().min(1).max(200).optional(),
     status: answerStatus.optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: z.string().min(1).max(200).optional(),
+    cursor: z.string().max(200).optional().describe('next_cursor from the previous page (of the same search); leave it out for the first page.'),
   })
-  .strict();
+  .strict()
+  // A ranked search (with q) pages by position, a plain list by entry id: a cursor of the other kind,
+  // or one never handed out, is refused rather than answered with an empty or a first page.
+  .superRefine((query, ctx) => {
+    if (query.cursor === undefined) return;
+    const fits = query.q === undefined ? isIdCursor('ans', query.cursor) : isPositionCursor(query.cursor);
+    if (!fits) ctx.addIssue({ code: 'custom', path: ['cursor'], message: NOT_A_CURSOR });
+  });
 
 export const curatedAnswer = z
   .object({

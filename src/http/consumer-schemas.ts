@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idCursor } from './cursor.js';
 import { isoTime } from './iso-time.js';
 
 /** The wire shapes of consumers and their deliveries (`/consumers`, `/deliveries`). */
@@ -66,6 +67,6 @@ export const listDeliveriesQuery = z
     consumer_id: z.string().min(1).optional(),
     state: z.enum(['pending', 'delivered', 'dead', 'dropped']).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: z.string().min(1).optional(),
+    cursor: idCursor('dlv'),
   })
   .strict();

@@ -50,7 +50,8 @@ const statusCodes: Record<number, ErrorCode> = {
 const DRAIN_BYTES = 64 * 1_048_576;
 const DRAIN_MS = 10_000;
 
-function drain(req: IncomingMessage): Promise<void> {
+/** Reads and drops the rest of a request body (at most 64 MiB, 10 s) before an early answer, so the client sees it. */
+export function drainBody(req: IncomingMessage): Promise<void> {
   if (req.complete || req.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;
@@ -92,7 +93,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Read (and drop) the rest of the body first: closing while the client still writes resets the
       // connection, and the client never sees the 413.
-      await drain(request.raw);
+      await drainBody(request.raw);
       return reply.code(413).header('connection', 'close').send(body('payload_too_large', 'The request body is larger than the server accepts.'));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

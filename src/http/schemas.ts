@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { idCursor } from './cursor.js';
 import { isoTime } from './iso-time.js';
 import { durationSchema, quietHoursSchema } from '../config/config-schema.js';
 import { searchWords } from '../core/search-words.js';
+import type { RequestStatus } from '../domain/records.js';
 
 /** One zod schema per wire shape: it validates the route, types the handler and writes the OpenAPI. */
 
@@ -96,9 +98,12 @@ export const proposal = z
   })
   .meta({ id: 'ContextProposal' });
 
+const requestStatus = z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed'] as const satisfies readonly RequestStatus[]);
+
 export const submitResult = z.object({
   request_id: z.string(),
-  status: z.enum(['queued', 'deduped_open', 'deduped_resolved', 'failed']),
+  status: z.enum(['queued', 'deduped_open', 'deduped_resolved', 'failed']).describe('What the submit did: queued a new request, attached to an open or an accepted one (deduplicated), or failed it at once.'),
+  request_status: requestStatus.describe('The request\'s own status right after the submit, as GET /requests/{id} would say it then: proposed when a library answer was offered instead of asking, asked when an expert was asked, queued when nobody is asked yet.'),
   reason: reason.optional(),
   proposal: proposal.optional(),
 });
@@ -138,7 +143,7 @@ export const requestRecord = z
       max_asks_per_expert_per_day: z.number(),
     }),
     dedup_key: z.string().nullable(),
-    status: z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed']),
+    status: requestStatus,
     reason: reason.nullable(),
     asks: z.array(
       z.object({
@@ -177,7 +182,7 @@ export const idParams = z.object({ id: z.string().min(1).max(MAX_ID_LENGTH) });
 
 export const listRequestsQuery = z
   .object({
-    status: z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed']).optional(),
+    status: requestStatus.optional(),
     consumer_id: z.string().min(1).optional(),
     topic: z.string().trim().min(1).max(200).optional(),
     q: z
@@ -191,7 +196,7 @@ export const listRequestsQuery = z
         'Text search: requests whose question or drafted question has, for every word of q, a word starting with it (case ignored, accents kept; punctuation separates words).',
       ),
     limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: z.string().min(1).optional(),
+    cursor: idCursor('req'),
   })
   .strict();
 

@@ -3,12 +3,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
 import { bearerAuth, type Caller, type Credential, type SessionAuth } from '../http/auth.js';
 import type { HostPolicy } from '../http/host-check.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { createMcpServer } from './create-mcp-server.js';
 import { serviceBackend } from './service-backend.js';
+import { answerTransportErrorsAsJsonRpc, isJsonRpc, McpTransportError, notJsonRpc, parseError, sessionNotFound, sessionRequired } from './transport-errors.js';
 
 export interface McpRouteOptions {
   service: ExpertqService;
@@ -35,7 +35,8 @@ interface Session {
  * SDK's `Mcp-Session-Id`) keep what the client said at `initialize` (its name is the default
  * `decided_by`) and which token opened them: a session answers only the token that opened it. Idle
  * sessions are closed; a client that comes back with a closed session gets 404 and initializes again,
- * as the protocol says.
+ * as the protocol says. Errors of the transport itself (bad JSON, a missing or unknown session) are
+ * JSON-RPC errors, as the SDK's transport answers them.
  */
 export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, options) => {
   const sessions = new Map<string, Session>();
@@ -63,6 +64,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     await Promise.all([...sessions.keys()].map(close));
   });
   app.addHook('onRequest', bearerAuth(options.credentials, options.signInAuth ?? null));
+  answerTransportErrorsAsJsonRpc(app);
 
   // The SDK compares whole Host values: loopback on this port, plus the name this session was opened
   // by when `server.allowed_hosts` or `server.public_url` allows it (a proxy's name, with any port).
@@ -78,9 +80,10 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     const id = req.headers['mcp-session-id'];
     if (typeof id !== 'string') return undefined;
     const session = sessions.get(id);
-    if (!session) throw new AppError('not_found', `MCP session "${id}" does not exist (it may have been idle too long); initialize a new one.`);
+    // Closed after being idle too long, or never opened: the client initializes a new one.
+    if (!session) throw sessionNotFound();
     if (session.caller.name !== req.caller.name || session.caller.role !== req.caller.role) {
-      throw new AppError('forbidden', 'This MCP session was opened with another token.');
+      throw new McpTransportError(403, -32000, 'Forbidden: this MCP session was opened with another token.');
     }
     session.lastUsed = Date.now();
     return session;
@@ -92,11 +95,12 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
   };
 
   app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    // An empty body reaches here as none; the transport must never read the (consumed) stream itself.
+    if (req.body === undefined) throw parseError();
     const existing = sessionOf(req);
     if (existing) return handle(req, reply, existing.transport);
-    if (!isInitializeRequest(req.body)) {
-      throw new AppError('bad_request', 'Start an MCP session with an initialize request (no Mcp-Session-Id header).');
-    }
+    if (!isJsonRpc(req.body)) throw notJsonRpc();
+    if (!isInitializeRequest(req.body)) throw sessionRequired();
     const caller = req.caller;
     const hosts = hostsFor(req);
     const server = createMcpServer(serviceBackend(options.service, caller), {
@@ -128,10 +132,20 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
       schema: { hide: true },
       handler: async (req, reply) => {
         const session = sessionOf(req);
-        if (!session) throw new AppError('bad_request', 'Name the MCP session with the Mcp-Session-Id header.');
+        if (!session) throw sessionRequired();
         await handle(req, reply, session.transport);
         if (method === 'DELETE' && session.transport.sessionId) sessions.delete(session.transport.sessionId);
       },
     });
   }
+
+  // Streamable HTTP has no other method.
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: '/mcp',
+    schema: { hide: true },
+    handler: async () => {
+      throw new McpTransportError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+    },
+  });
 };

@@ -64,6 +64,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
       outputSchema: {
         request_id: z.string(),
         status: z.string().describe('queued | deduped_open | deduped_resolved | failed, or the request status after waiting'),
+        request_status: z.string().describe('The request\'s own status: proposed when an answer from the library waits for a reviewer (nobody was asked), asked, queued, …'),
         reason: reasonShape.optional(),
         proposal: proposal.optional(),
         next_check_after_s: z.number(),
@@ -86,10 +87,10 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         const open = submitted.status === 'queued' || submitted.status === 'deduped_open';
         if (open && (args.wait_s ?? 0) > 0) {
           const view = await waitWithProgress(backend, submitted.request_id, args.wait_s! * 1000, extra, every, clock);
-          if (DONE.has(view.status)) result = { ...answerOf(view), status: view.status };
+          if (DONE.has(view.status)) result = { ...answerOf(view), status: view.status, request_status: view.status };
         }
         const text = open && !DONE.has(String(result.status))
-          ? `Asked: request ${submitted.request_id} is ${submitted.status === 'deduped_open' ? 'already open (your earlier ask; no new ask was made)' : 'queued'}. ` +
+          ? `Asked: request ${submitted.request_id} is ${standing(submitted)}. ` +
             `A person answers; this takes minutes to hours. Next: call wait_for_answer with request_id "${submitted.request_id}" (repeat until done is true). Do not call ask_expert again for this question.`
           : describeOutcome(result);
         return { text, structured: result };
@@ -245,4 +246,10 @@ async function waitWithProgress(backend: McpBackend, requestId: string, timeoutM
     if (timer) clearInterval(timer);
     extra.signal.removeEventListener('abort', stop);
   }
+}
+
+/** Where a just-submitted open request stands, in words. */
+function standing(submitted: { status: string; request_status: string }): string {
+  if (submitted.request_status === 'proposed') return 'answered from the answer library; a reviewer must accept it before it is yours (nobody was asked)';
+  return submitted.status === 'deduped_open' ? 'already open (your earlier ask; no new ask was made)' : 'queued';
 }

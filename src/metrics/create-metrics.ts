@@ -6,6 +6,9 @@ import { libraryStats } from '../service/answers.js';
 import { liveStates } from '../service/engine.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
+/** prom-client's default gauges whose names end in `_total`, which `promtool check metrics` refuses. */
+const GAUGES_NAMED_LIKE_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 /** How old the requests-by-status (and library entries) figures may grow before a scrape has them counted again. */
 export const STATUS_COUNTS_MAX_AGE_MS = 30_000;
 
@@ -130,6 +133,9 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
   // The usual process_* and nodejs_* series (memory, CPU, event-loop lag, handles), under their usual
   // names so stock Node.js dashboards work.
   collectDefaultMetrics({ register: registry });
+  // Except three gauges named like counters (`_total`), which Prometheus's checker refuses: each is the
+  // sum of its per-type series (nodejs_active_handles{type}, …), which stay.
+  for (const name of GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
 
   const tick = new Histogram({
     name: 'expertq_scheduler_tick_seconds',

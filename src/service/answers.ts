@@ -115,20 +115,32 @@ export interface CuratedInput {
   verified_at?: string | undefined;
 }
 
+/** At most this many problems are spelled out in an import's error message (its details name them all). */
+const PROBLEMS_IN_MESSAGE = 10;
+
 /**
  * Adds curated entries (an existing FAQ) in one transaction: every entry is checked first, and if any
  * is wrong nothing is added and the error names each wrong entry (`at` says how the caller counts them:
- * `entries.3`, `line 4`).
+ * `entries.3`, `line 4`), in order, with `earlier` (what was wrong with entries that did not even have
+ * the right shape, each with its position: the caller found those; `positions` then says where each
+ * of `inputs` was).
  */
-export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[], by: string, at: (index: number) => string): Promise<AnswerView[]> {
+export async function addAnswers(
+  engine: Engine,
+  inputs: readonly CuratedInput[],
+  by: string,
+  at: (index: number) => string,
+  { earlier = [], positions }: { earlier?: ReadonlyArray<{ position: number; detail: ErrorDetail }>; positions?: readonly number[] } = {},
+): Promise<AnswerView[]> {
   const now = engine.clock.now();
-  const problems: ErrorDetail[] = [];
+  const problems = [...earlier];
+  const position = (i: number) => positions?.[i] ?? i;
   const entries: AnswerRecord[] = [];
   inputs.forEach((input, i) => {
     const expert = engine.experts.get(input.expert_id);
     const verifiedAt = input.verified_at === undefined ? now : Date.parse(input.verified_at);
-    if (!expert) problems.push({ path: `${at(i)}expert_id`, message: `no expert "${input.expert_id}" in the registry` });
-    if (verifiedAt > now) problems.push({ path: `${at(i)}verified_at`, message: 'is in the future' });
+    if (!expert) problems.push({ position: position(i), detail: { path: `${at(i)}expert_id`, message: `no expert "${input.expert_id}" in the registry` } });
+    if (verifiedAt > now) problems.push({ position: position(i), detail: { path: `${at(i)}verified_at`, message: 'is in the future' } });
     if (!expert || verifiedAt > now) return;
     entries.push(
       curatedEntry({
@@ -145,9 +157,7 @@ export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[]
       }),
     );
   });
-  if (problems.length > 0) {
-    throw badRequest(`${problems.length === 1 ? 'An entry is' : 'Entries are'} not valid, so none was added: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
-  }
+  if (problems.length > 0) throw invalidEntries(problems);
   await engine.store.transaction(async (tx) => {
     for (const entry of entries) {
       await tx.answers.insert(entry);
@@ -156,6 +166,15 @@ export async function addAnswers(engine: Engine, inputs: readonly CuratedInput[]
   });
   engine.log.info({ count: entries.length, by }, 'answers added to the library');
   return entries.map((e) => answerView(engine, e));
+}
+
+/** The refusal of an import: every problem in the details, in entry order; the first few in the message. */
+function invalidEntries(problems: ReadonlyArray<{ position: number; detail: ErrorDetail }>) {
+  const ordered = [...problems].sort((a, b) => a.position - b.position).map((p) => p.detail);
+  const wrong = new Set(problems.map((p) => p.position)).size;
+  const listed = ordered.slice(0, PROBLEMS_IN_MESSAGE).map((p) => `${p.path} ${p.message}`).join('; ');
+  const more = ordered.length > PROBLEMS_IN_MESSAGE ? `; and ${ordered.length - PROBLEMS_IN_MESSAGE} more (see details)` : '';
+  return badRequest(`${wrong === 1 ? 'An entry is' : `${wrong} entries are`} not valid, so none was added: ${listed}${more}.`, ordered);
 }
 
 /**

@@ -4,7 +4,7 @@ import { findCandidates, firstCandidates, type RouteDecision } from '../core/rou
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { draftsQuestion, queueDraft } from './llm-jobs.js';
-import type { FailureCode, Reason, RequestRecord } from '../domain/records.js';
+import type { FailureCode, Reason, RequestRecord, RequestStatus } from '../domain/records.js';
 import { OPEN_STATUSES } from '../domain/records.js';
 import { closeAsk } from './close-ask.js';
 import { checkDailyQuota } from './consumer-quota.js';
@@ -35,6 +35,8 @@ export type SubmitStatus = 'queued' | 'deduped_open' | 'deduped_resolved' | 'fai
 export interface SubmitResult {
   request_id: string;
   status: SubmitStatus;
+  /** The request's own status right after the submit: `proposed` when the library answered it, `asked`, … */
+  request_status: RequestStatus;
   reason?: Reason;
   proposal?: ProposalBody;
   /** Internal, never on the wire: a library answer was proposed, so events (not asks) were queued. */
@@ -111,15 +113,16 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     data: { topic: request.topic, kind: request.kind, dedup_key: request.dedup_key },
   });
   const reused = await offerReuse(engine, tx, request, options.library, now);
-  if (reused === 'reused') return { request_id: request.id, status: 'queued', reused: true };
+  // The proposal made of the entry is written straight to the store (the request object is not updated).
+  if (reused === 'reused') return { request_id: request.id, status: 'queued', request_status: 'proposed', reused: true };
   // The model judges a library entry first; the request is routed (or answered) when it has.
-  if (reused === 'judging') return { request_id: request.id, status: 'queued' };
+  if (reused === 'judging') return { request_id: request.id, status: 'queued', request_status: request.status };
   request.drafting = await draftsQuestion(engine, tx, request, now);
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);
   await writeNewRequest(tx, request);
-  if (outcome === 'failed') return { request_id: request.id, status: 'failed', reason: request.reason! };
-  return { request_id: request.id, status: 'queued' };
+  if (outcome === 'failed') return { request_id: request.id, status: 'failed', request_status: request.status, reason: request.reason! };
+  return { request_id: request.id, status: 'queued', request_status: request.status };
 }
 
 /**
@@ -149,11 +152,11 @@ async function dedupAgainst(engine: Engine, tx: Tx, existing: RequestRecord, con
     actor: `consumer:${consumerId}`,
     data: { consumer_id: consumerId, outcome: status, newly_attached: attached },
   });
-  if (open) return { request_id: existing.id, status };
+  if (open) return { request_id: existing.id, status, request_status: existing.status };
   const proposal = proposalBody((await tx.proposals.get(existing.proposal_id!))!);
   // The new subscriber gets the accepted answer at once, as every subscriber did on acceptance.
   await emitEvent(tx, existing, 'proposal_accepted', { proposal }, now, [consumerId]);
-  return { request_id: existing.id, status, proposal };
+  return { request_id: existing.id, status, request_status: existing.status, proposal };
 }
 
 /** Routes a new request (or one whose reused answer was sent back) and plans its asks. Returns what happened to the request. */

@@ -25,9 +25,11 @@ describe('expertq answers', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       line({ question: 'Who approves credit notes?', answer: 'Finance.', expert_id: 'nobody' }),
       line({ answer: 'No question.' }),
     ]);
+    // Every wrong line is named, in file order, whatever is wrong with it: not JSON, an unknown expert, a missing field.
     const parse = await cli('answers', 'import', file);
     expect(parse.code).toBe(1);
-    expect(parse.stderr).toMatch(/Nothing imported from .*bad\.jsonl: one line is wrong\.\n\s+line 2: not JSON/);
+    expect(parse.stderr).toMatch(/Nothing imported from .*bad\.jsonl: 3 lines are wrong\.\n\s+line 2: not JSON \(.*\)\n\s+line 4: expert_id: no expert "nobody" in the registry\n\s+line 5: question: .+\n$/);
+    expect((await cli('answers')).stdout).toMatch(/^No answers$/m);
 
     const fixed = jsonl('bad2.jsonl', [
       line({ question: 'How long is the refund window?', answer: 'Thirty days.' }),
@@ -37,12 +39,17 @@ describe('expertq answers', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     ]);
     const server = await cli('answers', 'import', fixed);
     expect(server.code).toBe(1);
-    expect(server.stderr).toMatch(/Nothing imported/);
-    expect(server.stderr).toMatch(/line 4: question: /);
-    // Each line's shape is checked first, then who the experts are.
-    const shaped = await cli('answers', 'import', jsonl('bad3.jsonl', [line({ question: 'Q?', answer: 'A.' }), '', line({ question: 'Q?', answer: 'A.', expert_id: 'nobody' })]));
-    expect(shaped.code).toBe(1);
-    expect(shaped.stderr).toMatch(/one line is wrong\.\n\s+line 3: expert_id: no expert "nobody" in the registry/);
+    expect(server.stderr).toMatch(/2 lines are wrong\.\n\s+line 3: expert_id: no expert "nobody" in the registry\n\s+line 4: question: /);
+    // A line with several problems is one line, its problems together.
+    const both = await cli('answers', 'import', jsonl('bad3.jsonl', [line({ question: 'Q?', answer: 'A.' }), '', JSON.stringify({ topic: 'billing', expert_id: 'dana' })]));
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/one line is wrong\.\n\s+line 3: question: .+; answer: .+\n$/);
+    // A long list stops after 100 lines and says how many more.
+    const many = await cli('answers', 'import', jsonl('bad4.jsonl', Array.from({ length: 105 }, (_, i) => `{bad ${i}`)));
+    expect(many.code).toBe(1);
+    expect(many.stderr).toMatch(/105 lines are wrong\./);
+    expect(many.stderr).toMatch(/line 100: not JSON .*\n\s+… and 5 more lines\.\n$/);
+    expect(many.stderr).not.toMatch(/line 101:/);
     expect((await cli('answers')).stdout).toMatch(/^No answers$/m);
   });
 
@@ -81,5 +88,14 @@ describe('expertq answers', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(jsonOf<{ status: string }>(await cli('--json', 'answer', id)).status).toBe('retired');
     expect((await cli('answers', '--status', 'retired')).stdout).toContain(id);
     expect((await cli('answers', '--status', 'bogus')).code).toBe(2);
+  });
+
+  it('ask says when the library answered the question: the request is proposed, waiting for a reviewer', async () => {
+    expect((await cli('answers', 'import', jsonl('currency.jsonl', [line({ question: 'Which currency do our invoices use?', answer: 'Euros.' })]))).code).toBe(0);
+    const asked = await cli('ask', 'Which currency do invoices use?', '--topic', 'billing', '--because', 'a customer asks');
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toMatch(/^req_\S+ queued \(request proposed\)$/m);
+    const json = jsonOf<{ status: string; request_status: string }>(await cli('--json', 'ask', 'Which currency do our invoices use, please?', '--topic', 'billing', '--because', 'a customer asks'));
+    expect(json).toMatchObject({ status: 'queued', request_status: 'proposed' });
   });
 });

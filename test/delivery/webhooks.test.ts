@@ -183,7 +183,9 @@ describe('retries', () => {
 
     // Replay after the endpoint is fixed.
     const replay = await t.call('POST', `/api/v1/deliveries/${d.id}/retry`);
-    expect(replay.body).toMatchObject({ id: d.id, state: 'pending' });
+    // The same view as GET /deliveries, the event's type included: due now, attempts so far kept.
+    expect(replay.body).toEqual({ ...d, state: 'pending', next_attempt_at: new Date(t.clock.now()).toISOString() });
+    expect(replay.body.event).toBe('proposal_accepted');
     await t.service.idle();
     expect((await deliveries())[0]).toMatchObject({ state: 'delivered', last_status: 200 });
     expect(r.received).toHaveLength(4);

@@ -71,6 +71,13 @@ describe('the answer library over HTTP', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(['entries.1.expert_id', 'entries.3.verified_at']);
     expect((await t.callAs(ADMIN, 'GET', '/api/v1/answers')).body.items).toEqual([]);
+    // Entries of the wrong shape and entries naming an unknown expert, together: each one is named.
+    const { answer: _answer, ...noAnswer } = faq();
+    const mixed = await t.callAs(ADMIN, 'POST', '/api/v1/answers/import', { entries: [faq(), null, noAnswer, faq({ expert_id: 'nobody' }), faq({ verified_at: '2099-01-01T00:00:00.000Z' })] });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.error.details.map((d: { path: string }) => d.path)).toEqual(['entries.1', 'entries.2.answer', 'entries.3.expert_id', 'entries.4.verified_at']);
+    expect(mixed.body.error.message).toMatch(/^4 entries are not valid, so none was added: entries\.1 /);
+    expect((await t.callAs(ADMIN, 'GET', '/api/v1/answers')).body.items).toEqual([]);
     const good = await t.callAs(ADMIN, 'POST', '/api/v1/answers/import', { entries: [faq(), faq({ question: 'Second?' })] });
     expect(good).toMatchObject({ status: 201, body: { imported: 2 } });
     expect((await t.callAs(ADMIN, 'GET', '/api/v1/answers')).body.items).toHaveLength(2);

@@ -75,7 +75,7 @@ describe('daily request quota per consumer', () => {
 
     const again = await submit({ dedup_key: 'invoice-42' });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ request_id: first.body.request_id, status: 'deduped_open' });
+    expect(again.body).toEqual({ request_id: first.body.request_id, status: 'deduped_open', request_status: 'asked' });
     expect((await submit({ dedup_key: 'invoice-43' })).status).toBe(429);
   });
 

@@ -11,7 +11,7 @@ describe('POST /api/v1/requests', () => {
   it('routes a question to the exact-match expert, asks once and records the whole trail', async () => {
     const res = await t.call('POST', '/api/v1/requests', submitBody({ topic: '  Billing ' }));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ request_id: expect.stringMatching(/^req_/), status: 'queued' });
+    expect(res.body).toEqual({ request_id: expect.stringMatching(/^req_/), status: 'queued', request_status: 'asked' });
 
     const req = (await t.call('GET', `/api/v1/requests/${res.body.request_id}`)).body;
     expect(req).toMatchObject({
@@ -66,6 +66,7 @@ describe('POST /api/v1/requests', () => {
     expect(none.body).toEqual({
       request_id: expect.stringMatching(/^req_/),
       status: 'failed',
+      request_status: 'failed',
       reason: { code: 'no_expert_found', message: expect.any(String) },
     });
     const req = (await t.call('GET', `/api/v1/requests/${none.body.request_id}`)).body;
@@ -104,7 +105,7 @@ describe('deduplication', () => {
     }
     const first = await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-42' }));
     const second = await t.call('POST', '/api/v1/requests', submitBody({ dedup_key: 'inv-42', consumer_id: 'ledger-bot' }));
-    expect(second.body).toEqual({ request_id: first.body.request_id, status: 'deduped_open' });
+    expect(second.body).toEqual({ request_id: first.body.request_id, status: 'deduped_open', request_status: 'asked' });
     const req = (await t.call('GET', `/api/v1/requests/${first.body.request_id}`)).body;
     expect(req.subscribers).toEqual(['billing-bot', 'ledger-bot']);
     expect(t.messages()).toHaveLength(1);
@@ -119,6 +120,7 @@ describe('deduplication', () => {
     expect(resolved.body).toMatchObject({
       request_id: first.body.request_id,
       status: 'deduped_resolved',
+      request_status: 'accepted',
       proposal: { id: reply.body.proposal_id, status: 'accepted', answer: 'Thirty days.' },
     });
 

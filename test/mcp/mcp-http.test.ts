@@ -87,7 +87,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const asked = await call(client, 'ask_expert', ask());
     expect(asked.isError).toBeFalsy();
     const { request_id } = structured(asked);
-    expect(structured(asked)).toMatchObject({ status: 'queued', next_check_after_s: expect.any(Number) });
+    expect(structured(asked)).toMatchObject({ status: 'queued', request_status: 'asked', next_check_after_s: expect.any(Number) });
     expect(textOf(asked)).toMatch(/call wait_for_answer with request_id ".+"/);
     expect(textOf(asked)).toMatch(/Do not call ask_expert again/);
 
@@ -259,6 +259,16 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       req.end(JSON.stringify(init));
     });
     expect(status).toBe(403);
+  });
+
+  it('ask_expert says when the answer library answered at once: request_status proposed, waiting for a reviewer', async () => {
+    await api('POST', '/answers', { topic: 'billing', question: 'Which currency do our invoices use?', answer: 'Euros.', expert_id: 'dana' });
+    const agent = await connect(CONSUMER);
+    const asked = await call(agent, 'ask_expert', { topic: 'billing', question: 'Which currency do invoices use?', asked_because: 'a customer asks' });
+    expect(structured(asked)).toMatchObject({ status: 'queued', request_status: 'proposed' });
+    expect(textOf(asked)).toMatch(/answered from the answer library; a reviewer must accept it/);
+    expect(textOf(asked)).toMatch(/call wait_for_answer with request_id/);
+    await agent.close();
   });
 
   it('still works with a client speaking an older protocol version (2024-11-05)', async () => {

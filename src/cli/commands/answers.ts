@@ -36,14 +36,16 @@ export function addAnswerCommands({ program, say, table, client, print, when }: 
     .command('import <file>')
     .description('add curated entries from a JSON Lines file, one {topic, kind?, question, answer, expert_id, verified_at?} per line: all of them, or none if any line is wrong')
     .action(async (file: string) => {
-      const { entries, lineOf } = readEntries(file);
+      const { entries, lineOf, wrongLines } = readEntries(file);
       const c = client();
       let result: { imported: number };
       try {
+        // Lines that are not JSON objects go as null, so the server refuses the whole file and names
+        // what is wrong with every other line too; nothing is imported.
         result = await c.post<{ imported: number }>('/answers/import', { entries });
       } catch (error) {
         if (!(error instanceof CliError) || error.code !== 'bad_request' || error.details.length === 0) throw error;
-        throw new CliError(nothingImported(file, error.details.map((d) => atLine(d, lineOf))));
+        throw new CliError(nothingImported(file, byLine(error.details, lineOf, wrongLines)));
       }
       print(result, () => say(`Imported ${result.imported} ${result.imported === 1 ? 'entry' : 'entries'} from ${file}.`));
     });
@@ -81,8 +83,11 @@ export function addAnswerCommands({ program, say, table, client, print, when }: 
     });
 }
 
-/** The entries of a JSON Lines file (blank lines skipped), or every line that is not a JSON object, by number. */
-function readEntries(file: string): { entries: unknown[]; lineOf: number[] } {
+/**
+ * The entries of a JSON Lines file (blank lines skipped), each with its line number; a line that is
+ * not a JSON object is sent as null (which the server refuses) and what is wrong with it kept by line.
+ */
+function readEntries(file: string): { entries: unknown[]; lineOf: number[]; wrongLines: Map<number, string> } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -91,32 +96,48 @@ function readEntries(file: string): { entries: unknown[]; lineOf: number[] } {
   }
   const entries: unknown[] = [];
   const lineOf: number[] = [];
-  const problems: string[] = [];
+  const wrongLines = new Map<number, string>();
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
-    let value: unknown;
+    let value: unknown = null;
     try {
       value = JSON.parse(line);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        wrongLines.set(i + 1, 'not a JSON object');
+        value = null;
+      }
     } catch (error) {
-      problems.push(`line ${i + 1}: not JSON (${(error as Error).message})`);
-      return;
+      wrongLines.set(i + 1, `not JSON (${(error as Error).message})`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push(`line ${i + 1}: not a JSON object`);
     entries.push(value);
     lineOf.push(i + 1);
   });
-  if (problems.length > 0) throw new CliError(nothingImported(file, problems));
   if (entries.length === 0) throw new CliError(`${file} has no entries: write one JSON object per line.`);
-  return { entries, lineOf };
+  return { entries, lineOf, wrongLines };
 }
 
-/** A server's `entries.3.question: is required` as `line 5: question: is required`. */
-function atLine(detail: { path: string; message: string }, lineOf: readonly number[]): string {
-  const m = /^entries\.(\d+)\.?(.*)$/.exec(detail.path);
-  if (!m) return `${detail.path}: ${detail.message}`;
-  const line = lineOf[Number(m[1])];
-  return `line ${line ?? '?'}: ${m[2] ? `${m[2]}: ` : ''}${detail.message}`;
+/** A line's problems are said together, lines in file order: the server's `entries.3.question` is the 4th entry's line. */
+function byLine(details: ReadonlyArray<{ path: string; message: string }>, lineOf: readonly number[], wrongLines: ReadonlyMap<number, string>): Array<[number | null, string]> {
+  const lines = new Map<number, string[]>(); // what the server said of each line
+  const other: string[] = []; // what is not about one entry (the file as a whole)
+  for (const detail of details) {
+    const m = /^entries\.(\d+)\.?(.*)$/.exec(detail.path);
+    const line = m ? lineOf[Number(m[1])] : undefined;
+    if (line === undefined) other.push(`${detail.path}: ${detail.message}`);
+    else lines.set(line, [...(lines.get(line) ?? []), `${m![2] ? `${m![2]}: ` : ''}${detail.message}`]);
+  }
+  // A line the CLI could not read is said in its words (the server only saw a null there).
+  for (const [line, problem] of wrongLines) lines.set(line, [problem]);
+  return [...[...lines].sort(([a], [b]) => a - b).map(([line, problems]): [number, string] => [line, problems.join('; ')]), ...other.map((p): [null, string] => [null, p])];
 }
 
-const nothingImported = (file: string, problems: readonly string[]) =>
-  `Nothing imported from ${file}: ${problems.length === 1 ? 'one line is' : `${problems.length} lines are`} wrong.\n${problems.map((p) => `  ${p}`).join('\n')}`;
+/** At most this many wrong lines are listed; the rest are counted. */
+const LINES_LISTED = 100;
+
+function nothingImported(file: string, problems: ReadonlyArray<[number | null, string]>): string {
+  const wrong = problems.filter(([line]) => line !== null).length;
+  const listed = problems.slice(0, LINES_LISTED).map(([line, problem]) => `  ${line === null ? '' : `line ${line}: `}${problem}`);
+  const more = problems.length - listed.length;
+  const head = wrong === 0 ? 'the file is refused' : wrong === 1 ? 'one line is wrong' : `${wrong} lines are wrong`;
+  return `Nothing imported from ${file}: ${head}.\n${listed.join('\n')}${more > 0 ? `\n  … and ${more} more ${more === 1 ? 'line' : 'lines'}.` : ''}`;
+}

@@ -12,7 +12,16 @@ const WAIT_S = 45;
 interface SubmitResult {
   request_id: string;
   status: string;
+  /** The request's own status right after the submit (`proposed` when the library answered it). */
+  request_status?: string;
   reason?: { code: string; message: string };
+}
+
+/** `req_… queued`, with the request's status when it says more than the submit's (`queued (request proposed)`). */
+function submitted(result: SubmitResult): string {
+  const own = result.request_status;
+  const more = own !== undefined && own !== result.status && own !== 'queued' && own !== 'asked';
+  return `${result.request_id} ${result.status}${more ? ` (request ${own})` : ''}`;
 }
 
 /** How long `ask --wait` keeps trying a server that stopped answering (a restart takes about a second). */
@@ -71,13 +80,13 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
       const now = json() ? null : await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}`);
       if (!opts.wait) {
         return print(result, () => {
-          say(`${id} ${result.status}`);
+          say(submitted(result));
           if (now) for (const line of waitingLines(now, Date.now(), c.timeZone)) say(`  ${line}`);
         });
       }
 
       // Say at once what is being waited for, then long-poll; a line each time the state changes.
-      let last = now ? progressLine(now, Date.now(), c.timeZone) : `${id} ${result.status}`;
+      let last = now ? progressLine(now, Date.now(), c.timeZone) : submitted(result);
       if (!json()) say(`${last} (waiting for the answer and a reviewer's decision; Ctrl-C stops waiting, the request stays open)`);
       let request: RequestWire;
       let seen = now?.updated_at;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer } from '../../service/answers.js';
+import type { ErrorDetail } from '../../errors.js';
+import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer, type CuratedInput } from '../../service/answers.js';
 import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../answer-schemas.js';
 import type { Caller } from '../auth.js';
 import { idParams } from '../schemas.js';
@@ -61,13 +62,25 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     schema: {
       operationId: 'importAnswers',
       summary: 'Add many curated entries at once: all of them, or none if any is wrong',
-      description: 'Each wrong entry is named in the error details by its position (entries.0 is the first).',
+      description:
+        'Every wrong entry is named in the error details by its position (entries.0 is the first), whatever is wrong with it: a missing or malformed field, an unknown expert, a verified_at in the future.',
       tags: ['answers'],
       body: importAnswersBody,
       response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }) },
     },
+    // An entry of the wrong shape must not hide the others' problems (an unknown expert, say): the
+    // handler checks each entry itself when the body as a whole is refused.
+    attachValidation: true,
     handler: async (req, reply) => {
-      const items = await addAnswers(service, req.body.entries, req.caller.name ?? 'admin', (i) => `entries.${i}.`);
+      const by = req.caller.name ?? 'admin';
+      if (req.validationError) {
+        // Some entry is wrong, so this refuses the whole import, naming every wrong entry.
+        const { valid, problems } = entriesOf(req.body, req.validationError);
+        const positions = valid.map((v) => v.position);
+        await addAnswers(service, valid.map((v) => v.input), by, (i) => `entries.${positions[i]}.`, { earlier: problems, positions });
+        throw req.validationError;
+      }
+      const items = await addAnswers(service, req.body.entries, by, (i) => `entries.${i}.`);
       return reply.code(201).send({ imported: items.length, items });
     },
   });
@@ -87,3 +100,25 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     },
   });
 };
+
+const importEnvelope = z.object({ entries: z.array(z.unknown()).min(1).max(10_000) }).strict();
+
+/**
+ * The entries of an import body that failed validation, one by one: those of the right shape (with
+ * their position), and what is wrong with each of the others. A body that is wrong as a whole (no
+ * `entries`, too many) is refused as it was.
+ */
+function entriesOf(body: unknown, refusal: Error): { valid: Array<{ position: number; input: CuratedInput }>; problems: Array<{ position: number; detail: ErrorDetail }> } {
+  const envelope = importEnvelope.safeParse(body);
+  if (!envelope.success) throw refusal;
+  const valid: Array<{ position: number; input: CuratedInput }> = [];
+  const problems: Array<{ position: number; detail: ErrorDetail }> = [];
+  envelope.data.entries.forEach((entry, position) => {
+    const parsed = curatedAnswer.safeParse(entry);
+    if (parsed.success) valid.push({ position, input: parsed.data });
+    else for (const issue of parsed.error.issues) problems.push({ position, detail: { path: ['entries', position, ...issue.path].join('.'), message: issue.message } });
+  });
+  // Every entry has the right shape, yet the body was refused: refused as it was, nothing added.
+  if (problems.length === 0) throw refusal;
+  return { valid, problems };
+}

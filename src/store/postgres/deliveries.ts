@@ -5,6 +5,7 @@ import { all, type Db, one, run, whereClause, write } from './sql.js';
 
 const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
   created_at, delivered_at`;
+const EVENT_TYPE = '(SELECT type FROM events WHERE events.id = deliveries.event_id) AS event';
 
 /**
  * Each consumer served here (webhooks, and in-process ones live in this process) contributes its first
@@ -53,7 +54,8 @@ export class PgDeliveries {
   }
 
   async get(id: string): Promise<DeliveryRecord | undefined> {
-    return (await one(this.db, `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1`, [id])) as DeliveryRecord | undefined;
+    // With its event's type, as a listed delivery has it: one view of a delivery wherever it is read.
+    return (await one(this.db, `SELECT ${DELIVERY_COLUMNS}, ${EVENT_TYPE} FROM deliveries WHERE id = $1`, [id])) as DeliveryRecord | undefined;
   }
 
   async list(q: DeliveryQuery): Promise<DeliveryRecord[]> {
@@ -62,7 +64,7 @@ export class PgDeliveries {
       ['state = $?', q.state],
       ['id < $?', q.before],
     ]);
-    const sql = `SELECT ${DELIVERY_COLUMNS}, (SELECT type FROM events WHERE events.id = deliveries.event_id) AS event
+    const sql = `SELECT ${DELIVERY_COLUMNS}, ${EVENT_TYPE}
       FROM deliveries ${where} ORDER BY id DESC LIMIT $${values.length + 1}`;
     return (await all(this.db, sql, [...values, q.limit])) as unknown as DeliveryRecord[];
   }

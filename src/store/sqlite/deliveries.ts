@@ -5,6 +5,7 @@ import { json, type Row, statementCache, whereClause } from './rows.js';
 
 const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
   created_at, delivered_at`;
+const EVENT_TYPE = '(SELECT type FROM events WHERE events.id = deliveries.event_id) AS event';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -13,7 +14,8 @@ function prepare(db: Database.Database) {
     events: p('SELECT id, request_id, type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id'),
     insert: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
         @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
-    get: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = ?`),
+    // With its event's type, as a listed delivery has it: one view of a delivery wherever it is read.
+    get: p(`SELECT ${DELIVERY_COLUMNS}, ${EVENT_TYPE} FROM deliveries WHERE id = ?`),
     // Each consumer contributes at most its first `perConsumer` due, unleased rows (an index seek per
     // consumer), ranked to leave room for what it already has in flight; the earliest of those win.
     claim: p(`UPDATE deliveries SET claimed_by = @owner, lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
@@ -75,7 +77,7 @@ export class SqliteDeliveries {
       ['state = ?', q.state],
       ['id < ?', q.before],
     ]);
-    const sql = `SELECT ${DELIVERY_COLUMNS}, (SELECT type FROM events WHERE events.id = deliveries.event_id) AS event
+    const sql = `SELECT ${DELIVERY_COLUMNS}, ${EVENT_TYPE}
       FROM deliveries ${where} ORDER BY id DESC LIMIT ?`;
     return this.prepareCached(sql).all(...values, q.limit) as DeliveryRecord[];
   }
