@@ -147,7 +147,7 @@ describe('the OpenAPI document is the contract of every operation', () => {
       if ((o.op.parameters ?? []).some((p: any) => p.in === 'query')) {
         await send(o, { ...example, query: { ...example.query, zz_unknown: '1' } }, 'with an unknown query parameter');
         for (const p of (o.op.parameters as any[]).filter((q) => q.in === 'query' && q.name === 'cursor')) {
-          await send(o, { ...example, query: { ...example.query, [p.name]: 'garbage' } }, 'with a malformed cursor');
+          await send(o, { ...example, query: { ...example.query, [p.name]: 'garbage' } }, 'with a malformed cursor', 400);
         }
       }
     }

@@ -88,6 +88,8 @@ export const EXAMPLES: Record<string, (fx: Fixtures) => Example | Promise<Exampl
   finishSignIn: (fx) => fx.signInCallback(),
   signOut: () => ({}),
   getMe: () => ({}),
+  listSessions: () => ({}),
+  revokeSessions: () => ({ query: { name: 'rita@acme.example' } }),
 
   submitRequest: () => ({ body: submitBody() }),
   listRequests: () => ({ query: { limit: '5' } }),

@@ -19,6 +19,7 @@ const revokeQuery = z.object({
 export const sessionRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
   app.get('/sessions', {
     schema: {
+      operationId: 'listSessions',
       summary: 'The live sign-in sessions',
       description: 'Everyone signed in through the identity provider whose session has not expired, signed out or been ended, the earliest started first. Admin only.',
       tags: ['auth'],
@@ -29,6 +30,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
 
   app.delete('/sessions', {
     schema: {
+      operationId: 'revokeSessions',
       summary: 'End every session of one person',
       description: 'Signs a person out on every browser and every instance at once: their session cookies answer 401 from now on. They can sign in again while the identity provider lets them; remove them from the groups there to keep them out. Admin only.',
       tags: ['auth'],
