@@ -1,5 +1,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
 import './app.css';
+import './cards.css';
+import './views.css';
 
 render(<App />, document.getElementById('app')!);

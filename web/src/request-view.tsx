@@ -134,6 +134,33 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
         </dl>
       </div>
 
+      <RequestProposal request={request} proposal={proposal} />
+
+      <div class="card">
+        <h2 id="trail-title">Audit trail</h2>
+        <ol class="timeline" aria-labelledby="trail-title">
+          {audit.map((entry, index) => (
+            <li key={index} class={`event event-${entry.type}`}>
+              <time dateTime={entry.at}>{dateTime(entry.at)}</time>
+              <div>
+                <p class="event-text">{auditSentence(entry, name)}</p>
+                <details class="event-raw">
+                  <summary>Recorded as <code>{entry.type}</code> by <code>{entry.actor}</code></summary>
+                  <pre>{JSON.stringify(entry.data, null, 2)}</pre>
+                </details>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+/** The request's proposal and its decision, or word that it is still being structured. */
+function RequestProposal({ request, proposal }: { request: RequestRecord; proposal: Proposal | null }) {
+  return (
+    <>
       {request.proposal_id && !proposal ? (
         <div class="card">
           <h2>Proposal</h2>
@@ -159,24 +186,6 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
           )}
         </div>
       ) : null}
-
-      <div class="card">
-        <h2 id="trail-title">Audit trail</h2>
-        <ol class="timeline" aria-labelledby="trail-title">
-          {audit.map((entry, index) => (
-            <li key={index} class={`event event-${entry.type}`}>
-              <time dateTime={entry.at}>{dateTime(entry.at)}</time>
-              <div>
-                <p class="event-text">{auditSentence(entry, name)}</p>
-                <details class="event-raw">
-                  <summary>Recorded as <code>{entry.type}</code> by <code>{entry.actor}</code></summary>
-                  <pre>{JSON.stringify(entry.data, null, 2)}</pre>
-                </details>
-              </div>
-            </li>
-          ))}
-        </ol>
-      </div>
-    </section>
+    </>
   );
 }
