@@ -110,7 +110,7 @@ describe('the Dockerfile, played step by step', () => {
     expect(runtime.volumes.some((volume) => config.storage.path.startsWith(`${volume}/`))).toBe(true);
   });
 
-  it('started with its CMD on SQLite: the HEALTHCHECK passes, /readyz is ready, a submit is stored on the volume, and the check fails once it stops', async () => {
+  it('started with its CMD on SQLite: the HEALTHCHECK passes, /readyz is ready, a submit is stored on the volume and listed by the CLI inside, and the check fails once it stops', async () => {
     const env = { PORT: String(await freePort()), SERVICE_API_TOKEN: TEST_TOKEN };
     const server = startContainer(env);
     const base = (await server.start()).replace(/\/$/, '');
@@ -125,6 +125,10 @@ describe('the Dockerfile, played step by step', () => {
     const read = await api(base, 'GET', `/requests/${String(submitted.json.request_id)}`);
     expect(read.json).toMatchObject({ id: submitted.json.request_id, status: expect.stringMatching(/^(queued|asked)$/) });
     expect(existsSync(runtime.path('/data/expertq.db'))).toBe(true);
+    // `docker exec <container> node dist/cli/main.js requests`: the CLI finds the config and token in the ENV.
+    const cli = spawnSync(process.execPath, ['dist/cli/main.js', 'requests'], { cwd: runtime.path('.'), env: runtime.processEnv(env), encoding: 'utf8', timeout: 20_000 });
+    expect(cli.stderr).toBe('');
+    expect(cli.stdout).toContain(String(submitted.json.request_id));
 
     expect(await server.stop()).toBe(0);
     expect(healthcheck(env)).not.toBe(0);
