@@ -1,5 +1,6 @@
 // `npm start` and `prepare`: build only what is missing or older than its sources, and never fail a
-// production install (`npm ci --omit=dev`) for want of the compilers, which are dev dependencies.
+// production install (`npm ci --omit=dev`) for want of the compilers, which are dev dependencies, nor an
+// install before the sources are there (the Dockerfile's dependency layer).
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ const newest = (dir) =>
   }, 0);
 const built = (output, sources) => existsSync(output) && statSync(output).mtimeMs >= Math.max(...sources.map(newest));
 
+// No sources yet: a container build installs the dependencies before it copies them in.
+if (!existsSync('src')) process.exit(0);
 const haveCompilers = existsSync('node_modules/typescript') && existsSync('node_modules/esbuild');
 const server = built('dist/cli/main.js', ['src']);
 const web = built('web/assets/app.js', ['web/src']);

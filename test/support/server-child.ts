@@ -28,8 +28,10 @@ export class ServerChild {
     private readonly env: NodeJS.ProcessEnv = cleanEnv(),
     /** More `serve` arguments, e.g. `['--transport', 'chat']`. */
     private readonly args: readonly string[] = [],
+    /** Another command line and folder to start instead of `dist/` (a container's CMD, say); `configFile` then goes unused. */
+    private readonly command?: { argv: readonly [string, ...string[]]; cwd: string },
   ) {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first.`);
+    if (!command && !existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first.`);
   }
 
   get running(): boolean {
@@ -42,8 +44,9 @@ export class ServerChild {
     this.starts++;
     this.tail = [];
     this.stderr = '';
-    const child = spawn(process.execPath, [BIN, 'serve', '--config', this.configFile, ...this.args], {
-      cwd: dirname(this.configFile),
+    const [program, ...argv] = this.command?.argv ?? [process.execPath, BIN, 'serve', '--config', this.configFile, ...this.args];
+    const child = spawn(program, argv, {
+      cwd: this.command?.cwd ?? dirname(this.configFile),
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
