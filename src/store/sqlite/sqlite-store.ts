@@ -83,8 +83,6 @@ export class SqliteStore extends StoreReads implements Store {
   private readonly unlisted: SqliteAnswerWordsFill;
   private readonly indexTimer: NodeJS.Timeout;
   private indexing = false;
-  /** Prepared once: compiling the pragma for every batch cost as much as a small insert. */
-  private readonly deferKeys: Database.Statement;
   /** Checkpoints on the reading thread, when there is one: the writer's would block the event loop. */
   private readonly checkpoints: BackgroundCheckpoint | null;
 
@@ -138,7 +136,6 @@ export class SqliteStore extends StoreReads implements Store {
     this.checkpoints = backgroundCheckpoints(db, slow);
     this.search = new SqliteRequestSearch(db);
     this.unlisted = new SqliteAnswerWordsFill(db);
-    this.deferKeys = db.prepare('PRAGMA defer_foreign_keys = ON');
     this.indexTimer = setInterval(() => this.indexSearch(), INDEX_EVERY_MS).unref();
   }
 
@@ -227,7 +224,9 @@ export class SqliteStore extends StoreReads implements Store {
       db.exec('BEGIN IMMEDIATE');
       // References are checked at commit, as on every engine: a transaction may write a row before the
       // row it refers to (a submit writes its request last, in its final state).
-      this.deferKeys.run();
+      // Compiled here, inside the transaction: SQLite sets a flag pragma when it compiles it, so a
+      // statement prepared once had no effect on a first batch that followed any other statement.
+      db.exec('PRAGMA defer_foreign_keys = ON');
     } catch (caught) {
       const error = this.failed(caught);
       for (const item of batch) item.reject(error);
