@@ -78,6 +78,10 @@ describe('the docs', () => {
     expect(all.filter((p) => !reached.has(p))).toEqual([]);
   });
 
+  it('start from a README a newcomer reads to the end (150 lines at most)', () => {
+    expect(readFileSync('README.md', 'utf8').split('\n').length).toBeLessThanOrEqual(151);
+  });
+
   it('cite no internal document', () => {
     const citing = all.filter((page) => ((text) => /\bSPEC\b/.test(text) || /\bthe seed\b/i.test(text))(readFileSync(page, 'utf8')));
     expect(citing).toEqual([]);
