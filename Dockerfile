@@ -1,7 +1,7 @@
 # expertq as a container image: build with the compilers, run with only what serves.
 #   docker build -t expertq .
 #   docker run -p 8776:8776 -v expertq-data:/data -e SERVICE_API_TOKEN=… expertq
-# docs/operations.md ("Container") says what each part is for and how it was checked.
+# docs/deployment.md ("Container") says what each part is for and how it was checked.
 # test/ops/container-recipe.test.ts runs this file's COPY and RUN steps and starts the result.
 
 FROM node:20-bookworm-slim AS build

@@ -24,7 +24,7 @@ export function addLocalCommands(program: Command, say: (line?: string) => void)
     if (c.storage.url_env === undefined) return;
     throw new CliError(
       `expertq ${what} works on a SQLite file; this configuration uses PostgreSQL (storage.url_env). ` +
-        'Use pg_dump and pg_restore, or your provider\'s snapshots (docs/operations.md, "Several instances").',
+        'Use pg_dump and pg_restore, or your provider\'s snapshots (docs/deployment.md, "Backups" under "Several instances").',
     );
   };
 

@@ -37,11 +37,11 @@ export const quietHoursSchema = z
 /** The routing limits: `defaults.*` in the config, `routing_policy` on a request. */
 export const policySchema = z
   .object({
-    escalation_after: durationSchema,
-    give_up_after: durationSchema,
-    quiet_hours: quietHoursSchema,
-    max_open_asks_per_expert: z.number().int().min(1),
-    max_asks_per_expert_per_day: z.number().int().min(1),
+    escalation_after: durationSchema.describe('Wait before the question passes to the expert\'s `escalation_to`.'),
+    give_up_after: durationSchema.describe('Total wait before the request fails with `timeout`; may be shorter than `escalation_after`, and the request then gives up before anyone else is asked.'),
+    quiet_hours: quietHoursSchema.describe('A window such as `["22:00", "07:00"]` in which no message is sent (local time, may wrap midnight); `null`: none.'),
+    max_open_asks_per_expert: z.number().int().min(1).describe('Hard cap on unanswered asks per expert.'),
+    max_asks_per_expert_per_day: z.number().int().min(1).describe('Hard cap on asks per expert per local day.'),
   })
   .strict();
 
@@ -72,11 +72,11 @@ export function policyOf(d: Policy): Policy {
  */
 export const librarySchema = z
   .object({
-    verify_after: durationSchema.refine((ms) => ms >= 3_600_000, 'must be at least 1h').prefault('90d'),
-    share: z.enum(['all', 'same_consumer']).default('all'),
-    reuse: z.enum(['offer', 'off']).default('offer'),
-    min_score: z.number().min(0).max(1).default(0.6),
-    llm_min_score: z.number().min(0).max(1).default(0.3),
+    verify_after: durationSchema.refine((ms) => ms >= 3_600_000, 'must be at least 1h').prefault('90d').describe('An accepted answer kept in the [answer library](library.md) reads `stale` once its `verified_at` is older than this (at least `1h`).'),
+    share: z.enum(['all', 'same_consumer']).default('all').describe('Which library entries a consumer token sees: `all` active entries, or `same_consumer`: only those answering its own requests. Reviewers and admins see every entry.'),
+    reuse: z.enum(['offer', 'off']).default('offer').describe('`offer`: a new question close enough to an accepted answer of the same topic and kind gets that answer as a pending proposal, and no expert is asked ([reuse](library.md#reuse-answering-a-new-question-from-the-library)); `off`: always ask. A request may choose for itself with `routing_policy.reuse`.'),
+    min_score: z.number().min(0).max(1).default(0.6).describe('How alike (0..1, share of words in common) a question must be to an entry\'s to be offered it; raise it if reviewers send many back.'),
+    llm_min_score: z.number().min(0).max(1).default(0.3).describe('With an LLM: a new question whose best entry scores from this up to `min_score` waits (no expert asked) while the model judges whether that entry answers it; reused when it says yes with confidence ≥ 0.8, else an expert is asked ([with an LLM](library.md#with-an-llm)).'),
   })
   .strict()
   .prefault({});
@@ -89,36 +89,36 @@ export const configSchema = z
   .object({
     org: z
       .object({
-        name: z.string().trim().min(1, 'must not be empty'),
-        timezone: timeZoneSchema.default('UTC'),
+        name: z.string().trim().min(1, 'must not be empty').describe('Organization name in messages to experts.'),
+        timezone: timeZoneSchema.default('UTC').describe('IANA zone for quiet hours and the daily ask count (days start at local midnight).'),
         /** A page telling experts how expertq treats their time, linked at the end of every ask. */
-        expert_guide_url: z.string().url('must be a URL').optional(),
+        expert_guide_url: z.string().url('must be a URL').optional().describe('A page telling experts how expertq treats their time (publish the "For experts" part of [availability.md](availability.md#for-experts), or your own); linked at the end of every ask: "How expertq treats your time: <url>".'),
       })
       .strict(),
     llm: z
       .object({
-        model: z.string().min(1).optional(),
-        api_key_env: envName.optional(),
-        base_url: z.url().optional(),
+        model: z.string().min(1).optional().describe('Optional OpenAI-compatible model: questions are drafted and answers structured ([llm.md](llm.md)). Unset: no LLM.'),
+        api_key_env: envName.optional().describe('Variable holding the provider key; required unless `llm.base_url` is set (local endpoints need none). Unset variable: start-up error naming it.'),
+        base_url: z.url().optional().describe('Any OpenAI-compatible endpoint (Azure v1, Ollama, vLLM, LiteLLM). Unset: `https://api.openai.com/v1`.'),
         // Bounds every call and how long a first ask waits for its drafted question.
-        timeout: durationSchema.refine((ms) => ms >= 100, 'must be at least 100ms').prefault('30s'),
+        timeout: durationSchema.refine((ms) => ms >= 100, 'must be at least 100ms').prefault('30s').describe('Bounds each LLM call, and how long a new request waits for its drafted question or for the judgement of a library match. A request whose draft could not be ready in time is asked with the raw question at once ([llm.md](llm.md#the-checks-and-every-fallback)).'),
         // LLM calls in flight at once: an outage or a slow model holds at most this many.
-        concurrency: z.number().int().min(1).max(64).default(4),
+        concurrency: z.number().int().min(1).max(64).default(4).describe('LLM calls in flight at once.'),
       })
       .strict()
       .nullable()
       .default(null),
     chat: z
       .object({
-        bot_token_env: envName.optional(),
-        signing_secret_env: envName.optional(),
-        app_token_env: envName.optional(),
-        api_url: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
-        review_channel: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0123ABCD').optional(),
-        reviewers: z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id such as U0123ABCD')).default([]),
+        bot_token_env: envName.optional().describe('Slack transport (`serve --transport chat`): variable with the bot token `xoxb-…`. See [channels.md](channels.md).'),
+        signing_secret_env: envName.optional().describe('Variable with the signing secret: HTTP mode, events at `POST /api/v1/chat/events`. This or `app_token_env` is needed.'),
+        app_token_env: envName.optional().describe('Variable with the app-level token `xapp-…`: Socket Mode, no public URL (recommended).'),
+        api_url: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/').describe('Slack Web API base URL (GovSlack: `https://slack-gov.com/api/`).'),
+        review_channel: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0123ABCD').optional().describe('Channel id (`C…`) where pending proposals are posted with Accept / Edit / Reject / Send back ([slack.md](slack.md#the-review-channel)).'),
+        reviewers: z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id such as U0123ABCD')).default([]).describe('Slack user ids allowed to decide from the review channel. Empty: nobody decides from Slack.'),
         // Asks wait out each expert's do-not-disturb and away status in Slack (scopes dnd:read, users.profile:read).
-        use_slack_status: z.boolean().default(false),
-        away_status_emoji: z.array(z.string().regex(/^:[^:\s]+:$/, 'must be an emoji code such as :palm_tree:')).default([':palm_tree:', ':airplane:', ':face_with_thermometer:']),
+        use_slack_status: z.boolean().default(false).describe('Asks wait out each expert\'s Slack do-not-disturb and away status (scopes `dnd:read`, `users.profile:read`; [slack.md](slack.md#slack-status-and-do-not-disturb)).'),
+        away_status_emoji: z.array(z.string().regex(/^:[^:\s]+:$/, 'must be an emoji code such as :palm_tree:')).default([':palm_tree:', ':airplane:', ':face_with_thermometer:']).describe('Slack status emoji that mean away (with an expiry: away until then).'),
         away_status_pattern: z
           .string()
           .min(1)
@@ -130,30 +130,31 @@ export const configSchema = z
               return false;
             }
           }, 'must be a regular expression')
-          .default('out of office|ooo|vacation|holiday|on leave'),
+          .default('out of office|ooo|vacation|holiday|on leave')
+          .describe('Slack status text that means away: a regular expression, any case.'),
       })
       .strict()
       .nullable()
       .default(null),
     server: z
       .object({
-        port: z.number().int().min(0).max(65535).default(8776),
-        host: z.string().min(1).default('127.0.0.1'),
-        api_token_env: envName.default('SERVICE_API_TOKEN'),
-        body_limit: z.number().int().min(1024).default(1_048_576),
-        tick_ms: z.number().int().min(10).default(1000),
-        allow_private_webhooks: z.boolean().default(false),
-        allowed_hosts: z.array(z.string().trim().refine((entry) => parseHostEntry(entry) !== null, HOST_ENTRY_PROBLEM)).default([]),
-        public_metrics: z.boolean().default(false),
+        port: z.number().int().min(0).max(65535).default(8776).describe('Where the API and UI listen; `PORT` or `serve --port` override it.'),
+        host: z.string().min(1).default('127.0.0.1').describe('Address the server binds to (behind a proxy on another machine: see [deployment.md](deployment.md#behind-a-reverse-proxy-with-tls)).'),
+        api_token_env: envName.default('SERVICE_API_TOKEN').describe('Variable holding the static bearer token (role `admin`). Unset, with no `server.tokens` and no `auth.oidc`: no auth (warned at start-up).'),
+        body_limit: z.number().int().min(1024).default(1_048_576).describe('Largest request body in bytes (larger: 413).'),
+        tick_ms: z.number().int().min(10).default(1000).describe('How often due work (message retries, deadlines) is looked for, in milliseconds.'),
+        allow_private_webhooks: z.boolean().default(false).describe('Allow webhook URLs on private/loopback addresses.'),
+        allowed_hosts: z.array(z.string().trim().refine((entry) => parseHostEntry(entry) !== null, HOST_ENTRY_PROBLEM)).default([]).describe('Names clients reach expertq by, besides `localhost`, `127.0.0.1` and `[::1]` (always answered, on any port) and `server.public_url`\'s host: `[expertq.example.com, "10.0.0.5:8776"]`. A bare name is answered on any port, `name:port` on that port only. With authentication off the server answers no other `Host` (403 `forbidden`, so a web page cannot reach it by DNS rebinding); with authentication on, setting the list turns the same check on. `/healthz` and `/readyz` answer any `Host`.'),
+        public_metrics: z.boolean().default(false).describe('Serve `GET /metrics` without the bearer token (by default it needs an admin token).'),
         // Where browsers reach the server (behind a proxy: the proxy's URL); sign-in needs it.
-        public_url: z.url({ protocol: /^https?$/ }).refine((u) => { const url = new URL(u); return url.pathname === '/' && !url.search && !url.hash; }, 'must be an origin such as https://expertq.example.com, with no path').optional(),
+        public_url: z.url({ protocol: /^https?$/ }).refine((u) => { const url = new URL(u); return url.pathname === '/' && !url.search && !url.hash; }, 'must be an origin such as https://expertq.example.com, with no path').optional().describe('The URL browsers use to reach expertq (behind a proxy: the proxy\'s), an origin such as `https://expertq.example.com`. Required with `auth.oidc`: the sign-in redirect and the `Origin` check use it.'),
         tokens: z
           .array(
             z
               .object({
-                name: z.string().trim().min(1).max(100),
-                token_env: envName,
-                role: z.enum(['consumer', 'reviewer', 'admin']),
+                name: z.string().trim().min(1).max(100).describe('Who the token is: recorded as `decided_by`, and a consumer token submits as this consumer.'),
+                token_env: envName.describe('Variable holding the token\'s value; unset stops start-up, naming it.'),
+                role: z.enum(['consumer', 'reviewer', 'admin']).describe('What the token may call ([Tokens and roles](configuration.md#tokens-and-roles)).'),
               })
               .strict(),
           )
@@ -166,23 +167,24 @@ export const configSchema = z
                 seen[key].add(t[key]);
               }
             });
-          }),
+          })
+          .describe('Scoped tokens: `[{name, token_env, role}]`, role `consumer`, `reviewer` or `admin`. See [Tokens and roles](configuration.md#tokens-and-roles).'),
       })
       .strict()
       .prefault({}),
     storage: z
       .object({
-        path: z.string().min(1).optional(),
-        url_env: envName.optional(),
-        pool_size: z.number().int().min(1).max(500).default(10),
-        retention: retentionSchema.nullable().default(null),
-        retention_requests: retentionSchema.nullable().default(null),
+        path: z.string().min(1).optional().describe('SQLite database, relative to the config file. Unset (and no `url_env`): `expertq.db` beside the config.'),
+        url_env: envName.optional().describe('Name of the environment variable holding a `postgres://` URL: with it, expertq uses that PostgreSQL database instead of SQLite, and several instances may share it. Setting both `path` and `url_env` is a config error; an unset variable or an unreachable database stops `serve` with one line.'),
+        pool_size: z.number().int().min(1).max(500).default(10).describe('PostgreSQL connections per instance.'),
+        retention: retentionSchema.nullable().default(null).describe('e.g. `90d`: delivered deliveries, sent messages, event bodies (and Slack event ids, finished LLM jobs) older than this are pruned hourly in small batches. Unset: nothing is pruned.'),
+        retention_requests: retentionSchema.nullable().default(null).describe('e.g. `730d`: also finished requests last changed before this, with their proposals, asks and audit rows. Unset: requests are kept forever. Both `1d`–`3650d` ([operations.md](operations.md#retention)).'),
       })
       .strict()
       .prefault({}),
     defaults: policySchema
       .partial()
-      .extend({ max_requests_per_consumer_per_day: z.number().int().min(1).optional(), warn_before: durationSchema.optional() })
+      .extend({ max_requests_per_consumer_per_day: z.number().int().min(1).optional().describe('New requests one consumer may submit per day, counted from midnight in `org.timezone`; beyond it `POST /requests` answers 429 `rate_limited` with `Retry-After`. A consumer\'s own `max_requests_per_day` replaces it. Unset: no limit.'), warn_before: durationSchema.optional().describe('e.g. `2h`: that long before an open request gives up, its subscribers get one `request_expiring {gives_up_at, waiting}` event ([webhooks.md](webhooks.md#request_expiring-decide-whether-to-keep-waiting)). Applies to requests submitted while it is set. Unset: no warning.') })
       .strict()
       .prefault({})
       .transform((d): Defaults => ({
@@ -195,14 +197,14 @@ export const configSchema = z
         warn_before: d.warn_before ?? null,
       })),
     review: z
-      .object({ remind_after: durationSchema.default(3_600_000) })
+      .object({ remind_after: durationSchema.default(3_600_000).describe('When the oldest pending proposal has waited this long: one reminder (review channel, else a warning log line), at most once per period.') })
       .strict()
       .prefault({}),
     auth: authSchema,
     library: librarySchema,
-    experts: expertListSchema.default([]),
+    experts: expertListSchema.default([]).describe('`id` is the chat user id (any string on the console). Reloaded while running when the file changes or on `SIGHUP`; an invalid section is logged and the running experts kept. Every other key needs a restart (a change is logged as a warning).'),
     topics: z
-      .record(z.string(), z.object({ fallback: z.string().min(1).nullable().default(null) }).strict())
+      .record(z.string(), z.object({ fallback: z.string().min(1).nullable().default(null).describe('Expert id asked when nothing matches that topic.') }).strict())
       .default({}),
   })
   .strict()

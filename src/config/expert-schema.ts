@@ -4,10 +4,10 @@ import { expertAvailabilityFields } from './expert-availability-schema.js';
 /** One registry entry as written in `service.yaml` and sent to `PUT /api/v1/experts`. */
 export const expertEntrySchema = z
   .object({
-    id: z.string().trim().min(1, 'must not be empty').max(200),
-    name: z.string().trim().min(1, 'must not be empty').max(200),
-    topics: z.array(z.string().trim().min(1, 'must not be empty').max(200)).min(1, 'needs at least one topic'),
-    escalation_to: z.string().min(1).nullable().optional(),
+    id: z.string().trim().min(1, 'must not be empty').max(200).describe('The chat user id (any string on the console).'),
+    name: z.string().trim().min(1, 'must not be empty').max(200).describe('The expert\'s name, as consumers and reviewers see it.'),
+    topics: z.array(z.string().trim().min(1, 'must not be empty').max(200)).min(1, 'needs at least one topic').describe('Topics the expert answers; matched exactly after lowercasing and collapsing whitespace, else by word overlap.'),
+    escalation_to: z.string().min(1).nullable().optional().describe('Expert id asked next when this expert lets `escalation_after` pass, skips or mutes.'),
     ...expertAvailabilityFields,
   })
   .strict();

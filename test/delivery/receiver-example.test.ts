@@ -16,7 +16,7 @@ afterEach(() => {
   child = null;
 });
 
-/** Starts the README's receiver and resolves with its URL once it prints that it listens. */
+/** Starts the docs' receiver and resolves with its URL once it prints that it listens. */
 function startReceiver(port: number, env: Record<string, string> = {}): Promise<{ url: string; out: () => string }> {
   const base = { ...process.env };
   delete base.HOST;
@@ -49,7 +49,7 @@ function connects(host: string, port: number): Promise<boolean> {
   });
 }
 
-describe('the README webhook receiver (examples/receiver.mjs)', () => {
+describe('the webhook receiver of the docs (examples/receiver.mjs)', () => {
   it('accepts a correctly signed delivery whose body is split inside a multi-byte character', async () => {
     const { url, out } = await startReceiver(await freePort());
     const body = Buffer.from(JSON.stringify({ event: 'proposal_accepted', id: 'evt_1', proposal: { answer: 'The fee is 5 € per invoice.' } }));
@@ -101,9 +101,9 @@ describe('the README webhook receiver (examples/receiver.mjs)', () => {
     expect(result.stderr.trim().split('\n')).toEqual(['Set EXPERTQ_WEBHOOK_SECRET to the whsec_… secret that POST /consumers answered.']);
   });
 
-  it('is the receiver the README and docs/webhooks.md show, character for character', () => {
+  it('is the receiver docs/agents.md and docs/webhooks.md show, character for character', () => {
     const example = readFileSync(RECEIVER, 'utf8');
-    for (const doc of ['README.md', join('docs', 'webhooks.md')]) {
+    for (const doc of [join('docs', 'agents.md'), join('docs', 'webhooks.md')]) {
       const blocks = [...readFileSync(join(ROOT, doc), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
       expect(blocks, doc).toContain(example);
     }
