@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { expertView, queueItem, topicView } from '../http/schemas.js';
+import type { expertView, queueItem, topicView } from '../wire/schemas.js';
 import type { AnswerListQuery, AnswerView } from '../service/answers.js';
 import type { SubmitResult } from '../service/submit-request.js';
 import type { ProposalBody, RequestView } from '../service/views.js';

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { answerView } from '../http/answer-schemas.js';
+import { answerView } from '../wire/answer-schemas.js';
 import type { McpBackend } from './backend.js';
 import { run } from './tool-kit.js';
 

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { proposal, queueItem } from '../http/schemas.js';
+import { proposal, queueItem } from '../wire/schemas.js';
 import type { McpBackend } from './backend.js';
 import { run } from './tool-kit.js';
 

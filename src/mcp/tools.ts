@@ -4,7 +4,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { expertView, proposal, requestRecord, topicView, waiting } from '../http/schemas.js';
+import { expertView, proposal, requestRecord, topicView, waiting } from '../wire/schemas.js';
 import type { RequestView } from '../service/views.js';
 import type { Role } from '../service/operations.js';
 import type { McpBackend } from './backend.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { answerStatsView, answerView } from '../../src/http/answer-schemas.js';
-import type { auditEntry, errorBody, expertView, proposal, queueItem, requestRecord } from '../../src/http/schemas.js';
+import type { answerStatsView, answerView } from '../../src/wire/answer-schemas.js';
+import type { auditEntry, errorBody, expertView, proposal, queueItem, requestRecord } from '../../src/wire/schemas.js';
 
 /** The API's wire shapes, inferred from the server's own zod schemas (types only: nothing is bundled). */
 export type Proposal = z.infer<typeof proposal>;

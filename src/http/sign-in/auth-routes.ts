@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { AppError, forbidden } from '../../errors.js';
-import { errorBody } from '../schemas.js';
+import { errorBody } from '../../wire/schemas.js';
 import type { SignIn } from './prepare-sign-in.js';
 import { nameFromClaim, roleFromGroups } from './read-identity.js';
 import { cookieHeader, LOGIN_COOKIE, readCookie, seal, SESSION_COOKIE, unseal } from './sealed-cookies.js';
