@@ -39,8 +39,9 @@ export function expertqApi(call: Call) {
 
     submit: (body: SubmitRequestBody) => call<SubmitResult>('POST', '/requests', body),
     request: (id: string) => call<RequestRecord>('GET', `/requests/${at(id)}`),
-    /** The request once decided or failed, or after `timeoutS` (1–50) as it stands then. */
-    waitForDecision: (id: string, timeoutS: number) => call<RequestRecord>('GET', `/requests/${at(id)}/wait?timeout_s=${timeoutS}`),
+    /** The request once decided or failed, or after `timeoutS` (1–50) as it stands then; with `changedFrom` (an `updated_at`), also as soon as it changed since. */
+    waitForDecision: (id: string, timeoutS: number, changedFrom?: string) =>
+      call<RequestRecord>('GET', `/requests/${at(id)}/wait?timeout_s=${timeoutS}${changedFrom ? `&changed_from=${at(changedFrom)}` : ''}`),
     cancel: (id: string) => call<RequestRecord>('POST', `/requests/${at(id)}/cancel`, {}),
     /** `GET /requests` with these filters (unset ones left out). */
     requests: (filters: Record<string, string | number | undefined>) => call<Page<RequestRecord>>('GET', `/requests?${query(filters)}`),

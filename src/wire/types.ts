@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { answerStatsView, answerView, listAnswersQuery, retireBody } from './answer-schemas.js';
 import type { meView, signInStateView } from './auth-schemas.js';
+import type { consumerView, deliveryView } from './consumer-schemas.js';
 import type {
   acceptBody,
   auditEntry,
@@ -44,6 +45,8 @@ export type QueueItem = z.infer<typeof queueItem>;
 export type Expert = z.infer<typeof expertView>;
 export type Topic = z.infer<typeof topicView>;
 export type AuditEntry = z.infer<typeof auditEntry>;
+export type Consumer = z.infer<typeof consumerView>;
+export type Delivery = z.infer<typeof deliveryView>;
 export type Answer = z.infer<typeof answerView>;
 export type AnswerStats = z.infer<typeof answerStatsView>;
 export type Me = z.infer<typeof meView>;
