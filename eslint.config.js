@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = [
   { type: 'base', files: ['clock', 'errors', 'ids', 'package-info'] },
-  { type: 'model', folders: ['domain', 'config', 'core'] },
+  { type: 'model', folders: ['domain', 'config', 'core', 'wire'] },
   { type: 'store', folders: ['store'] },
   { type: 'outside', folders: ['delivery', 'llm', 'transport', 'client'] },
   { type: 'service', folders: ['service'] },
@@ -76,7 +76,7 @@ export default tseslint.config(
   // Responses are checked by parsing them with their schema (src/http/serialize-response.ts), which
   // equals encoding only while no schema of the API converts values: a codec or transform would need encoding.
   {
-    files: ['src/http/**/*.ts'],
+    files: ['src/http/**/*.ts', 'src/wire/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config/load-config.js';
 import { configureLlm } from '../dist/llm/configure-llm.js';
-import { submitRequestBody, submitResult } from '../dist/http/schemas.js';
+import { submitRequestBody, submitResult } from '../dist/wire/schemas.js';
 import { createLogger } from '../dist/log.js';
 import { Scheduler } from '../dist/scheduler/scheduler.js';
 import { ExpertqService } from '../dist/service/expertq-service.js';

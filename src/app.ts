@@ -19,7 +19,7 @@ import { errorBody, installErrorHandler, writeClientError } from './http/error-h
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { registerOpenApi, servedDocument } from './http/openapi/register-openapi.js';
 import { treatEmptyJsonAsNoBody } from './http/empty-json-body.js';
-import { MAX_ID_LENGTH } from './http/schemas.js';
+import { MAX_ID_LENGTH } from './wire/schemas.js';
 import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';

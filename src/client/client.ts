@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
 import { loadConfig, portOverride, readEnv } from '../config/load-config.js';
+import { expertqApi } from './api.js';
+import { httpCall } from './http.js';
 
 /**
  * An API call that failed (the server's error code in `code`, or `unreachable`), with the exit code
@@ -30,7 +32,8 @@ export interface ClientOptions {
 }
 
 /**
- * The HTTP API client (the CLI's commands and the stdio MCP server use it): the running server's URL and token come from the same config file and
+ * The HTTP API client of the CLI's commands and the stdio MCP server (the web UI shares its `httpCall`
+ * and `expertqApi`): the running server's URL and token come from the same config file and
  * environment variable the server uses, so `--config` is all a reviewer needs. `EXPERTQ_TOKEN`, when
  * set, is sent instead (a scoped token of `server.tokens`).
  */
@@ -62,58 +65,47 @@ export function createClient(options: ClientOptions, env: NodeJS.ProcessEnv = pr
           : `the default port, as there is no ${file}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(`${base}/api/v1${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        // The long-poll wait endpoint may take up to 50 s by design.
-        signal: AbortSignal.timeout(path.includes('/wait?') ? timeoutMs + 55_000 : timeoutMs),
-      });
-    } catch (error) {
-      const e = error as Error;
-      const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : networkReason(e);
-      throw new ClientError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`, 1, 'unreachable');
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw new ClientError(`expertq at ${base} (from ${via}) stopped answering: ${(error as Error).message}.`, 1, 'unreachable');
-    }
-    let data;
-    try {
-      data = text ? JSON.parse(text) : undefined;
-    } catch {
-      if (!response.ok) throw notExpertqFailure(response.status, `${method} ${base}/api/v1${path}`, via, 'a body that is not expertq\'s JSON');
-      throw new ClientError(`${base} (from ${via}) answered ${response.status} with something that is not expertq's JSON; is another program listening there?`);
-    }
-    if (!response.ok) {
-      const err = data?.error;
-      if (typeof err?.code !== 'string' || typeof err?.message !== 'string') {
-        throw notExpertqFailure(response.status, `${method} ${base}/api/v1${path}`, via, text ? 'no expertq error in its body' : 'an empty body');
+  const call = httpCall({
+    base,
+    token,
+    // The long-poll wait endpoint may take up to 50 s by design.
+    signal: (path) => AbortSignal.timeout(path.includes('/wait?') ? timeoutMs + 55_000 : timeoutMs),
+    fail: (failure) => {
+      const asked = `${failure.method} ${failure.url}`;
+      switch (failure.kind) {
+        case 'unreachable': {
+          const e = failure.error;
+          const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (--timeout)` : networkReason(e);
+          return new ClientError(`Cannot reach expertq at ${base} (from ${via}): ${why}. Is "expertq serve" running there?`, 1, 'unreachable');
+        }
+        case 'unreadable':
+          return new ClientError(`expertq at ${base} (from ${via}) stopped answering: ${failure.error.message}.`, 1, 'unreachable');
+        case 'not_json':
+          if (!failure.ok) return notExpertqFailure(failure.status, asked, via, 'a body that is not expertq\'s JSON');
+          return new ClientError(`${base} (from ${via}) answered ${failure.status} with something that is not expertq's JSON; is another program listening there?`);
+        case 'not_expertq':
+          return notExpertqFailure(failure.status, asked, via, failure.empty ? 'an empty body' : 'no expertq error in its body');
+        case 'api': {
+          const err = failure.error;
+          const details = Array.isArray(err.details) ? err.details.map((d) => `\n  ${d.path}: ${d.message}`).join('') : '';
+          const hint =
+            failure.status !== 401
+              ? ''
+              : token
+                ? ` The token sent (from ${vars.EXPERTQ_TOKEN ? 'EXPERTQ_TOKEN' : `${tokenEnv}, server.api_token_env`}) is not one this server knows; check it matches the server's.`
+                : ` No token was sent: set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.`;
+          return new ClientError(`${failure.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code, Array.isArray(err.details) ? err.details : []);
+        }
       }
-      const details = Array.isArray(err?.details) ? err.details.map((d: { path: string; message: string }) => `\n  ${d.path}: ${d.message}`).join('') : '';
-      const hint =
-        response.status !== 401
-          ? ''
-          : token
-            ? ` The token sent (from ${vars.EXPERTQ_TOKEN ? 'EXPERTQ_TOKEN' : `${tokenEnv}, server.api_token_env`}) is not one this server knows; check it matches the server's.`
-            : ` No token was sent: set EXPERTQ_TOKEN, or ${tokenEnv} (server.api_token_env), to the server's token.`;
-      throw new ClientError(`${response.status} ${err.code}: ${err.message}${details}${hint}`, 1, err.code, Array.isArray(err?.details) ? err.details : []);
-    }
-    return data as T;
-  }
+    },
+  });
 
   return {
     base,
     /** The organisation's time zone (org.timezone) for printing times; UTC without a config file. */
     timeZone,
+    /** The API's operations, typed by the wire contract. */
+    api: expertqApi(call),
     get: <T>(path: string) => call<T>('GET', path),
     post: <T>(path: string, body: unknown = {}) => call<T>('POST', path, body),
     put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),

@@ -1,12 +1,9 @@
-import type { z } from 'zod';
-import type { expertView, queueItem, topicView } from '../http/schemas.js';
-import type { AnswerListQuery, AnswerView } from '../service/answers.js';
-import type { SubmitResult } from '../service/submit-request.js';
-import type { ProposalBody, RequestView } from '../service/views.js';
+import type { AnswerListQuery } from '../service/answers.js';
+import type { AcceptBody, Answer, Expert, Page, Proposal, QueueItem, RejectBody, RequestRecord, ReturnBody, SubmitRequestBody, SubmitResult, Topic } from '../wire/types.js';
 
-export type ExpertItem = z.infer<typeof expertView>;
-export type QueueEntry = z.infer<typeof queueItem>;
-export type TopicItem = z.infer<typeof topicView>;
+export type ExpertItem = Expert;
+export type QueueEntry = QueueItem;
+export type TopicItem = Topic;
 
 /** A failure a tool reports as an `isError` result with the API's error code (never a crash of the connection). */
 export class McpToolError extends Error {
@@ -18,15 +15,11 @@ export class McpToolError extends Error {
   }
 }
 
-export interface SubmitBody {
-  consumer_id: string;
-  topic: string;
-  question: string;
-  kind?: string | undefined;
-  context: { asked_because: string };
-  target_experts?: string[] | undefined;
-  dedup_key?: string | undefined;
-}
+/** What `ask_expert` submits: the HTTP submit body. */
+export type SubmitBody = SubmitRequestBody;
+
+/** An accept or a reject, always with who decides (the tool fills in its default). */
+export type DecisionBody = AcceptBody & Pick<Partial<RejectBody>, 'reason'> & { decided_by: string };
 
 /**
  * What the MCP tools need from expertq. Two implementations: the running service in this process
@@ -36,15 +29,15 @@ export interface SubmitBody {
  */
 export interface McpBackend {
   submit(body: SubmitBody): Promise<SubmitResult>;
-  getRequest(id: string): Promise<RequestView>;
+  getRequest(id: string): Promise<RequestRecord>;
   /** The request once decided or failed, or at `timeoutMs` as it stands then. */
-  waitForDecision(id: string, timeoutMs: number, signal: AbortSignal): Promise<RequestView>;
-  cancel(id: string): Promise<RequestView>;
-  proposal(id: string): Promise<ProposalBody>;
+  waitForDecision(id: string, timeoutMs: number, signal: AbortSignal): Promise<RequestRecord>;
+  cancel(id: string): Promise<RequestRecord>;
+  proposal(id: string): Promise<Proposal>;
   experts(): Promise<ExpertItem[]>;
   topics(): Promise<TopicItem[]>;
   queue(): Promise<QueueEntry[]>;
-  decide(id: string, decision: 'accept' | 'reject', body: { decided_by: string; note?: string | undefined; reason?: string | undefined; answer?: string | undefined; structured?: unknown }): Promise<ProposalBody>;
-  returnProposal(id: string, body: { decided_by: string; instructions?: string | undefined }): Promise<ProposalBody>;
-  searchAnswers(query: AnswerListQuery): Promise<{ items: AnswerView[]; next_cursor: string | null }>;
+  decide(id: string, decision: 'accept' | 'reject', body: DecisionBody): Promise<Proposal>;
+  returnProposal(id: string, body: ReturnBody & { decided_by: string }): Promise<Proposal>;
+  searchAnswers(query: AnswerListQuery): Promise<Page<Answer>>;
 }

@@ -1,8 +1,5 @@
 import { ClientError, type Client } from '../client/client.js';
-import type { AnswerView } from '../service/answers.js';
-import type { SubmitResult } from '../service/submit-request.js';
-import type { ProposalBody, RequestView } from '../service/views.js';
-import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry, type TopicItem } from './backend.js';
+import { McpToolError, type McpBackend } from './backend.js';
 
 /**
  * The tools over stdio (`expertq mcp`): a thin client of the running server's HTTP API with the same
@@ -17,22 +14,18 @@ export function httpBackend(client: Client): McpBackend {
       throw error;
     }
   };
-  const id = (value: string) => encodeURIComponent(value);
+  const { api } = client;
   return {
-    submit: (body) => call(() => client.post<SubmitResult>('/requests', body)),
-    getRequest: (requestId) => call(() => client.get<RequestView>(`/requests/${id(requestId)}`)),
-    waitForDecision: (requestId, timeoutMs) =>
-      call(() => client.get<RequestView>(`/requests/${id(requestId)}/wait?timeout_s=${Math.max(1, Math.min(50, Math.ceil(timeoutMs / 1000)))}`)),
-    cancel: (requestId) => call(() => client.post<RequestView>(`/requests/${id(requestId)}/cancel`, {})),
-    proposal: (proposalId) => call(() => client.get<ProposalBody>(`/proposals/${id(proposalId)}`)),
-    experts: () => call(() => client.get<ExpertItem[]>('/experts')),
-    topics: () => call(() => client.get<TopicItem[]>('/topics')),
-    queue: () => call(() => client.get<QueueEntry[]>('/queue')),
-    decide: (proposalId, decision, body) => call(() => client.post<ProposalBody>(`/proposals/${id(proposalId)}/${decision}`, body)),
-    returnProposal: (proposalId, body) => call(() => client.post<ProposalBody>(`/proposals/${id(proposalId)}/return`, body)),
-    searchAnswers: (query) => {
-      const params = new URLSearchParams({ limit: String(query.limit), ...(query.q ? { q: query.q } : {}), ...(query.topic ? { topic: query.topic } : {}) });
-      return call(() => client.get<{ items: AnswerView[]; next_cursor: string | null }>(`/answers?${params}`));
-    },
+    submit: (body) => call(() => api.submit(body)),
+    getRequest: (requestId) => call(() => api.request(requestId)),
+    waitForDecision: (requestId, timeoutMs) => call(() => api.waitForDecision(requestId, Math.max(1, Math.min(50, Math.ceil(timeoutMs / 1000))))),
+    cancel: (requestId) => call(() => api.cancel(requestId)),
+    proposal: (proposalId) => call(() => api.proposal(proposalId)),
+    experts: () => call(() => api.experts()),
+    topics: () => call(() => api.topics()),
+    queue: () => call(() => api.queue()),
+    decide: (proposalId, decision, body) => call(() => (decision === 'accept' ? api.accept(proposalId, body) : api.reject(proposalId, { ...body, reason: body.reason! }))),
+    returnProposal: (proposalId, body) => call(() => api.returnProposal(proposalId, body)),
+    searchAnswers: (query) => call(() => api.answers({ limit: query.limit, q: query.q || undefined, topic: query.topic || undefined })),
   };
 }

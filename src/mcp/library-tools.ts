@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { answerView } from '../http/answer-schemas.js';
+import { answerView, listAnswersQuery } from '../wire/answer-schemas.js';
 import type { McpBackend } from './backend.js';
 import { run } from './tool-kit.js';
 
@@ -14,8 +14,8 @@ export function registerLibraryTools(registerTool: McpServer['registerTool'], ba
         'Search the library of answers reviewers accepted (and FAQs an admin imported), best matches first. ' +
         'Try this before ask_expert: if an active entry answers your question, use it and ask nobody. Read-only.',
       inputSchema: {
-        query: z.string().min(1).max(1000).describe('Words to look for in questions and answers, e.g. "refund window annual plan".'),
-        topic: z.string().min(1).max(200).optional().describe('Only entries of this topic.'),
+        query: listAnswersQuery.shape.q.unwrap().describe('Words to look for in questions and answers, e.g. "refund window annual plan".'),
+        topic: listAnswersQuery.shape.topic.describe('Only entries of this topic.'),
         limit: z.number().int().min(1).max(50).optional().describe('How many entries at most (default 10).'),
       },
       outputSchema: { items: z.array(answerView) },

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { proposal, queueItem } from '../http/schemas.js';
+import { acceptBody, proposal, queueItem, rejectBody, returnBody } from '../wire/schemas.js';
 import type { McpBackend } from './backend.js';
 import { run } from './tool-kit.js';
 
@@ -41,9 +41,9 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
       description: 'Accepts a pending proposal: it is delivered to every subscribed consumer. Give `answer` to deliver your corrected text instead (the expert\'s is kept). No-op when already decided.',
       inputSchema: {
         proposal_id: z.string().min(1).max(100),
-        note: z.string().max(4000).optional(),
-        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
-        answer: z.string().min(1).max(4000).optional().describe('Your corrected answer, delivered instead of the expert\'s (which is kept).'),
+        note: acceptBody.shape.note,
+        decided_by: acceptBody.shape.decided_by.describe('Default "mcp:<client name>".'),
+        answer: acceptBody.shape.answer.describe('Your corrected answer, delivered instead of the expert\'s (which is kept).'),
       },
       outputSchema: proposal.shape,
       annotations: decision('accept_proposal'),
@@ -62,8 +62,8 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
       description: 'Rejects a pending proposal; the reason is delivered to the consumers. No-op when already decided.',
       inputSchema: {
         proposal_id: z.string().min(1).max(100),
-        reason: z.string().min(1).max(4000),
-        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
+        reason: rejectBody.shape.reason,
+        decided_by: acceptBody.shape.decided_by.describe('Default "mcp:<client name>".'),
       },
       outputSchema: proposal.shape,
       annotations: decision('reject_proposal'),
@@ -82,8 +82,8 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
       description: 'Withdraws a pending proposal and asks the same expert again with your instructions; consumers are not told of a rejection. For an answer reused from the library, asks an expert instead. No-op when already decided.',
       inputSchema: {
         proposal_id: z.string().min(1).max(100),
-        instructions: z.string().min(1).max(2000).optional().describe('Required, except for an answer reused from the library: sending it back then means "ask an expert".'),
-        decided_by: z.string().min(1).max(200).optional().describe('Default "mcp:<client name>".'),
+        instructions: returnBody.shape.instructions.describe('Required, except for an answer reused from the library: sending it back then means "ask an expert".'),
+        decided_by: acceptBody.shape.decided_by.describe('Default "mcp:<client name>".'),
       },
       outputSchema: proposal.shape,
       annotations: decision('return_proposal'),

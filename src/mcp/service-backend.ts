@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import type { Caller } from '../http/auth.js';
 import { decisionBy } from '../http/routes/proposals.js';
-import { submitRequestBody } from '../http/schemas.js';
+import { submitRequestBody } from '../wire/schemas.js';
 import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { mayPerform, OPERATION_WORDS, type Operation } from '../service/operations.js';

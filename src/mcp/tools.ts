@@ -4,8 +4,8 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { expertView, proposal, requestRecord, topicView, waiting } from '../http/schemas.js';
-import type { RequestView } from '../service/views.js';
+import { expertView, proposal, reason, requestRecord, submitRequestBody, topicView, waiting } from '../wire/schemas.js';
+import type { RequestRecord } from '../wire/types.js';
 import type { Role } from '../service/operations.js';
 import type { McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
@@ -28,7 +28,7 @@ export interface ToolOptions {
 export const MAX_WAIT_S = 50;
 const DONE = new Set(['accepted', 'rejected', 'failed']);
 
-const reasonShape = z.object({ code: z.string(), message: z.string() });
+const submit = submitRequestBody.shape;
 const askedShape = z.array(z.object({ expert_name: z.string(), sent_at: z.string().nullable() }));
 
 /**
@@ -52,20 +52,21 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         'Ask a named human expert a question. Returns a request_id at once; the human answer takes minutes to hours. ' +
         'Then call wait_for_answer with the request_id (repeat it until done is true). Do not call ask_expert again for the same question: a retry attaches to the same request.',
       inputSchema: {
-        topic: z.string().min(1).max(200).describe('Topic used to route the question to an expert, e.g. "billing".'),
-        question: z.string().min(1).max(4000).describe('One question, answerable by a person from memory in a sentence or two.'),
-        asked_because: z.string().min(1).max(500).describe('Why you are stuck: shown to the expert.'),
-        kind: z.string().min(1).max(100).optional().describe('Kind of answer (selects a consumer capture schema); default "answer".'),
-        target_experts: z.array(z.string().min(1)).max(50).optional().describe('Ask these expert ids directly, skipping routing.'),
-        dedup_key: z.string().min(1).max(200).optional().describe('Your own deduplication key; derived from consumer, topic and question when absent.'),
-        consumer_id: z.string().min(1).max(200).optional().describe('Who asks; default "mcp".'),
+        // The submit body's own fields and limits; only the descriptions speak to an agent.
+        topic: submit.topic.describe('Topic used to route the question to an expert, e.g. "billing".'),
+        question: submit.question.describe('One question, answerable by a person from memory in a sentence or two.'),
+        asked_because: submit.context.shape.asked_because.describe('Why you are stuck: shown to the expert.'),
+        kind: submit.kind.describe('Kind of answer (selects a consumer capture schema); default "answer".'),
+        target_experts: submit.target_experts.describe('Ask these expert ids directly, skipping routing.'),
+        dedup_key: submit.dedup_key.describe('Your own deduplication key; derived from consumer, topic and question when absent.'),
+        consumer_id: submit.consumer_id.optional().describe('Who asks; default "mcp".'),
         wait_s: z.number().int().min(0).max(45).optional().describe('Wait up to this many seconds for a decision before returning (default 0).'),
       },
       outputSchema: {
         request_id: z.string(),
         status: z.string().describe('queued | deduped_open | deduped_resolved | failed, or the request status after waiting'),
         request_status: z.string().describe('The request\'s own status: proposed when an answer from the library waits for a reviewer (nobody was asked), asked, queued, …'),
-        reason: reasonShape.optional(),
+        reason: reason.optional(),
         proposal: proposal.optional(),
         next_check_after_s: z.number(),
       },
@@ -113,7 +114,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         status: z.string(),
         done: z.boolean(),
         proposal: proposal.optional(),
-        reason: reasonShape.optional(),
+        reason: reason.optional(),
         asked: askedShape.optional(),
         waiting: waiting.nullable().optional(),
         gives_up_at: z.string().nullable().optional(),
@@ -211,10 +212,10 @@ export function derivedDedupKey(consumer: string, topic: string, question: strin
   return `mcp:${digest}`;
 }
 
-const record = (view: RequestView) => ({ text: `Request ${view.id}: ${view.status}${view.reason ? ` (${view.reason.code}: ${view.reason.message})` : ''}.`, structured: view as unknown as Record<string, unknown> });
+const record = (view: RequestRecord) => ({ text: `Request ${view.id}: ${view.status}${view.reason ? ` (${view.reason.code}: ${view.reason.message})` : ''}.`, structured: view as unknown as Record<string, unknown> });
 
 /** The request's outcome fields: the accepted (or rejected) proposal, or the failure reason. */
-function answerOf(view: RequestView): Record<string, unknown> {
+function answerOf(view: RequestRecord): Record<string, unknown> {
   const out: Record<string, unknown> = { request_id: view.id };
   if (view.reason) out.reason = view.reason;
   if ((view.status === 'accepted' || view.status === 'rejected') && view.proposal) out.proposal = view.proposal;
@@ -224,7 +225,7 @@ function answerOf(view: RequestView): Record<string, unknown> {
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Waits for a decision; while it waits, a progress notification every `every` ms when the call asked for them. */
-async function waitWithProgress(backend: McpBackend, requestId: string, timeoutMs: number, extra: Extra, every: number, clock: () => number): Promise<RequestView> {
+async function waitWithProgress(backend: McpBackend, requestId: string, timeoutMs: number, extra: Extra, every: number, clock: () => number): Promise<RequestRecord> {
   const token = extra._meta?.progressToken;
   const abort = new AbortController();
   const stop = () => abort.abort();

@@ -1,6 +1,12 @@
+import { expertqApi } from '../../src/client/api.js';
+import { authHeaders, httpCall, type CallFailure } from '../../src/client/http.js';
 import type { AnswerFilters, RequestFilters } from './routes.js';
 import { SseParser } from './sse.js';
-import type { Answer, AnswerStats, AuditEntry, ErrorBody, Expert, Proposal, QueueItem, RequestRecord } from './wire.js';
+import type { ErrorBody, Me, Page, QueueItem, RequestRecord, SignInState } from './wire.js';
+
+export type { Me, SignInState } from './wire.js';
+/** Sign-in through the organisation's identity provider, when the server offers it. */
+export type SignInOffer = NonNullable<SignInState['sign_in']>;
 
 const BASE = '/api/v1';
 const TOKEN_KEY = 'expertq.token';
@@ -36,43 +42,14 @@ async function failure(res: Response): Promise<Error> {
   return new ApiError(res.status, body?.error.code ?? 'http_error', body?.error.message ?? `The server answered ${res.status}.`);
 }
 
-function headers(token: string | null, extra: Record<string, string> = {}): Record<string, string> {
-  return token ? { ...extra, authorization: `Bearer ${token}` } : extra;
-}
-
-async function call<T>(token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(BASE + path, {
-    method,
-    headers: headers(token, body === undefined ? {} : { 'content-type': 'application/json' }),
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: 'no-store',
-    // A signed-in reviewer's session cookie goes with every call to this origin (and nowhere else).
-    credentials: 'same-origin',
-  });
-  if (!res.ok) throw await failure(res);
-  return (await res.json()) as T;
-}
-
-/** `GET /me`: who the token or the signed-in person is, and what they may call. */
-export interface Me {
-  name: string | null;
-  /** `none`: signed in, but in no group that may review. */
-  role: 'none' | 'consumer' | 'reviewer' | 'admin';
-  /** How the caller proved who they are: a bearer token, the sign-in cookie, or nothing (authentication off). */
-  via?: 'token' | 'session' | 'none';
-  routes: '*' | string[];
-}
-
-/** Sign-in through the organisation's identity provider, when the server offers it. */
-export interface SignInOffer {
-  label: string;
-  login_url: string;
-}
-
-/** `GET /auth/session`: whether sign-in is offered, and who is signed in with this browser. */
-export interface SignInState {
-  sign_in: SignInOffer | null;
-  session: { name: string; role: 'none' | 'reviewer' | 'admin'; expires_at: string } | null;
+/** The web UI's wording of a failed call: Unauthorized on 401, else ApiError with the server's message. */
+function failureOf(failure: CallFailure): Error {
+  if (failure.kind === 'unreachable') return failure.error;
+  if (failure.status === 401) return new Unauthorized();
+  if (failure.kind === 'unreadable') return failure.error;
+  if (failure.kind === 'api') return new ApiError(failure.status, failure.error.code, failure.error.message);
+  if (failure.kind === 'not_json' && failure.ok) return new SyntaxError(`The server answered ${failure.status} with something that is not JSON.`);
+  return new ApiError(failure.status, 'http_error', `The server answered ${failure.status}.`);
 }
 
 /** Asks the server whether it offers sign-in and whether this browser is signed in (a server without the route offers none). */
@@ -91,42 +68,42 @@ export async function signOutSession(): Promise<void> {
 
 /** The API calls the UI makes, with the reviewer's token, or with none (signed in by cookie, or authentication off). */
 export function apiClient(token: string | null) {
+  // A signed-in reviewer's session cookie goes with every call to this origin (and nowhere else).
+  const api = expertqApi(httpCall({ base: '', token, init: { cache: 'no-store', credentials: 'same-origin' }, fail: failureOf }));
   return {
-    me: () => call<Me>(token, 'GET', '/me'),
-    queue: () => call<QueueItem[]>(token, 'GET', '/queue'),
-    returnProposal: (id: string, body: { decided_by: string; instructions?: string }) =>
-      call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/return`, body),
-    accept: (id: string, body: { decided_by: string; note?: string; answer?: string; structured?: unknown }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/accept`, body),
-    reject: (id: string, body: { decided_by: string; reason: string }) => call<Proposal>(token, 'POST', `/proposals/${encodeURIComponent(id)}/reject`, body),
-    proposal: (id: string) => call<Proposal>(token, 'GET', `/proposals/${encodeURIComponent(id)}`),
-    request: (id: string) => call<RequestRecord>(token, 'GET', `/requests/${encodeURIComponent(id)}`),
-    audit: (requestId: string) => call<AuditEntry[]>(token, 'GET', `/audit?request_id=${encodeURIComponent(requestId)}`),
-    experts: () => call<Expert[]>(token, 'GET', '/experts'),
-    unmute: (id: string) => call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/unmute`),
-    setAway: (id: string, body: { until: string; delegate_to: string | null; note: string | null }) =>
-      call<Expert>(token, 'PUT', `/experts/${encodeURIComponent(id)}/away`, body),
-    endAway: (id: string) => call<Expert>(token, 'DELETE', `/experts/${encodeURIComponent(id)}/away`),
-    mute: (id: string, mutedBy: string | null) =>
-      call<Expert>(token, 'POST', `/experts/${encodeURIComponent(id)}/mute`, mutedBy ? { muted_by: mutedBy } : {}),
+    me: api.me,
+    queue: api.queue,
+    returnProposal: api.returnProposal,
+    accept: api.accept,
+    reject: api.reject,
+    proposal: api.proposal,
+    request: api.request,
+    audit: api.audit,
+    experts: api.experts,
+    unmute: api.unmute,
+    setAway: api.setAway,
+    endAway: api.endAway,
+    mute: (id: string, mutedBy: string | null) => api.mute(id, mutedBy ? { muted_by: mutedBy } : {}),
     /** `GET /requests` with the history filters; empty values are left out. */
-    requests: (filters: RequestFilters, cursor: string | null, limit = 25) => {
-      const query = new URLSearchParams({ limit: String(limit) });
-      for (const [key, value] of Object.entries(filters)) if (value.trim()) query.set(key, value.trim());
-      if (cursor) query.set('cursor', cursor);
-      return call<{ items: RequestRecord[]; next_cursor: string | null }>(token, 'GET', `/requests?${query}`);
+    requests: (filters: RequestFilters, cursor: string | null, limit = 25): Promise<Page<RequestRecord>> => {
+      const query: Record<string, string | number | undefined> = { limit };
+      for (const [key, value] of Object.entries(filters)) if (value.trim()) query[key] = value.trim();
+      query.cursor = cursor ?? undefined;
+      return api.requests(query);
     },
     /** `GET /answers`: ranked by relevance with `q`; status empty means active, `any` every status. */
     answers: (filters: AnswerFilters, cursor: string | null, limit = 20) => {
-      const query = new URLSearchParams({ limit: String(limit) });
-      if (filters.q.trim()) query.set('q', filters.q.trim());
-      if (filters.topic.trim()) query.set('topic', filters.topic.trim());
       const status = filters.status || 'active';
-      if (status !== 'any') query.set('status', status);
-      if (cursor) query.set('cursor', cursor);
-      return call<{ items: Answer[]; next_cursor: string | null }>(token, 'GET', `/answers?${query}`);
+      return api.answers({
+        limit,
+        q: filters.q.trim() || undefined,
+        topic: filters.topic.trim() || undefined,
+        status: status === 'any' ? undefined : status,
+        cursor: cursor ?? undefined,
+      });
     },
-    answerStats: () => call<AnswerStats>(token, 'GET', '/answers/stats'),
-    retireAnswer: (id: string, body: { decided_by: string; reason: string }) => call<Answer>(token, 'POST', `/answers/${encodeURIComponent(id)}/retire`, body),
+    answerStats: api.answerStats,
+    retireAnswer: api.retireAnswer,
 
     /**
      * Reads `GET /queue/events` until it ends, the signal aborts, or nothing (not even a heartbeat)
@@ -138,7 +115,7 @@ export function apiClient(token: string | null) {
       signal.addEventListener('abort', abort, { once: true });
       let timer = setTimeout(abort, silenceMs);
       try {
-        const res = await fetch(`${BASE}/queue/events`, { headers: headers(token, { accept: 'text/event-stream' }), cache: 'no-store', credentials: 'same-origin', signal: stop.signal });
+        const res = await fetch(`${BASE}/queue/events`, { headers: authHeaders(token, { accept: 'text/event-stream' }), cache: 'no-store', credentials: 'same-origin', signal: stop.signal });
         if (!res.ok) throw await failure(res);
         if (!res.body) throw new Error('This browser cannot read a streamed response.');
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -78,7 +78,7 @@ export function addAnswerCommands({ program, say, table, client, print, when }: 
       // Retiring twice answers the entry unchanged: look first, so that reads as "nothing changed" (exit 1), like accept.
       const before = await c.get<AnswerView>(path);
       if (before.retired) throw new CliError(`${id} was already retired by ${before.retired.by}: ${before.retired.reason}; nothing changed.`);
-      const a = await c.post<AnswerView>(`${path}/retire`, { decided_by: opts.decidedBy, reason: opts.reason });
+      const a = await c.api.retireAnswer(id, { decided_by: opts.decidedBy, reason: opts.reason });
       print(a, () => say(`${a.id} retired (by ${a.retired!.by}): it will not be offered again.`));
     });
 }

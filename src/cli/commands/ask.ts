@@ -3,19 +3,15 @@ import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import { progressLine, waitingLines } from '../describe-request.js';
 import { nonEmpty } from '../options.js';
+import type { SubmitResult as ServedSubmitResult } from '../../wire/types.js';
 import { TERMINAL, type RequestWire } from '../wire.js';
 import { proposalOf } from './requests.js';
 
 /** The long poll answers at a decision or after this many seconds (the server allows up to 50). */
 const WAIT_S = 45;
 
-interface SubmitResult {
-  request_id: string;
-  status: string;
-  /** The request's own status right after the submit (`proposed` when the library answered it). */
-  request_status?: string;
-  reason?: { code: string; message: string };
-}
+/** The submit's answer; `request_status` (the request's own status right after it) may be absent on an older server. */
+type SubmitResult = Omit<ServedSubmitResult, 'request_status'> & Partial<Pick<ServedSubmitResult, 'request_status'>>;
 
 /** `req_… queued`, with the request's status when it says more than the submit's (`queued (request proposed)`). */
 function submitted(result: SubmitResult): string {
@@ -61,7 +57,7 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
     .option('--wait', 'wait until the request is resolved and print the answer')
     .action(async (question: string, opts: { topic: string; because: string; consumer: string; kind?: string; expert?: string[]; dedupKey?: string; wait?: boolean }) => {
       const c = client();
-      const result = await c.post<SubmitResult>('/requests', {
+      const result: SubmitResult = await c.api.submit({
         consumer_id: opts.consumer,
         topic: opts.topic,
         question,
@@ -77,7 +73,7 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
         throw new CliError(json() ? '' : `${id} failed: ${result.reason?.code} (${result.reason?.message})`);
       }
       // What the request waits for now (who was asked, or why nobody is yet), read once.
-      const now = json() ? null : await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}`);
+      const now = json() ? null : await c.api.request(id);
       if (!opts.wait) {
         return print(result, () => {
           say(submitted(result));
@@ -93,7 +89,7 @@ export function addAskCommand({ program, say, client, json, print }: CliContext)
       for (;;) {
         // Answers at the decision, or at once when anything changed since the record last seen.
         const next = await waitThroughRestarts(
-          () => c.get<RequestWire>(`/requests/${encodeURIComponent(id)}/wait?timeout_s=${WAIT_S}${seen ? `&changed_from=${encodeURIComponent(seen)}` : ''}`),
+          (): Promise<RequestWire> => c.api.waitForDecision(id, WAIT_S, seen),
           () => !json() && say('The server is not answering (restarting?); still waiting, the request stays open.'),
         );
         request = next;

@@ -12,7 +12,7 @@ export function addAwayCommands({ program, say, client, print }: CliContext): vo
     .option('--note <text>', 'a note shown with the spell, e.g. "On holiday"')
     .action(async (id: string, opts: { until: string; delegate?: string; note?: string }) => {
       const c = client();
-      const e = await c.put<ExpertWire>(`/experts/${encodeURIComponent(id)}/away`, { until: opts.until, delegate_to: opts.delegate ?? null, note: opts.note ?? null });
+      const e: ExpertWire = await c.api.setAway(id, { until: opts.until, delegate_to: opts.delegate ?? null, note: opts.note ?? null });
       print(e, () => {
         const until = e.away ? formatWhen(e.away.until, Date.now(), c.timeZone) : opts.until;
         const instead = e.away?.delegate_to ? `; ${e.away.delegate_to} is asked first meanwhile` : '';
@@ -24,7 +24,7 @@ export function addAwayCommands({ program, say, client, print }: CliContext): vo
     .command('back <expert_id>')
     .description('end an expert’s away spell now (nothing happens when they are not away)')
     .action(async (id: string) => {
-      const e = await client().delete<ExpertWire>(`/experts/${encodeURIComponent(id)}/away`);
+      const e = await client().api.endAway(id);
       print(e, () => say(`${e.id} is back: questions can go to them again.`));
     });
 }

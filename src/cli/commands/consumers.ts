@@ -1,23 +1,9 @@
+import type { Consumer, Delivery } from '../../wire/types.js';
 import type { CliContext } from '../context.js';
 import { parseLimit } from '../options.js';
 
-interface ConsumerRow {
-  id: string;
-  handles_kinds: string[];
-  delivery: { type: 'webhook'; url: string } | { type: 'in_process' };
-  auto_accept: boolean;
-}
-
-interface DeliveryRow {
-  id: string;
-  event: string | null;
-  consumer_id: string;
-  state: string;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-}
+type ConsumerRow = Pick<Consumer, 'id' | 'handles_kinds' | 'delivery' | 'auto_accept'>;
+type DeliveryRow = Pick<Delivery, 'id' | 'event' | 'consumer_id' | 'state' | 'attempts' | 'last_status' | 'last_error' | 'next_attempt_at'>;
 
 /** `consumers` (and `consumers remove`) and `deliveries`: who gets answers, and how delivering went. */
 export function addConsumerCommands({ program, say, table, client, print, when }: CliContext): void {

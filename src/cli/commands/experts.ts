@@ -3,20 +3,13 @@ import { osUser } from '../context.js';
 import { awayLine, expertState } from '../describe-request.js';
 import type { ExpertWire } from '../wire.js';
 
-interface TopicRow {
-  topic: string;
-  experts: number;
-  available_now: number;
-  fallback: string | null;
-}
-
 /** `experts`, `topics`, `mute`, `unmute` and `reply`: the experts, and acting for one. */
 export function addExpertCommands({ program, say, table, client, print }: CliContext): void {
   program
     .command('topics')
     .description('the topics questions can be asked about, with how many experts take each and how many could be asked now')
     .action(async () => {
-      const topics = await client().get<TopicRow[]>('/topics');
+      const topics = await client().api.topics();
       print(topics, () => {
         if (topics.length === 0) return say('No topics: no expert is configured');
         table(['TOPIC', 'EXPERTS', 'AVAILABLE', 'FALLBACK'], topics.map((t) => [t.topic, String(t.experts), String(t.available_now), t.fallback ?? '-']));
@@ -28,7 +21,7 @@ export function addExpertCommands({ program, say, table, client, print }: CliCon
     .description('the expert registry with live state (available, or why not: muted, away, at cap, quiet hours)')
     .action(async () => {
       const c = client();
-      const experts = await c.get<ExpertWire[]>('/experts');
+      const experts: ExpertWire[] = await c.api.experts();
       const now = Date.now();
       print(experts, () => {
         table(
@@ -46,7 +39,7 @@ export function addExpertCommands({ program, say, table, client, print }: CliCon
     .description('mute an expert: no more asks until unmuted; their open asks are passed on')
     .option('--by <name>', 'who mutes (default: your OS user; a named token mutes as itself)', osUser())
     .action(async (id: string, opts: { by: string }) => {
-      const e = await client().post<ExpertWire>(`/experts/${encodeURIComponent(id)}/mute`, { muted_by: opts.by });
+      const e = await client().api.mute(id, { muted_by: opts.by });
       print(e, () => say(`${e.id} is muted: no more asks until \`expertq unmute ${e.id}\`; open asks were passed on.`));
     });
 

@@ -13,7 +13,7 @@ import { REQUEST_STATUSES, TERMINAL, type ProposalBody, type RequestWire } from 
 export async function proposalOf(c: Client, r: RequestWire): Promise<ProposalBody | null> {
   if ('proposal' in r) return r.proposal ?? null;
   if (!r.proposal_id) return null;
-  return c.get<ProposalBody>(`/proposals/${encodeURIComponent(r.proposal_id)}`).catch((error: unknown) => {
+  return c.api.proposal(r.proposal_id).catch((error: unknown) => {
     if (error instanceof CliError && error.code === 'forbidden') return null;
     throw error;
   });
@@ -52,7 +52,7 @@ export function addRequestCommands({ program, say, table, client, print, when }:
     .description('show one request: its asks, why it waits and until when, and its proposal')
     .action(async (id: string) => {
       const c = client();
-      const r = await c.get<RequestWire>(`/requests/${encodeURIComponent(id)}`);
+      const r: RequestWire = await c.api.request(id);
       const proposal = await proposalOf(c, r);
       print(r, () => {
         say(headline(r));
@@ -75,11 +75,10 @@ export function addRequestCommands({ program, say, table, client, print, when }:
     .description('cancel an open request: it fails with reason cancelled and its open asks are withdrawn')
     .action(async (id: string) => {
       const c = client();
-      const path = `/requests/${encodeURIComponent(id)}`;
       // Cancelling a closed request answers it unchanged: look first, so that reads as "nothing changed" (exit 1), like accept.
-      const before = await c.get<RequestWire>(path);
+      const before = await c.api.request(id);
       if (TERMINAL.includes(before.status)) throw new CliError(`${before.id} is already ${before.status}; nothing changed.`);
-      const r = await c.post<RequestWire>(`${path}/cancel`);
+      const r = await c.api.cancel(id);
       print(r, () => say(headline(r)));
     });
 
@@ -87,7 +86,7 @@ export function addRequestCommands({ program, say, table, client, print, when }:
     .command('audit <request_id>')
     .description('every step of a request')
     .action(async (id: string) => {
-      const rows = await client().get<Array<{ at: string; type: string; actor: string; data: unknown }>>(`/audit?request_id=${encodeURIComponent(id)}`);
+      const rows = await client().api.audit(id);
       // The details are the record: never cut.
       print(rows, () => table(['AT', 'WHAT', 'BY', 'DETAILS'], rows.map((e) => [e.at, e.type, e.actor, JSON.stringify(e.data)]), Infinity));
     });

@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import { errorBody } from '../schemas.js';
+import { errorBody } from '../../wire/schemas.js';
 
 /** Methods whose requests Fastify reads a body for (a bad or oversized one is refused whatever the route). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consumerView, deliveryView, idParams, listDeliveriesQuery, registerConsumerBody } from '../schemas.js';
+import { consumerView, deliveryView, idParams, listDeliveriesQuery, registerConsumerBody } from '../../wire/schemas.js';
 import { actAsOwnConsumer } from '../scope.js';
 import type { RouteOptions } from './requests.js';
 

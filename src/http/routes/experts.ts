@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../schemas.js';
+import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../../wire/schemas.js';
 import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
 import type { ExpertView } from '../../service/experts.js';

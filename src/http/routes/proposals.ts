@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { proposalBody } from '../../service/views.js';
-import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../schemas.js';
+import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../../wire/schemas.js';
 import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth.js';
 import type { RouteOptions } from './requests.js';

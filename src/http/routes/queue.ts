@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
 import type { QueueItem } from '../../service/queue-view.js';
-import { queueItem } from '../schemas.js';
+import { queueItem } from '../../wire/schemas.js';
 import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
 import type { RouteOptions } from './requests.js';

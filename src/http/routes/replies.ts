@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntry, auditQuery, errorBody, replyBody, replyResult } from '../schemas.js';
+import { auditEntry, auditQuery, errorBody, replyBody, replyResult } from '../../wire/schemas.js';
 import type { RouteOptions } from './requests.js';
 
 export const replyRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {

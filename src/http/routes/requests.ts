@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
 import {
   cancelBody, errorBody, idParams, listRequestsQuery, requestRecord, submitRequestBody, submitResult,
-} from '../schemas.js';
+} from '../../wire/schemas.js';
 import { z } from 'zod';
 import { normalizeTopic } from '../../core/normalize-topic.js';
 import { actAsOwnConsumer, ownRequest } from '../scope.js';

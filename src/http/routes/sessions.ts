@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody } from '../schemas.js';
+import { errorBody } from '../../wire/schemas.js';
 import type { RouteOptions } from './requests.js';
 
 const sessionView = z.object({

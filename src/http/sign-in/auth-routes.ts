@@ -4,7 +4,8 @@ import * as client from 'openid-client';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { AppError, forbidden } from '../../errors.js';
-import { errorBody } from '../schemas.js';
+import { signInStateView } from '../../wire/auth-schemas.js';
+import { errorBody } from '../../wire/schemas.js';
 import type { SignIn } from './prepare-sign-in.js';
 import { nameFromClaim, roleFromGroups } from './read-identity.js';
 import { cookieHeader, LOGIN_COOKIE, readCookie, seal, SESSION_COOKIE, unseal } from './sealed-cookies.js';
@@ -20,12 +21,6 @@ export interface AuthRouteOptions {
   sessions: SessionBook;
 }
 
-const sessionView = z.object({
-  sign_in: z.object({ label: z.string(), login_url: z.string() }).nullable().describe('Null when sign-in is not configured: use an API token.'),
-  session: z.object({ name: z.string(), role: z.enum(['none', 'reviewer', 'admin']), expires_at: z.string() }).nullable()
-    .describe('The person signed in with this browser, or null.'),
-});
-
 /**
  * `/auth/*`: sign-in through the organisation's OpenID provider (authorization code with PKCE, state
  * and nonce, all through openid-client), sign-out, and what a page needs to know before it has any
@@ -34,7 +29,7 @@ const sessionView = z.object({
  */
 export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, { signIn, clock, sessions }) => {
   app.get('/auth/session', {
-    schema: { operationId: 'getSignInSession', summary: 'Whether sign-in is offered, and who is signed in with this browser', tags: ['auth'], security: [], response: { 200: sessionView } },
+    schema: { operationId: 'getSignInSession', summary: 'Whether sign-in is offered, and who is signed in with this browser', tags: ['auth'], security: [], response: { 200: signInStateView } },
     handler: async (req) => {
       if (!signIn) return { sign_in: null, session: null };
       const session = await readSession(signIn, sessions, req.headers.cookie, clock.now());

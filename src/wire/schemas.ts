@@ -58,7 +58,8 @@ export const submitRequestBody = z
   .strict()
   .meta({ id: 'SubmitRequest' });
 
-const reason = z.object({ code: z.string(), message: z.string() });
+/** Why a request failed or a submit did not queue: an error code and words. */
+export const reason = z.object({ code: z.string(), message: z.string() });
 
 export const proposal = z
   .object({
