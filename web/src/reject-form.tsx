@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRequiredText } from './required-text.js';
 
 export interface RejectFormProps {
   id: string;
@@ -12,21 +12,7 @@ export interface RejectFormProps {
 /** Rejecting needs a reason (it is sent to the consumer); the field has focus as soon as the form opens. */
 export function RejectForm(props: RejectFormProps) {
   const { id } = props;
-  const [missing, setMissing] = useState(false);
-  const field = useRef<HTMLInputElement>(null);
-  // A layout effect: typing can start before the next paint.
-  useLayoutEffect(() => field.current?.focus(), []);
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const reason = props.reason.trim();
-    if (!reason) {
-      setMissing(true);
-      field.current?.focus();
-      return;
-    }
-    setMissing(false);
-    props.onReject(reason);
-  };
+  const { field, missing, submit, typed } = useRequiredText<HTMLInputElement>(props.reason, props.onReject);
   return (
     <form class="actions" noValidate onSubmit={submit}>
       <div class="field">
@@ -37,7 +23,7 @@ export function RejectForm(props: RejectFormProps) {
           value={props.reason}
           onInput={(e) => {
             props.onReason(e.currentTarget.value);
-            if (e.currentTarget.value.trim()) setMissing(false);
+            typed(e.currentTarget.value);
           }}
           aria-required="true"
           aria-invalid={missing ? 'true' : undefined}

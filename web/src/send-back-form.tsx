@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRequiredText } from './required-text.js';
 
 export interface SendBackFormProps {
   id: string;
@@ -15,20 +15,7 @@ export interface SendBackFormProps {
 /** Sending an answer back asks the expert again with the reviewer's instructions (required unless reused). */
 export function SendBackForm(props: SendBackFormProps) {
   const { id } = props;
-  const [missing, setMissing] = useState(false);
-  const field = useRef<HTMLTextAreaElement>(null);
-  useLayoutEffect(() => field.current?.focus(), []);
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const text = props.instructions.trim();
-    if (!text && !props.reused) {
-      setMissing(true);
-      field.current?.focus();
-      return;
-    }
-    setMissing(false);
-    props.onSendBack(text);
-  };
+  const { field, missing, submit, typed } = useRequiredText<HTMLTextAreaElement>(props.instructions, props.onSendBack, props.reused);
   return (
     <form class="actions" noValidate onSubmit={submit}>
       <div class="field">
@@ -50,7 +37,7 @@ export function SendBackForm(props: SendBackFormProps) {
           value={props.instructions}
           onInput={(e) => {
             props.onInstructions(e.currentTarget.value);
-            if (e.currentTarget.value.trim()) setMissing(false);
+            typed(e.currentTarget.value);
           }}
           aria-required="true"
           aria-invalid={missing ? 'true' : undefined}
