@@ -1,5 +1,6 @@
 import type { ExpertView } from '../service/experts.js';
-import type { ProposalBody, RequestView } from '../service/views.js';
+import type { ProposalBody } from '../service/proposal-body.js';
+import type { RequestView } from '../service/views.js';
 
 export type { ProposalBody };
 

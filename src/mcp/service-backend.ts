@@ -5,7 +5,7 @@ import { submitRequestBody } from '../http/schemas.js';
 import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { mayPerform, OPERATION_WORDS, type Operation } from '../service/operations.js';
-import { proposalBody } from '../service/views.js';
+import { proposalBody } from '../service/proposal-body.js';
 import { listAnswers } from '../service/answers.js';
 import { McpToolError, type McpBackend } from './backend.js';
 

@@ -5,7 +5,7 @@ import { closeAsk, expertName } from '../service/close-ask.js';
 import { audit, type Engine } from '../service/engine.js';
 import { nextInChain } from '../service/pass-on.js';
 import { planAsk } from '../service/place-asks.js';
-import { failRequest } from '../service/submit-request.js';
+import { failRequest } from '../service/effects.js';
 import type { Tx } from '../store/store.js';
 
 /**

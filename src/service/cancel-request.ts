@@ -5,7 +5,7 @@ import { OPEN_STATUSES } from '../domain/records.js';
 import type { Tx } from '../store/store.js';
 import { audit, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
-import { failRequest } from './submit-request.js';
+import { failRequest } from './effects.js';
 
 /**
  * Cancels an open request: it fails with reason `cancelled`, its asks are released and

@@ -3,10 +3,8 @@ import type { AskRecord, ProposalRecord, RequestRecord } from '../domain/records
 import type { Tx } from '../store/store.js';
 import { audit, emitEvent, type Engine } from './engine.js';
 import { postReviewCard } from './review-channel.js';
-import { proposalBody } from './views.js';
-
-/** A proposal before it is structured: everything but `structured`, `confidence` and `created_at`. */
-export type UnstructuredProposal = Omit<ProposalRecord, 'structured' | 'confidence' | 'created_at'>;
+import { proposalBody } from './proposal-body.js';
+import type { UnstructuredProposal } from './llm-jobs.js';
 
 /**
  * The proposal an answer makes: the verbatim answer and its provenance, with a new id. The

@@ -8,7 +8,7 @@ import { kindSchemaOf } from './consumers.js';
 import type { Reads, Tx } from '../store/store.js';
 import { audit, countOne, emitEvent, queueMessage, type Engine } from './engine.js';
 import { updateReviewCard } from './review-channel.js';
-import { proposalBody } from './views.js';
+import { proposalBody } from './proposal-body.js';
 import { recordAnswer } from './record-answer.js';
 
 export interface DecisionInput {

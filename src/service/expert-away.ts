@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../errors.js';
 import type { Tx } from '../store/store.js';
 import { awaysAt } from './away-state.js';
 import { audit, type Engine } from './engine.js';
+import { expertTrail } from './effects.js';
 import { passOnForAway } from './pass-on.js';
 import { placeWaiting } from './place-waiting.js';
 
@@ -25,12 +26,6 @@ export interface AwayView {
 }
 
 export const awayView = (a: AwayState): AwayView => ({ until: iso(a.until), delegate_to: a.delegate_to, note: a.note, set_by: a.set_by, set_at: iso(a.set_at) });
-
-/**
- * An expert's own audit trail (away, back) is kept with the requests' trails under this key: it is
- * about no request, and `GET /audit?expert_id=` reads it.
- */
-export const expertTrail = (expertId: string) => `expert:${expertId}`;
 
 /**
  * Sets an expert away (`PUT /experts/{id}/away`), replacing any spell in force, and in the same

@@ -7,7 +7,7 @@ import { auditCall, auditFallback, type JobOutcome } from './audit-llm-call.js';
 import { draftsQuestion, queueDraft } from './llm-jobs.js';
 import { updateRequest } from './new-request.js';
 import { reuseCandidates, reuseEntry } from './reuse-answer.js';
-import { routeAndAsk } from './submit-request.js';
+import { routeAndAsk } from './route-and-ask.js';
 
 /** The model's verdict on one library entry (`answer_id`, with its lexical `score`). */
 export type MatchOutcome = JobOutcome<{ answers_question: boolean; confidence: number; answer_id: string; score: number }>;

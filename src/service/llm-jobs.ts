@@ -1,8 +1,10 @@
 import { newId } from '../ids.js';
-import type { LlmJobRecord, RequestRecord } from '../domain/records.js';
+import type { LlmJobRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
 import type { Tx } from '../store/store.js';
 import { audit, countOne, type Engine } from './engine.js';
-import type { UnstructuredProposal } from './create-proposal.js';
+
+/** A proposal before it is structured: everything but `structured`, `confidence` and `created_at`. */
+export type UnstructuredProposal = Omit<ProposalRecord, 'structured' | 'confidence' | 'created_at'>;
 
 /** Max calls for one job; one more start (after crashes mid-call) falls back without calling. */
 export const MAX_LLM_ATTEMPTS = 3;

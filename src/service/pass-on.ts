@@ -9,7 +9,7 @@ import { awaysAt, isAway } from './away-state.js';
 import { awayByStatus, expertAvailability } from './expert-availability.js';
 import { planAsk } from './place-asks.js';
 import { routeLive } from './route-live.js';
-import { failRequest } from './submit-request.js';
+import { failRequest } from './effects.js';
 
 /**
  * `skip` (and `mute` on a live ask, an expert going away, and an ask the transport could not deliver):

@@ -10,7 +10,8 @@ import { trySendAsk, type SendOutcome } from './place-asks.js';
 import { noteFirstAsk } from './leased-messages.js';
 import { routeLive } from './route-live.js';
 import { awayByStatus } from './expert-availability.js';
-import { askAsRouted, failRequest } from './submit-request.js';
+import { askAsRouted } from './route-and-ask.js';
+import { failRequest } from './effects.js';
 import { updateRequest, writeChanges } from './new-request.js';
 
 /** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */

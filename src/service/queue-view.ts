@@ -1,7 +1,7 @@
 import type { ProposalRecord } from '../domain/records.js';
 import type { RequestSummary } from '../store/store.js';
 import type { Engine } from './engine.js';
-import { askedQuestion, proposalBody, type ProposalBody } from './views.js';
+import { askedQuestion, proposalBody, type ProposalBody } from './proposal-body.js';
 
 /** One entry of the reviewer's queue: a pending proposal with what a reviewer needs from its request. */
 export interface QueueItem {

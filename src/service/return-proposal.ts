@@ -6,7 +6,7 @@ import { audit, countOne, type Engine } from './engine.js';
 import { draftsQuestion, queueDraft } from './llm-jobs.js';
 import { planAsk } from './place-asks.js';
 import { updateReviewCard } from './review-channel.js';
-import { routeAndAsk } from './submit-request.js';
+import { routeAndAsk } from './route-and-ask.js';
 import { updateRequest } from './new-request.js';
 
 export interface ReturnInput {

@@ -1,4 +1,4 @@
-import { expertTrail } from './expert-away.js';
+import { expertTrail } from './effects.js';
 import { iso } from '../clock.js';
 import type { Policy } from '../config/config-schema.js';
 import { formatDuration } from '../config/durations.js';
@@ -7,6 +7,7 @@ import { notFound } from '../errors.js';
 import type { RequestQuery } from '../store/store.js';
 import { subscribersAmong, type Engine } from './engine.js';
 import { givesUpAt, waitingOf } from './waiting.js';
+import { askedQuestion, proposalBody } from './proposal-body.js';
 
 export function policyView(p: Policy) {
   return {
@@ -96,31 +97,6 @@ async function viewOf(
 }
 
 export type RequestView = Awaited<ReturnType<typeof viewOf>>;
-
-/**
- * The question its asks carry (element 3): the drafted one, else the raw question (no LLM,
- * or the draft fell back); null while the draft is still being written and nothing was asked yet.
- */
-export function askedQuestion(r: Pick<RequestRecord, 'question' | 'asked_question' | 'drafting'>): string | null {
-  return r.asked_question ?? (r.drafting ? null : r.question);
-}
-
-/** The wire form of a proposal. */
-export function proposalBody(p: ProposalRecord) {
-  return {
-    id: p.id,
-    request_id: p.request_id,
-    status: p.status,
-    answer: p.answer,
-    structured: p.structured,
-    confidence: p.confidence,
-    provenance: p.provenance,
-    decision: p.decision && { ...p.decision, decided_at: new Date(p.decision.decided_at).toISOString() },
-    original_answer: p.original_answer,
-    created_at: new Date(p.created_at).toISOString(),
-  };
-}
-export type ProposalBody = ReturnType<typeof proposalBody>;
 
 /** A page of requests, newest first, with the cursor of the next page (null on the last). */
 export async function listRequests(engine: Engine, query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
