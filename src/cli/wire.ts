@@ -1,6 +1,6 @@
-import type { ExpertView } from '../service/experts.js';
-import type { ProposalBody } from '../service/proposal-body.js';
-import type { RequestView } from '../service/views.js';
+import type { ExpertView } from '../service/experts/index.js';
+import type { ProposalBody } from '../service/review/index.js';
+import type { RequestView } from '../service/requests/index.js';
 
 export type { ProposalBody };
 

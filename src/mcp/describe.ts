@@ -1,6 +1,6 @@
 import { relativeText, timeText } from '../core/describe-time.js';
 import { waitSentence } from '../core/wait-sentence.js';
-import type { RequestView } from '../service/views.js';
+import type { RequestView } from '../service/requests/index.js';
 
 /**
  * What a waiting agent is told, in sentences a person can read: who was asked and when, when the

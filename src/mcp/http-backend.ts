@@ -1,8 +1,8 @@
 import { ClientError, type Client } from '../client/client.js';
-import type { AnswerView } from '../service/answers.js';
-import type { SubmitResult } from '../service/submit-request.js';
-import type { ProposalBody } from '../service/proposal-body.js';
-import type { RequestView } from '../service/views.js';
+import type { AnswerView } from '../service/library/index.js';
+import type { SubmitResult } from '../service/requests/index.js';
+import type { ProposalBody } from '../service/review/index.js';
+import type { RequestView } from '../service/requests/index.js';
 import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry, type TopicItem } from './backend.js';
 
 /**

@@ -5,8 +5,8 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { expertView, proposal, requestRecord, topicView, waiting } from '../http/schemas.js';
-import type { RequestView } from '../service/views.js';
-import type { Role } from '../service/operations.js';
+import type { RequestView } from '../service/requests/index.js';
+import type { Role } from '../service/sessions/index.js';
 import type { McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
 import { registerLibraryTools } from './library-tools.js';

@@ -1,11 +1,11 @@
 import { iso } from '../clock.js';
 import { formatDuration, formatShortDuration } from '../config/durations.js';
 import type { AskRecord, FailureCode, RequestRecord } from '../domain/records.js';
-import { closeAsk, expertName } from '../service/close-ask.js';
-import { audit, type Engine } from '../service/engine.js';
-import { nextInChain } from '../service/pass-on.js';
-import { planAsk } from '../service/place-asks.js';
-import { failRequest } from '../service/effects.js';
+import { closeAsk, expertName } from '../service/engine/index.js';
+import { audit, type Engine } from '../service/engine/index.js';
+import { nextInChain } from '../service/routing/index.js';
+import { planAsk } from '../service/routing/index.js';
+import { failRequest } from '../service/engine/index.js';
 import type { Tx } from '../store/store.js';
 
 /**

@@ -1,8 +1,8 @@
 import { iso } from '../clock.js';
 import { formatShortDuration } from '../config/durations.js';
 import { isWaiting } from '../domain/records.js';
-import { audit, emitEvent, type Engine } from '../service/engine.js';
-import { waitingOf } from '../service/waiting.js';
+import { audit, emitEvent, type Engine } from '../service/engine/index.js';
+import { waitingOf } from '../service/availability/index.js';
 import type { Tx } from '../store/store.js';
 
 /**
