@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { expertView, queueItem, topicView } from '../http/schemas.js';
 import type { AnswerListQuery, AnswerView } from '../service/library/index.js';
-import type { SubmitResult } from '../service/requests/index.js';
+import type { SubmitResult, RequestView } from '../service/requests/index.js';
 import type { ProposalBody } from '../service/review/index.js';
-import type { RequestView } from '../service/requests/index.js';
 
 export type ExpertItem = z.infer<typeof expertView>;
 export type QueueEntry = z.infer<typeof queueItem>;

@@ -1,8 +1,7 @@
 import { ClientError, type Client } from '../client/client.js';
 import type { AnswerView } from '../service/library/index.js';
-import type { SubmitResult } from '../service/requests/index.js';
+import type { SubmitResult, RequestView } from '../service/requests/index.js';
 import type { ProposalBody } from '../service/review/index.js';
-import type { RequestView } from '../service/requests/index.js';
 import { McpToolError, type ExpertItem, type McpBackend, type QueueEntry, type TopicItem } from './backend.js';
 
 /**

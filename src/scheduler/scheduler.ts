@@ -6,9 +6,8 @@ import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from 
 import { StorageUnavailable } from '../store/errors.js';
 import type { DueCursor, Reads, Tx } from '../store/store.js';
 import type { TickResult, TimedWork } from '../service/operations/index.js';
-import { guarded, mayPlace, placeWaiting, type WakeScope } from '../service/routing/index.js';
-import { escalateAsk, giveUp } from './timed-transitions.js';
-import { warnExpiring } from './warn-expiring.js';
+import { escalateAsk, guarded, mayPlace, placeWaiting, type WakeScope } from '../service/routing/index.js';
+import { giveUp, warnExpiring } from '../service/requests/index.js';
 
 export interface SchedulerOptions {
   /** Due rows handled per transaction (one commit, one fsync, per batch). */

@@ -5,8 +5,7 @@ import type { ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/store.js';
 import type { Presence } from '../transport/transport.js';
 import type { Engine, ReviewSettings } from './engine/index.js';
-import type { TimedWork } from './operations/index.js';
-import type { WorkerOptions } from './operations/index.js';
+import type { TimedWork, WorkerOptions } from './operations/index.js';
 
 /** What an `ExpertqService` is built from. */
 export interface ExpertqServiceOptions extends WorkerOptions {

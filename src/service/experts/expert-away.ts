@@ -4,10 +4,8 @@ import type { AwayState } from '../../domain/records.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { awaysAt } from '../availability/index.js';
-import { audit, type Engine } from '../engine/index.js';
-import { expertTrail } from '../engine/index.js';
-import { passOnForAway } from '../routing/index.js';
-import { placeWaiting } from '../routing/index.js';
+import { audit, type Engine, expertTrail } from '../engine/index.js';
+import { passOnForAway, placeWaiting } from '../routing/index.js';
 
 export interface AwayInput {
   /** An ISO date or time, or a duration from now (`3d`). */

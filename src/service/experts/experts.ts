@@ -7,13 +7,11 @@ import { startOfNextLocalDay } from '../../core/local-time.js';
 import { isCapped, limitsFor } from '../../core/route-request.js';
 import type { AwayState, ExpertLiveState } from '../../domain/records.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
-import { placeWaiting } from '../routing/index.js';
+import { placeWaiting, passOn } from '../routing/index.js';
 import type { Tx } from '../../store/store.js';
 import { audit, liveStates, type Engine } from '../engine/index.js';
-import { expertAvailability } from '../availability/index.js';
-import { passOn } from '../routing/index.js';
+import { expertAvailability, inForce } from '../availability/index.js';
 import { awayView, type AwayView } from './expert-away.js';
-import { inForce } from '../availability/index.js';
 
 export interface ExpertView {
   id: string;

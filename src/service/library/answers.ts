@@ -3,8 +3,7 @@ import { curatedEntry, type AnswerRecord, type AnswerStatus } from '../../domain
 import { badRequest, notFound, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AnswerStats, FoundAnswer } from '../../store/store.js';
-import { audit, type Engine } from '../engine/index.js';
-import { libraryKey } from '../engine/index.js';
+import { audit, type Engine, libraryKey } from '../engine/index.js';
 
 /**
  * Who reads the library: reviewers and admins (`consumer: null`) see every entry; a consumer sees

@@ -2,8 +2,7 @@ import type { AnswerRecord } from '../../domain/answers.js';
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { newId } from '../../ids.js';
 import type { Tx } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
-import { libraryKey } from '../engine/index.js';
+import { type Engine, libraryKey } from '../engine/index.js';
 
 /**
  * Adds an accepted proposal to the answer library, in the transaction that accepts it: the question

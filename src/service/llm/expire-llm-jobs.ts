@@ -1,11 +1,10 @@
 import { formatDuration } from '../../config/durations.js';
 import type { LlmJobRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
+import { type Engine, withLeasedAsks, type AskSender } from '../engine/index.js';
 import { finishDraft, type DraftOutcome } from './finish-llm-job.js';
 import { finishMatch, type MatchOutcome } from './finish-match.js';
 import { guarded } from '../routing/index.js';
-import { withLeasedAsks, type AskSender } from '../engine/index.js';
 
 /** Jobs finished per transaction when their deadlines pass, and at most per tick. */
 const EXPIRE_BATCH = 500;

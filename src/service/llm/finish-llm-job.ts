@@ -1,8 +1,7 @@
 import { placeAsksOf } from '../routing/index.js';
-import { gatherChanges, updateRequest, writeChanges } from '../engine/index.js';
+import { gatherChanges, updateRequest, writeChanges, type Engine } from '../engine/index.js';
 import { createProposal } from '../review/index.js';
 import type { Tx } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
 import type { LlmJobRecord } from '../../domain/records.js';
 import { auditCall, auditFallback, type JobOutcome } from './audit-llm-call.js';
 

@@ -2,10 +2,8 @@ import { bestMatch } from '../../core/match-question.js';
 import type { LlmJobRecord, RequestRecord } from '../../domain/records.js';
 import { judgedAMatch } from '../../llm/match-answer.js';
 import type { Tx } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
+import { type Engine, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
 import { auditCall, auditFallback, type JobOutcome } from './audit-llm-call.js';
-import { draftsQuestion, queueDraft } from '../engine/index.js';
-import { updateRequest } from '../engine/index.js';
 import { reuseCandidates, reuseEntry } from '../requests/index.js';
 import { routeAndAsk } from '../routing/index.js';
 

@@ -1,4 +1,4 @@
-import { countOne, type Engine } from '../engine/index.js';
+import { countOne, type Engine, MAX_LLM_ATTEMPTS } from '../engine/index.js';
 import { kindSchemaOf } from '../consumers/index.js';
 import { CoalescedRun } from '../../delivery/coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../../store/lease-keeper.js';
@@ -7,7 +7,6 @@ import type { LlmClient } from '../../llm/create-llm-client.js';
 import { checkDraft, draftCall } from '../../llm/draft-question.js';
 import { finishDraft, finishStructuring, type DraftOutcome, type StructureOutcome } from './finish-llm-job.js';
 import { finishMatch, type MatchOutcome } from './finish-match.js';
-import { MAX_LLM_ATTEMPTS } from '../engine/index.js';
 import { checkStructured, DEFAULT_KIND_SCHEMA, structureCall } from '../../llm/structure-answer.js';
 import { judgeCall } from './judge-match.js';
 

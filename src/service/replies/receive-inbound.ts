@@ -3,9 +3,8 @@ import { readReply } from '../../core/read-reply.js';
 import { AppError } from '../../errors.js';
 import type { AskRecord } from '../../domain/records.js';
 import type { InboundOutcome, InboundReply } from '../../transport/transport.js';
-import { tellExpert } from '../engine/index.js';
+import { tellExpert, type Engine } from '../engine/index.js';
 import type { Tx } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
 import { muteAndPassOn } from '../experts/index.js';
 import { receiveReply } from './receive-reply.js';
 

@@ -2,14 +2,11 @@ import { composeReplyFeedback, type ReplyFeedback } from '../../core/compose-fee
 import { isSameReply, readReply } from '../../core/read-reply.js';
 import type { AnswerRecord } from '../../domain/answers.js';
 import { notFound } from '../../errors.js';
-import { queueStructuring } from '../engine/index.js';
-import { placeWaiting } from '../routing/index.js';
+import { queueStructuring, closeAsk, expertName, tellExpert, tellInThread, audit, type Engine } from '../engine/index.js';
+import { placeWaiting, passOn } from '../routing/index.js';
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
-import { closeAsk, expertName, tellExpert, tellInThread } from '../engine/index.js';
 import { createProposal, proposalFromAnswer } from '../review/index.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine } from '../engine/index.js';
-import { passOn } from '../routing/index.js';
 
 export interface ReplyInput {
   expert_id: string;

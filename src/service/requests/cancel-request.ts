@@ -3,9 +3,8 @@ import { placeWaiting } from '../routing/index.js';
 import type { RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine } from '../engine/index.js';
+import { audit, type Engine, failRequest } from '../engine/index.js';
 import { updateReviewCard } from '../review/index.js';
-import { failRequest } from '../engine/index.js';
 
 /**
  * Cancels an open request: it fails with reason `cancelled`, its asks are released and

@@ -5,10 +5,7 @@ import { newId } from '../../ids.js';
 import type { AnswerReads } from '../../store/answer-repository.js';
 import type { Tx } from '../../store/store.js';
 import { createProposal } from '../review/index.js';
-import { audit, countOne, type Engine } from '../engine/index.js';
-import { libraryKey } from '../engine/index.js';
-import { queueMatch } from '../engine/index.js';
-import { updateRequest, writeNewRequest } from '../engine/index.js';
+import { audit, countOne, type Engine, libraryKey, queueMatch, updateRequest, writeNewRequest } from '../engine/index.js';
 
 /** At most this many entries are scored, those sharing the most looked-up words: enough for any paraphrase, bounded for a popular topic. */
 export const REUSE_CANDIDATES = 50;

@@ -2,12 +2,11 @@ import { normalizeTopic } from '../../core/normalize-topic.js';
 import { firstCandidates } from '../../core/route-request.js';
 import { StorageUnavailable } from '../../store/errors.js';
 import type { Tx } from '../../store/store.js';
-import { liveStates, type Engine } from '../engine/index.js';
+import { liveStates, type Engine, settleHints } from '../engine/index.js';
 import { dailyQuotaOf } from '../consumers/index.js';
 import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult } from './submit-request.js';
 import type { ConsumerRecord } from '../../domain/records.js';
 import { type LibraryCandidates, prefetchReuse } from './reuse-answer.js';
-import { settleHints } from '../engine/index.js';
 
 /** At most this many submits share one transaction. */
 const MAX_BATCH = 64;

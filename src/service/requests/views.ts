@@ -1,11 +1,10 @@
-import { expertTrail } from '../engine/index.js';
+import { expertTrail, subscribersAmong, type Engine } from '../engine/index.js';
 import { iso } from '../../clock.js';
 import type { Policy } from '../../config/config-schema.js';
 import { formatDuration } from '../../config/durations.js';
 import type { AskRecord, ConsumerRecord, ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { notFound } from '../../errors.js';
 import type { RequestQuery } from '../../store/store.js';
-import { subscribersAmong, type Engine } from '../engine/index.js';
 import { givesUpAt, waitingOf } from '../availability/index.js';
 import { askedQuestion, proposalBody } from '../review/index.js';
 

@@ -1,10 +1,9 @@
 import { newId } from '../../ids.js';
 import type { AskRecord, ProposalRecord, RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, emitEvent, type Engine } from '../engine/index.js';
+import { audit, emitEvent, type Engine, type UnstructuredProposal } from '../engine/index.js';
 import { postReviewCard } from './review-channel.js';
 import { proposalBody } from './proposal-body.js';
-import type { UnstructuredProposal } from '../engine/index.js';
 
 /**
  * The proposal an answer makes: the verbatim answer and its provenance, with a new id. The

@@ -2,12 +2,9 @@ import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { badRequest } from '../../errors.js';
 import { proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, type Engine } from '../engine/index.js';
-import { draftsQuestion, queueDraft } from '../engine/index.js';
-import { planAsk } from '../routing/index.js';
+import { audit, countOne, type Engine, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
+import { planAsk, routeAndAsk } from '../routing/index.js';
 import { updateReviewCard } from './review-channel.js';
-import { routeAndAsk } from '../routing/index.js';
-import { updateRequest } from '../engine/index.js';
 
 export interface ReturnInput {
   decided_by: string;

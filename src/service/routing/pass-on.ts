@@ -1,15 +1,12 @@
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
-import { closeAsk, expertName } from '../engine/index.js';
+import { closeAsk, expertName, audit, liveStates, type Engine, failRequest } from '../engine/index.js';
 import type { Reads, Tx } from '../../store/store.js';
-import { audit, liveStates, type Engine } from '../engine/index.js';
 import { findCandidates, isCapped } from '../../core/route-request.js';
 import { iso } from '../../clock.js';
-import { awaysAt, isAway } from '../availability/index.js';
-import { awayByStatus, expertAvailability } from '../availability/index.js';
+import { awaysAt, isAway, awayByStatus, expertAvailability } from '../availability/index.js';
 import { planAsk } from './place-asks.js';
 import { routeLive } from './route-live.js';
-import { failRequest } from '../engine/index.js';
 
 /**
  * `skip` (and `mute` on a live ask, an expert going away, and an ask the transport could not deliver):

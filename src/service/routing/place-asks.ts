@@ -6,12 +6,8 @@ import { isCapped } from '../../core/route-request.js';
 import { newId } from '../../ids.js';
 import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../../domain/records.js';
 import type { AskPatch, Tx } from '../../store/store.js';
-import { audit, liveStates, queueMessage, type Engine } from '../engine/index.js';
-import { expertAvailability } from '../availability/index.js';
-import { isNewRequest, updateRequest } from '../engine/index.js';
-import { noteFirstAsk } from '../engine/index.js';
-import { noteSentOnHint } from '../engine/index.js';
-import { inForce } from '../availability/index.js';
+import { audit, liveStates, queueMessage, type Engine, isNewRequest, updateRequest, noteFirstAsk, noteSentOnHint } from '../engine/index.js';
+import { expertAvailability, inForce } from '../availability/index.js';
 
 /**
  * Plans an ask of one expert on a request and sends it at once when the rules allow: not in quiet

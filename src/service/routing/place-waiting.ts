@@ -4,15 +4,12 @@ import { compareWaiting, type WaitingKey } from '../../core/waiting-order.js';
 import { isWaiting, type AskRecord, type RequestRecord } from '../../domain/records.js';
 import { StorageUnavailable } from '../../store/errors.js';
 import type { HeldRequest, Reads, Tx, WaitingAsk } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
+import { type Engine, noteFirstAsk, failRequest, updateRequest, writeChanges } from '../engine/index.js';
 import { passOn, passOnForAway } from './pass-on.js';
 import { trySendAsk, type SendOutcome } from './place-asks.js';
-import { noteFirstAsk } from '../engine/index.js';
 import { routeLive } from './route-live.js';
 import { awayByStatus } from '../availability/index.js';
 import { askAsRouted } from './route-and-ask.js';
-import { failRequest } from '../engine/index.js';
-import { updateRequest, writeChanges } from '../engine/index.js';
 
 /** Experts whose capacity or availability may have changed, or `all` (day rollover, restart, new registry). */
 export type WakeScope = ReadonlySet<string> | 'all';

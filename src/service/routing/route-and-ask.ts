@@ -1,13 +1,10 @@
 import { findCandidates, firstCandidates, type RouteDecision } from '../../core/route-request.js';
 import type { RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine } from '../engine/index.js';
-import { failRequest } from '../engine/index.js';
-import { routingFacts } from '../availability/index.js';
-import { updateRequest, writeNewRequest } from '../engine/index.js';
+import { audit, type Engine, failRequest, updateRequest, writeNewRequest } from '../engine/index.js';
+import { routingFacts, suggestTopics } from '../availability/index.js';
 import { planAsk } from './place-asks.js';
 import { routeLive } from './route-live.js';
-import { suggestTopics } from '../availability/index.js';
 
 /** Routes a new request (or one whose reused answer was sent back) and plans its asks. Returns what happened to the request. */
 export async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {

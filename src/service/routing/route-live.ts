@@ -4,8 +4,7 @@ import type { Policy } from '../../config/config-schema.js';
 import type { ExpertLiveState } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
 import { liveStates, type Engine } from '../engine/index.js';
-import { awayByStatus, routingFacts } from '../availability/index.js';
-import { inForce } from '../availability/index.js';
+import { awayByStatus, routingFacts, inForce } from '../availability/index.js';
 
 /**
  * Routes among `candidates` on their live state at `now`: their load, mute and caps, when each can be

@@ -1,9 +1,9 @@
-import { iso } from '../clock.js';
-import { formatShortDuration } from '../config/durations.js';
-import { isWaiting } from '../domain/records.js';
-import { audit, emitEvent, type Engine } from '../service/engine/index.js';
-import { waitingOf } from '../service/availability/index.js';
-import type { Tx } from '../store/store.js';
+import { iso } from '../../clock.js';
+import { formatShortDuration } from '../../config/durations.js';
+import { isWaiting } from '../../domain/records.js';
+import { audit, emitEvent, type Engine } from '../engine/index.js';
+import { waitingOf } from '../availability/index.js';
+import type { Tx } from '../../store/store.js';
 
 /**
  * `warn_before` ahead of its give-up time, an open request tells its subscribers it is about to give
