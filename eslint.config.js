@@ -25,7 +25,7 @@ const LAYERS = [
   { type: 'service-operations', folders: ['service/operations'] },
   { type: 'service', files: ['service/expertq-service', 'service/service-base', 'service/service-options'] },
   { type: 'interface', folders: ['http', 'mcp', 'scheduler', 'metrics'] },
-  { type: 'composition', files: ['app', 'create-service', 'wire-service', 'log'] },
+  { type: 'composition', files: ['app', 'compose-service', 'create-service', 'wire-service', 'log'] },
   { type: 'server', files: ['server'] },
   { type: 'cli', folders: ['cli'] },
   { type: 'entry', files: ['index'] },

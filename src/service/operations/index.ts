@@ -5,4 +5,3 @@
 export { InstanceHeartbeat, listInstances } from './instances.js';
 export { cutoffsAt, pruneInSlices, Pruner, type RetentionSettings } from './pruner.js';
 export { type TickResult, type TimedWork } from './timed-work.js';
-export { startWorkers, type WorkerOptions } from './workers.js';
