@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -12,9 +14,18 @@ const LAYERS = [
   { type: 'model', folders: ['domain', 'config', 'core', 'wire'] },
   { type: 'store', folders: ['store'] },
   { type: 'outside', folders: ['delivery', 'llm', 'transport', 'client'] },
-  { type: 'service', folders: ['service'] },
+  // The service, one folder per capability, lowest first: a capability imports only those before it
+  // (and only through their index.ts, see below). docs/architecture.md says what each holds.
+  { type: 'service-engine', folders: ['service/engine'] },
+  { type: 'service-facts', folders: ['service/availability', 'service/consumers', 'service/library', 'service/sessions'] },
+  { type: 'service-routing', folders: ['service/routing'] },
+  { type: 'service-changes', folders: ['service/experts', 'service/review'] },
+  { type: 'service-arrivals', folders: ['service/requests', 'service/replies'] },
+  { type: 'service-llm', folders: ['service/llm'] },
+  { type: 'service-operations', folders: ['service/operations'] },
+  { type: 'service', files: ['service/expertq-service', 'service/service-base', 'service/service-options'] },
   { type: 'interface', folders: ['http', 'mcp', 'scheduler', 'metrics'] },
-  { type: 'composition', files: ['app', 'create-service', 'wire-service', 'log'] },
+  { type: 'composition', files: ['app', 'compose-service', 'create-service', 'wire-service', 'log'] },
   { type: 'server', files: ['server'] },
   { type: 'cli', folders: ['cli'] },
   { type: 'entry', files: ['index'] },
@@ -34,6 +45,8 @@ function allowedBelow(i) {
     ...(categories.length ? [{ to: { file: { categories: { anyOf: categories } } } }] : []),
   ];
 }
+
+const DEEP_IMPORT = "Import another service capability through its index.ts (its public surface), not its inner files.";
 
 const layerPolicies = LAYERS.flatMap(({ type, folders }, i) =>
   allowedBelow(i).map((allow) => ({ from: folders ? { element: { type } } : { file: { categories: type } }, allow })),
@@ -73,6 +86,26 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/await-thenable': 'error' },
   },
   layerRules,
+  // An import circle makes load order matter and hides which module owns what: none in src/.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // A capability's index.ts is its public surface: other folders import that, never its inner files.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/service/*/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)service/[a-z-]+/(?!index\\.js$)[^/]+$', message: DEEP_IMPORT }] }] },
+  },
+  {
+    files: ['src/service/*/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./[a-z-]+/(?!index\\.js$)[^/]+$', message: DEEP_IMPORT }] }] },
+  },
   // Responses are checked by parsing them with their schema (src/http/serialize-response.ts), which
   // equals encoding only while no schema of the API converts values: a codec or transform would need encoding.
   {

@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '../dist/log.js';
-import { Scheduler } from '../dist/scheduler/scheduler.js';
-import { ExpertqService } from '../dist/service/expertq-service.js';
+import { composeService } from '../dist/compose-service.js';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { generateExperts, topicPool } from './fixtures.js';
 import { num, printHeading, printMachine, printRows } from './report.js';
@@ -125,13 +124,12 @@ export async function benchScheduler() {
     escalation_to: i + 1 < EXPERT_COUNT ? `exp${String(i + 1).padStart(4, '0')}` : null,
   }));
   const clock = new BenchClock(T0 + HOUR);
-  const service = new ExpertqService({
+  const service = composeService({
     config: { org: { name: 'Bench', timezone: 'Europe/Berlin' }, defaults: POLICY, topics: {}, experts, file: null },
     store,
     transport: silentTransport,
     log: createLogger(discardStream(), 'warn'),
     clock,
-    scheduler: (engine) => new Scheduler(engine),
   });
 
   try {

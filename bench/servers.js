@@ -14,8 +14,7 @@ import { loadConfig } from '../dist/config/load-config.js';
 import { configureLlm } from '../dist/llm/configure-llm.js';
 import { submitRequestBody, submitResult } from '../dist/wire/schemas.js';
 import { createLogger } from '../dist/log.js';
-import { Scheduler } from '../dist/scheduler/scheduler.js';
-import { ExpertqService } from '../dist/service/expertq-service.js';
+import { composeService } from '../dist/compose-service.js';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { ConsoleTransport } from '../dist/transport/console-transport.js';
 
@@ -114,7 +113,7 @@ export async function startExpertq({ experts, defaults, llm, database }) {
   const log = createLogger(logs, 'warn');
   const store = openSqliteStore(config.storagePath);
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
-  const service = new ExpertqService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log), scheduler: (engine) => new Scheduler(engine) });
+  const service = composeService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log) });
   const app = await buildApp({ service, credentials: [], logger: log, bodyLimit: config.server.body_limit });
   await transport.start(async (reply) => {
     service.receiveReply({ expert_id: reply.expertId, text: reply.text, request_id: reply.requestId });

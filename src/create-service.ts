@@ -1,14 +1,13 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { Pruner, type RetentionSettings } from './service/pruner.js';
+import { Pruner, type RetentionSettings, InstanceHeartbeat } from './service/operations/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
 import { clientHintCommand, hintCommand } from './config/how-to-run.js';
 import { createLogger, stdoutLogsReadable } from './log.js';
-import { InstanceHeartbeat } from './service/instances.js';
 import type { ExpertqService } from './service/expertq-service.js';
-import { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './service/reload-experts.js';
+import { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './service/experts/index.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { ConsoleTransport } from './transport/console-transport.js';

@@ -3,8 +3,8 @@ import type { Clock } from './clock.js';
 import { ConfigError, type Config, type Secrets } from './config/load-config.js';
 import { configureLlm } from './llm/configure-llm.js';
 import { runTick } from './scheduler/run-tick.js';
-import { Scheduler } from './scheduler/scheduler.js';
-import { ExpertqService, type ExpertqServiceOptions } from './service/expertq-service.js';
+import { composeService, type ComposeServiceOptions } from './compose-service.js';
+import type { ExpertqService } from './service/expertq-service.js';
 import type { Store } from './store/store.js';
 import { slackCode } from './transport/slack/slack-code.js';
 import type { Transport } from './transport/transport.js';
@@ -21,7 +21,7 @@ export interface WireServiceOptions {
   /** Run the scheduler every `server.tick_ms`. Tests turn it off and call `service.tick()` themselves. */
   timers: boolean;
   /** Tuning for the webhook dispatcher (tests shorten the timeout). */
-  delivery?: ExpertqServiceOptions['delivery'];
+  delivery?: ComposeServiceOptions['delivery'];
 }
 
 export interface WiredService {
@@ -41,7 +41,7 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
   const { config, log, clock } = options;
   const llm = configureLlm(config, options.secrets, log);
   const transport = typeof options.transport === 'function' ? options.transport((id) => service.experts.get(id)?.name ?? id) : options.transport;
-  const service: ExpertqService = new ExpertqService({
+  const service: ExpertqService = composeService({
     config,
     store: options.store,
     transport,
@@ -53,7 +53,6 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     llm,
     // Only with the setting on and a transport that can say: otherwise no status lookup is ever made.
     presence: config.chat?.use_slack_status && transport.presence ? (id) => transport.presence!(id) : null,
-    scheduler: (engine) => new Scheduler(engine),
   });
   try {
     await transport.start({

@@ -18,8 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../dist/config/load-config.js';
-import { Scheduler } from '../../dist/scheduler/scheduler.js';
-import { ExpertqService } from '../../dist/service/expertq-service.js';
+import { composeService } from '../../dist/compose-service.js';
 import { openStore } from '../../dist/store/open-store.js';
 import { startPostgres } from '../pg-servers.js';
 import { copyHistoryToPg } from './copy-to-pg.js';
@@ -54,7 +53,7 @@ export async function buildHistory({ requests, storage, log = console.log }) {
     // Ends about now: the last day's requests are still open when measured (see measure.js's clock).
     const clock = new StepClock(Date.now() - Math.ceil((requests / PER_DAY) * (DAY / STEP_MS)) * STEP_MS);
     const traffic = new Traffic();
-    const service = new ExpertqService({ config, store, transport: traffic.transport, log: pino({ level: 'silent' }), clock, scheduler: (engine) => new Scheduler(engine) });
+    const service = composeService({ config, store, transport: traffic.transport, log: pino({ level: 'silent' }), clock });
     traffic.service = service;
     for (const id of CONSUMERS) await service.registerConsumer({ id, handles_kinds: ['answer'], delivery: { type: 'in_process' } }, {});
 

@@ -1,5 +1,5 @@
 // The first prune of a history that never pruned: the server started with retention turned on prunes
-// at start, in batches in the background (src/service/pruner.ts); the bench times it from the fork to
+// at start, in batches in the background (src/service/operations/pruner.ts); the bench times it from the fork to
 // the server's "retention: pruned rows" log line, and samples the 1 ms route meanwhile (on the newest
 // requests, which the prune keeps).
 import { performance } from 'node:perf_hooks';

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { loadConfig } from '../../dist/config/load-config.js';
-import { Scheduler } from '../../dist/scheduler/scheduler.js';
-import { ExpertqService } from '../../dist/service/expertq-service.js';
+import { composeService } from '../../dist/compose-service.js';
 import { openStore } from '../../dist/store/open-store.js';
 import { percentiles, writeHistoryConfig } from './setup.js';
 
@@ -28,7 +27,7 @@ export async function measureIdleTick({ storage, facts }) {
   try {
     const config = loadConfig(writeHistoryConfig(dir, 'path' in storage ? { path: storage.path } : { url_env: 'UNUSED' }));
     const clock = { ms: facts.endsAt, now() { return this.ms; } };
-    const service = new ExpertqService({ config, store, transport: silentTransport, log: pino({ level: 'silent' }), clock, scheduler: (engine) => new Scheduler(engine) });
+    const service = composeService({ config, store, transport: silentTransport, log: pino({ level: 'silent' }), clock });
     await service.tick();
     await service.idle();
     const times = [];

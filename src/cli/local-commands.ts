@@ -6,9 +6,8 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { resolveConfigPath } from '../config/resolve-config-path.js';
 import { isEmpty, type PruneCounts } from '../store/retention.js';
-import { pruneInSlices } from '../service/pruner.js';
+import { pruneInSlices, cutoffsAt } from '../service/operations/index.js';
 import { backupDatabase, integrityOf, MaintenanceError, openForMaintenance, restoreDatabase, syncFile } from '../store/sqlite/maintenance.js';
-import { cutoffsAt } from '../service/pruner.js';
 import { CliError } from './cli-error.js';
 import { howToRun } from '../config/how-to-run.js';
 

@@ -1,4 +1,4 @@
-import { mayPerform, type Operation, type Role } from '../service/operations.js';
+import { mayPerform, type Operation, type Role } from '../service/sessions/index.js';
 
 export type { Role };
 

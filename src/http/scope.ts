@@ -1,5 +1,5 @@
 import { forbidden, notFound } from '../errors.js';
-import type { RequestView } from '../service/views.js';
+import type { RequestView } from '../service/requests/index.js';
 import type { Caller } from './auth.js';
 
 /**

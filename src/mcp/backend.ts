@@ -1,4 +1,4 @@
-import type { AnswerListQuery } from '../service/answers.js';
+import type { AnswerListQuery } from '../service/library/index.js';
 import type { AcceptBody, Answer, Expert, Page, Proposal, QueueItem, RejectBody, RequestRecord, ReturnBody, SubmitRequestBody, SubmitResult, Topic } from '../wire/types.js';
 
 export type ExpertItem = Expert;

@@ -4,9 +4,9 @@ import { decisionBy } from '../http/routes/proposals.js';
 import { submitRequestBody } from '../wire/schemas.js';
 import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
-import { mayPerform, OPERATION_WORDS, type Operation } from '../service/operations.js';
-import { proposalBody } from '../service/views.js';
-import { listAnswers } from '../service/answers.js';
+import { mayPerform, OPERATION_WORDS, type Operation } from '../service/sessions/index.js';
+import { proposalBody } from '../service/review/index.js';
+import { listAnswers } from '../service/library/index.js';
 import { McpToolError, type McpBackend } from './backend.js';
 
 /**

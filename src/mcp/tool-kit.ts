@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mayPerform, type Operation, type Role } from '../service/operations.js';
+import { mayPerform, type Operation, type Role } from '../service/sessions/index.js';
 import { McpToolError } from './backend.js';
 
 /** The operation each tool performs: a tool is listed only for roles that may perform it. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
 import { expertView, proposal, reason, requestRecord, submitRequestBody, topicView, waiting } from '../wire/schemas.js';
 import type { RequestRecord } from '../wire/types.js';
-import type { Role } from '../service/operations.js';
+import type { Role } from '../service/sessions/index.js';
 import type { McpBackend } from './backend.js';
 import { describeOutcome, waitingMessage } from './describe.js';
 import { registerLibraryTools } from './library-tools.js';

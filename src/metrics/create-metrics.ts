@@ -2,8 +2,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { ANSWER_STATUSES } from '../domain/answers.js';
 import { LLM_STAGES, REQUEST_STATUSES } from '../domain/records.js';
 import { REUSE_OUTCOMES } from '../domain/reuse.js';
-import { libraryStats } from '../service/answers.js';
-import { liveStates } from '../service/engine.js';
+import { libraryStats } from '../service/library/index.js';
+import { liveStates } from '../service/engine/index.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
 /** prom-client's default gauges whose names end in `_total`, which `promtool check metrics` refuses. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TickResult } from '../service/timed-work.js';
+import type { TickResult } from '../service/operations/index.js';
 
 /**
  * One scheduler tick from a timer. Errors are logged, never thrown: a failed tick (say, the disk is

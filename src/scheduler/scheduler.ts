@@ -1,14 +1,13 @@
 import type { ExpertRegistry } from '../core/expert-registry.js';
-import { nextDayStartOfAny, type Engine } from '../service/engine.js';
-import { endDueAways } from '../service/expert-away.js';
-import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review-channel.js';
+import { nextDayStartOfAny, type Engine } from '../service/engine/index.js';
+import { endDueAways } from '../service/experts/index.js';
+import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review/index.js';
 import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from '../domain/records.js';
 import { StorageUnavailable } from '../store/errors.js';
 import type { DueCursor, Reads, Tx } from '../store/store.js';
-import type { TickResult, TimedWork } from '../service/timed-work.js';
-import { guarded, mayPlace, placeWaiting, type WakeScope } from '../service/place-waiting.js';
-import { escalateAsk, giveUp } from './timed-transitions.js';
-import { warnExpiring } from './warn-expiring.js';
+import type { TickResult, TimedWork } from '../service/operations/index.js';
+import { escalateAsk, guarded, mayPlace, placeWaiting, type WakeScope } from '../service/routing/index.js';
+import { giveUp, warnExpiring } from '../service/requests/index.js';
 
 export interface SchedulerOptions {
   /** Due rows handled per transaction (one commit, one fsync, per batch). */

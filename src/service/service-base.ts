@@ -6,20 +6,25 @@ import { ExpertRegistry } from '../core/expert-registry.js';
 import type { DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
 import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
-import { expireLlmJobs } from './expire-llm-jobs.js';
-import type { LlmWorker } from './llm-worker.js';
+import { expireLlmJobs, type LlmWorker } from './llm/index.js';
 import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
-import type { Engine, ReviewSettings, ServiceCounters } from './engine.js';
-import { libraryTopics, quotaConsumers, type KnownKeys } from './known-keys.js';
-import { LlmBacklog } from './llm-backlog.js';
-import { placeWaiting } from './place-waiting.js';
-import { PresenceCache } from './presence-cache.js';
-import { startWorkers } from './workers.js';
-import type { TickResult, TimedWork } from './timed-work.js';
+import { type Engine, type ReviewSettings, type ServiceCounters, libraryTopics, quotaConsumers, type KnownKeys, LlmBacklog, PresenceCache } from './engine/index.js';
+import { placeWaiting } from './routing/index.js';
+import type { TickResult, TimedWork } from './operations/index.js';
 import type { ChangeFeed } from '../store/change-feed.js';
 import { newClaimantId } from '../store/lease-keeper.js';
 import type { ExpertqServiceOptions } from './service-options.js';
+
+/** The workers the composition root builds for a service, which it wakes after each commit. */
+export interface ServiceWorkers {
+  messages: MessageDispatcher;
+  deliveries: DeliveryDispatcher;
+  /** null without an LLM. */
+  llmWorker: LlmWorker | null;
+  /** What `tick()` runs (the scheduler). */
+  scheduler: TimedWork;
+}
 
 /**
  * What every operation of `ExpertqService` works with: the store, the clock, the registry and
@@ -38,17 +43,13 @@ export class ServiceBase implements Engine {
   /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
   lastTickAt: number | null = null;
   readonly transport: Transport;
-  readonly messages: MessageDispatcher;
-  readonly deliveries: DeliveryDispatcher;
   readonly allowPrivateWebhooks: boolean;
-  readonly scheduler: TimedWork;
+  private workers: ServiceWorkers | null = null;
   readonly llm: LlmSettings | null;
   readonly llmBacklog: LlmBacklog | null;
   readonly libraryTopics: KnownKeys = libraryTopics(() => this.store);
   readonly quotaConsumers: KnownKeys = quotaConsumers(() => this.store);
   readonly presence: PresenceCache | null;
-  /** Runs drafting and structuring jobs; null without an LLM. */
-  readonly llmWorker: LlmWorker | null;
   experts: ExpertRegistry;
   /** Told after every operation commits, so live views (long polls, the queue stream) update at once. */
   readonly changes: ChangeFeed;
@@ -82,11 +83,40 @@ export class ServiceBase implements Engine {
     };
     this.instanceId = options.instanceId ?? newClaimantId();
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
-    ({ messages: this.messages, deliveries: this.deliveries, llmWorker: this.llmWorker } = startWorkers(this, options));
-    this.scheduler = options.scheduler(this);
     this.llm = options.llm?.settings ?? null;
     this.llmBacklog = this.llm ? new LlmBacklog(this.llm.concurrency, this.llm.timeoutMs) : null;
     this.presence = options.presence ? new PresenceCache(options.presence, this.clock, this.log, (id) => this.placeWaitingOf(id)) : null;
+  }
+
+  /** Called once by the composition root (`composeService`) with the workers it built for this service. */
+  attach(workers: ServiceWorkers): void {
+    if (this.workers) throw new Error('the service already has its workers');
+    this.workers = workers;
+  }
+
+  private get attached(): ServiceWorkers {
+    if (!this.workers) throw new Error('the service has no workers: build it with composeService');
+    return this.workers;
+  }
+
+  /** Sends the message outbox through the transport. */
+  get messages(): MessageDispatcher {
+    return this.attached.messages;
+  }
+
+  /** Delivers the event outbox to consumers. */
+  get deliveries(): DeliveryDispatcher {
+    return this.attached.deliveries;
+  }
+
+  /** Runs drafting and structuring jobs; null without an LLM. */
+  get llmWorker(): LlmWorker | null {
+    return this.attached.llmWorker;
+  }
+
+  /** What `tick()` runs: the scheduler. */
+  get scheduler(): TimedWork {
+    return this.attached.scheduler;
   }
 
   /** An expert's chat status became known: their waiting asks get their chance. */

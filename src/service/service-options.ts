@@ -4,23 +4,21 @@ import type { Logger } from 'pino';
 import type { ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/store.js';
 import type { Presence } from '../transport/transport.js';
-import type { Engine, ReviewSettings } from './engine.js';
-import type { TimedWork } from './timed-work.js';
-import type { WorkerOptions } from './workers.js';
+import type { LlmClient } from '../llm/create-llm-client.js';
+import type { Transport } from '../transport/transport.js';
+import type { ReviewSettings } from './engine/index.js';
 
 /** What an `ExpertqService` is built from. */
-export interface ExpertqServiceOptions extends WorkerOptions {
+export interface ExpertqServiceOptions {
+  transport: Transport;
+  /** The LLM client when `llm.model` is configured; without it, nothing LLM-related runs. */
+  llm?: LlmClient | null;
   config: Pick<Config, 'org' | 'defaults' | 'topics' | 'experts'> & { library?: Config['library']; file?: string | null };
   store: Store;
   log: Logger;
   clock?: Clock;
   /** `server.allow_private_webhooks`: allow webhook URLs on loopback/private addresses. */
   allowPrivateWebhooks?: boolean;
-  /**
-   * Builds what `tick()` runs (the scheduler) for this service. The composition root passes it, so
-   * the service does not depend on the scheduler that calls it.
-   */
-  scheduler: (engine: Engine) => TimedWork;
   /** Where commits are announced to live views (default: the store's, which reaches every process on its database). */
   changes?: ChangeFeed;
   /** Names this process on the leases it holds (deliveries, chat messages, LLM jobs); one is made up by default. */

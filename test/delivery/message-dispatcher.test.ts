@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { ExpertqService } from '../../src/service/expertq-service.js';
+import { composeService } from '../../src/compose-service.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { EXAMPLE_EXPERTS, submitBody } from '../support/build-test-app.js';
@@ -36,7 +35,7 @@ function setup(transport: Transport, dbPath?: string) {
   const store = openSqliteStore(dbPath ?? join(dir, 'db.sqlite'));
   const { log, logs } = captureLogger();
   const config = { org: { name: 'Acme', timezone: 'UTC' }, defaults: { escalation_after: 7_200_000, give_up_after: 86_400_000, quiet_hours: null, max_open_asks_per_expert: 3, max_asks_per_expert_per_day: 5 }, topics: {}, experts: EXAMPLE_EXPERTS };
-  const service = new ExpertqService({ config, store, transport, log, clock, scheduler: (engine) => new Scheduler(engine) });
+  const service = composeService({ config, store, transport, log, clock });
   return { service, store, clock, logs, dir };
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KNOWN_KEYS_REFRESH_MS } from '../../src/service/known-keys.js';
+import { KNOWN_KEYS_REFRESH_MS } from '../../src/service/engine/known-keys.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { unwritableConfig } from '../../src/service/experts.js';
+import { unwritableConfig } from '../../src/service/experts/experts.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
 
 const YAML = `# expertq config for the billing team

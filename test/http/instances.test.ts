@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InstanceHeartbeat, registryHash } from '../../src/service/instances.js';
+import { InstanceHeartbeat, registryHash } from '../../src/service/operations/instances.js';
 import { buildTestApp, type TestApp } from '../support/build-test-app.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Pruner } from '../../src/service/pruner.js';
+import { Pruner } from '../../src/service/operations/pruner.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TestApp } from '../support/build-test-app.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { waitingMessage } from '../../src/mcp/describe.js';
-import type { RequestView } from '../../src/service/views.js';
+import type { RequestView } from '../../src/service/requests/views.js';
 
 describe('what a waiting agent is told', () => {
   it('says when the expert starts work, on their clock', () => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nextBatchSize, Pruner } from '../../src/service/pruner.js';
+import { nextBatchSize, Pruner } from '../../src/service/operations/pruner.js';
 import { buildTestApp, EXAMPLE_EXPERTS, submitBody, type TestApp } from '../support/build-test-app.js';
 import { cleanEnv, runCli } from '../support/cli.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decideProposal } from '../../src/service/decide-proposal.js';
+import { decideProposal } from '../../src/service/review/decide-proposal.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import type { AskRecord } from '../../src/domain/records.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
 import type { Store } from '../../src/store/store.js';
 import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
-import { PRESENCE_TTL_MS } from '../../src/service/presence-cache.js';
+import { PRESENCE_TTL_MS } from '../../src/service/engine/presence-cache.js';
 import type { FakeClock } from '../support/fake-clock.js';
 import type { DndSchedule } from './dnd-windows.js';
 import { inQuietHours, inWorkingHours, type AwayLog } from './protection-rules.js';

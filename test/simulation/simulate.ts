@@ -6,8 +6,8 @@ import { stringify } from 'yaml';
 import { loadConfig, type Config } from '../../src/config/load-config.js';
 import { startOfLocalDay } from '../../src/core/local-time.js';
 import { AppError } from '../../src/errors.js';
-import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { ExpertqService } from '../../src/service/expertq-service.js';
+import { composeService } from '../../src/compose-service.js';
+import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { openPgStore } from '../../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
@@ -78,7 +78,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   let store = await openEngine();
   const open = () => {
     const presence = async (expertId: string) => dnd.presenceAt(expertId, clock.now());
-    const service: ExpertqService = new ExpertqService({ config, store, transport, log, clock, presence, scheduler: (engine) => new Scheduler(engine) });
+    const service: ExpertqService = composeService({ config, store, transport, log, clock, presence });
     transport.service = service;
     return service;
   };

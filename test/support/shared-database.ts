@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LlmClient } from '../../src/llm/create-llm-client.js';
-import { ExpertqService } from '../../src/service/expertq-service.js';
+import { composeService } from '../../src/compose-service.js';
+import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { EXAMPLE_EXPERTS } from './build-test-app.js';
 import { captureLogger } from './capture.js';
 import { FakeClock } from './fake-clock.js';
-import { Scheduler } from '../../src/scheduler/scheduler.js';
 
 /** A transport that records what it is asked to send and never finishes (`hang`) or takes it at once. */
 export class RecordingTransport implements Transport {
@@ -56,7 +56,7 @@ export function sharedDatabase(): { clock: FakeClock; open(transport: Transport,
     clock,
     open(transport, llm) {
       const store = openSqliteStore(join(dir, 'db.sqlite'));
-      const service = new ExpertqService({ config, store, transport, log: captureLogger().log, clock, llm: llm ?? null, scheduler: (engine) => new Scheduler(engine) });
+      const service = composeService({ config, store, transport, log: captureLogger().log, clock, llm: llm ?? null });
       const instance = { service, store, kill: () => store.close() };
       instances.push(instance);
       return instance;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import { ANSWER_STATUSES } from '../../domain/answers.js';
-import type { AnswerView } from '../../service/answers.js';
+import type { AnswerView } from '../../service/library/index.js';
 import { systemReason } from '../../config/load-config.js';
 import { CliError } from '../cli-error.js';
 import { osUser, type CliContext } from '../context.js';

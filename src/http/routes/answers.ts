@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ErrorDetail } from '../../errors.js';
-import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer, type CuratedInput } from '../../service/answers.js';
+import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer, type CuratedInput } from '../../service/library/index.js';
 import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../../wire/answer-schemas.js';
 import type { Caller } from '../auth.js';
 import { idParams } from '../../wire/schemas.js';

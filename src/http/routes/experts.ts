@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorBody, expertView, idParams, muteBody, putAwayBody, putExpertsBody, topicView } from '../../wire/schemas.js';
 import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
-import type { ExpertView } from '../../service/experts.js';
+import type { ExpertView } from '../../service/experts/index.js';
 import type { RouteOptions } from './requests.js';
 
 export const expertRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { proposalBody } from '../../service/views.js';
+import { proposalBody } from '../../service/review/index.js';
 import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../../wire/schemas.js';
 import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth.js';

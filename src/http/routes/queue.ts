@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
-import type { QueueItem } from '../../service/queue-view.js';
+import type { QueueItem } from '../../service/review/index.js';
 import { queueItem } from '../../wire/schemas.js';
 import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';

@@ -1,4 +1,4 @@
-import type { Role } from '../../service/operations.js';
+import type { Role } from '../../service/sessions/index.js';
 
 /** The roles sign-in grants (`consumer` is for tokens only). */
 export type SessionRole = Exclude<Role, 'consumer'>;

@@ -1,4 +1,4 @@
-import type { Role } from '../../service/operations.js';
+import type { Role } from '../../service/sessions/index.js';
 import type { SignIn } from './prepare-sign-in.js';
 import type { SessionRole } from './read-identity.js';
 import { cookieHeader, readCookie, seal, SESSION_COOKIE, unseal } from './sealed-cookies.js';

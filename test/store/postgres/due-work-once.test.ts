@@ -1,8 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load-config.js';
-import { Scheduler } from '../../../src/scheduler/scheduler.js';
-import { ExpertqService } from '../../../src/service/expertq-service.js';
+import { composeService } from '../../../src/compose-service.js';
 import { openPgStore, type PgStore } from '../../../src/store/postgres/pg-store.js';
 import type { OutboundMessage, Transport } from '../../../src/transport/transport.js';
 import { FakeClock } from '../../support/fake-clock.js';
@@ -43,7 +42,7 @@ async function twoInstances(yaml: string, clock: FakeClock) {
     const store = await openPgStore({ url, poolSize: 4 });
     stores.push(store);
     const transport = new Recorder();
-    const service = new ExpertqService({ config, store, transport, log: pino({ level: 'silent' }), clock, scheduler: (engine) => new Scheduler(engine) });
+    const service = composeService({ config, store, transport, log: pino({ level: 'silent' }), clock });
     return { service, transport };
   };
   return [await make(), await make()] as const;

@@ -1,0 +1,42 @@
+import { composeAskStatus, type AskClosure } from '../../core/compose-feedback.js';
+import type { AskRecord, AskState } from '../../domain/records.js';
+import type { Tx } from '../../store/store.js';
+import { queueMessage, type Engine } from './engine.js';
+
+/**
+ * Closes an ask. On a threaded transport an ask that was sent also gets its message edited (buttons
+ * gone, a status line), queued in the same transaction, so no stale button can be pressed later.
+ */
+export async function closeAsk(
+  engine: Engine,
+  tx: Tx,
+  ask: AskRecord,
+  state: Exclude<AskState, 'queued' | 'open'>,
+  closure: AskClosure,
+  now: number,
+): Promise<void> {
+  const wasSent = ask.state === 'open' && ask.sent_at !== null;
+  await tx.asks.update(ask.id, { state, closed_at: now, ...(ask.send_after !== null ? { send_after: null } : {}) });
+  ask.state = state;
+  ask.closed_at = now;
+  if (wasSent && engine.threadedTransport) {
+    await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'ask_update', text: composeAskStatus(closure) }, now);
+  }
+}
+
+/** A short message in the ask's thread (threaded transports only; the console has nowhere to put it). */
+export async function tellInThread(engine: Engine, tx: Tx, ask: Pick<AskRecord, 'id' | 'expert_id' | 'request_id'>, text: string, now: number): Promise<void> {
+  if (!engine.threadedTransport) return;
+  await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'feedback', text }, now);
+}
+
+/** A top-level direct message that belongs to no ask (threaded transports only). */
+export async function tellExpert(engine: Engine, tx: Tx, expertId: string, text: string, now: number): Promise<void> {
+  if (!engine.threadedTransport) return;
+  await queueMessage(tx, { expert_id: expertId, request_id: null, ask_id: null, purpose: 'notice', text }, now);
+}
+
+/** The display name of an expert, or the id of one no longer in the registry. */
+export function expertName(engine: Engine, id: string): string {
+  return engine.experts.get(id)?.name ?? id;
+}

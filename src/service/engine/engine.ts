@@ -1,0 +1,211 @@
+import type { Logger } from 'pino';
+import type { KnownKeys } from './known-keys.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config/load-config.js';
+import type { ExpertRegistry } from '../../core/expert-registry.js';
+import type { ReuseOutcome } from '../../domain/reuse.js';
+import { startOfLocalDay, startOfNextLocalDay } from '../../core/local-time.js';
+import { newId } from '../../ids.js';
+import type { LlmSettings } from '../../llm/create-llm-client.js';
+import type { AuditEntry, ConsumerRecord, EventRecord, EventType, ExpertLiveState, MessageRecord, RequestRecord } from '../../domain/records.js';
+import type { Reads, Store, Tx } from '../../store/store.js';
+import type { PresenceCache } from './presence-cache.js';
+import type { LlmBacklog } from './llm-backlog.js';
+import { leaseFor } from './leased-messages.js';
+
+/**
+ * What every operation needs: the store, the clock, the current registry and configuration. Operations
+ * are functions of an Engine so they can be called from HTTP routes, the scheduler and the SDK alike;
+ * those that write take the transaction they write in (`tx`) beside it.
+ */
+export interface Engine {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: Pick<Config, 'org' | 'defaults' | 'topics' | 'library'> & { file: string | null };
+  /** Swapped whole by `PUT /experts`. */
+  experts: ExpertRegistry;
+  /** Name recorded in provenance (`console`, `chat`). */
+  readonly transportName: string;
+  /**
+   * The transport has threads and can edit what it posted (chat): experts then get a thread reply
+   * after each reply and the ask message is updated when the ask closes.
+   */
+  readonly threadedTransport: boolean;
+  /**
+   * Review settings: the Slack channel where pending proposals are posted (null: none),
+   * who may decide there, and how long the oldest pending proposal may wait before a reminder.
+   */
+  readonly review: ReviewSettings;
+  /** Counts kept in memory for `/metrics` (events that leave no row to count). */
+  readonly counters: ServiceCounters;
+  /** The LLM's settings when one is configured; null, and nothing LLM-related runs, otherwise. */
+  readonly llm: LlmSettings | null;
+  /** How far behind the model is (a new request is not drafted when no draft could be ready in time); null without an LLM. */
+  readonly llmBacklog: LlmBacklog | null;
+  /** Which topics (and kinds, `libraryKey`) the library has entries for: a submit on another skips the library lookup. */
+  readonly libraryTopics: KnownKeys;
+  /** Which consumers have a daily quota of their own: a submit of another reads no consumer row for it. */
+  readonly quotaConsumers: KnownKeys;
+  /** Experts' chat status (`chat.use_slack_status`); null when it is not consulted. */
+  readonly presence: PresenceCache | null;
+  /** Called after a transaction that queued messages to experts commits. */
+  onMessagesQueued(): void;
+  /** Called after a transaction that wrote events commits. */
+  onEventsQueued(): void;
+}
+
+export interface ServiceCounters {
+  reviewReminders: number;
+  /** Submits refused because their consumer reached its daily quota. */
+  rateLimitedSubmits: number;
+  /** Failed sends to experts, by transport error code. */
+  transportFailures: Map<string, number>;
+  /** LLM calls that failed or returned something unusable, by `stage` and `reason` (key `stage reason`). */
+  llmFailures: Map<string, number>;
+  /** Proposals made from a library entry, by what became of them. */
+  reuse: Map<ReuseOutcome, number>;
+}
+
+/** Adds one to a counter of a labelled count. */
+export function countOne(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+export interface ReviewSettings {
+  channel: string | null;
+  reviewers: readonly string[];
+  remindAfterMs: number;
+}
+
+export async function audit(engine: Engine, tx: Tx, entry: Omit<AuditEntry, 'at'> & { at?: number }): Promise<void> {
+  // Each field written out, not spread: entries come in many shapes (see queueMessage).
+  await tx.requests.appendAudit({ request_id: entry.request_id, at: entry.at ?? engine.clock.now(), type: entry.type, actor: entry.actor, data: entry.data });
+}
+
+/**
+ * Writes an event and one delivery row per recipient in the current transaction (transactional
+ * outbox): the dispatcher delivers after commit, so a committed state change never loses its events.
+ * `only` restricts the recipients (the immediate `proposal_accepted` to a `deduped_resolved` submitter).
+ */
+export async function emitEvent(
+  tx: Tx,
+  request: RequestRecord,
+  type: EventType,
+  fields: Record<string, unknown>,
+  at: number,
+  only?: readonly string[],
+): Promise<EventRecord> {
+  const id = newId('evt');
+  const event: EventRecord = {
+    id,
+    request_id: request.id,
+    type,
+    created_at: at,
+    body: { event: type, id, created_at: new Date(at).toISOString(), request_id: request.id, ...fields },
+  };
+  await tx.outbox.insertEvent(event);
+  const recipients = only
+    ? (await tx.consumers.list()).filter((c) => only.includes(c.id))
+    : (await subscribersOf(tx, request)).filter((c) => type !== 'proposal' || c.auto_accept);
+  for (const consumer of recipients) {
+    await tx.outbox.insertDelivery({
+      id: newId('dlv'),
+      event_id: id,
+      consumer_id: consumer.id,
+      request_id: request.id,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      last_status: null,
+      last_error: null,
+      created_at: at,
+      delivered_at: null,
+    });
+  }
+  return event;
+}
+
+/**
+ * Subscribers of a request: registered consumers that submitted it or were attached by
+ * deduplication, and every registered consumer whose `handles_kinds` has the request's kind or `*`.
+ */
+export async function subscribersOf(reads: Reads, request: Pick<RequestRecord, 'id' | 'kind'>): Promise<ConsumerRecord[]> {
+  return subscribersAmong(await reads.consumers.list(), await reads.requests.subscribers(request.id), request.kind);
+}
+
+/** `subscribersOf` from what was read already: every consumer, and the ids attached to the request. */
+export function subscribersAmong(consumers: readonly ConsumerRecord[], attachedIds: readonly string[], kind: string): ConsumerRecord[] {
+  const attached = new Set(attachedIds);
+  return consumers.filter((c) => attached.has(c.id) || c.handles_kinds.includes(kind) || c.handles_kinds.includes('*'));
+}
+
+/**
+ * Queues a direct message to an expert in the current transaction; the dispatcher sends it after commit
+ * (at once, when the transaction leases its asks: `leased-messages.ts`).
+ */
+export async function queueMessage(
+  tx: Tx,
+  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[]; proposal_id?: string },
+  now: number,
+): Promise<void> {
+  // Each field written out: callers pass messages of several shapes, and spreading them took V8's
+  // slow path (the largest single cost of queueing an ask, before).
+  const record: MessageRecord = {
+    id: newId('msg'),
+    expert_id: message.expert_id,
+    request_id: message.request_id,
+    ask_id: message.ask_id,
+    proposal_id: message.proposal_id ?? null,
+    purpose: message.purpose,
+    text: message.text,
+    elements: message.elements ?? null,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    sent_at: null,
+    last_error: null,
+  };
+  await tx.outbox.enqueueMessage(record, leaseFor(tx, record, now));
+}
+
+export function dayStart(engine: Engine, now: number): number {
+  return startOfLocalDay(now, engine.config.org.timezone);
+}
+
+/** The time zone an expert's days and working hours are read in: their own, else the organisation's. */
+export function zoneOf(engine: Engine, expertId: string): string {
+  return engine.experts.get(expertId)?.timezone ?? engine.config.org.timezone;
+}
+
+/**
+ * Live states, each expert's `asksToday` counted from the start of their own day: experts with their
+ * own time zone are passed with their day's start, everyone else shares the organisation's. `settled`:
+ * read under the experts' locks even in a transaction that uses hints (`AskRepository.useHints`).
+ */
+export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
+  const dayStarts = ownDayStarts(engine, ids, now);
+  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
+}
+
+/** The start of the day at `now` of each expert (null: every expert) with a time zone of their own. */
+export function ownDayStarts(engine: Engine, ids: readonly string[] | null, now: number): Map<string, number> {
+  const dayStarts = new Map<string, number>();
+  const orgZone = engine.config.org.timezone;
+  const byZone = new Map<string, number>();
+  // Only the experts asked for: routing asks for a few at a time, and the registry may hold thousands.
+  for (const expert of ids === null ? engine.experts.experts : ids.map((id) => engine.experts.get(id))) {
+    if (!expert || expert.timezone === null || expert.timezone === orgZone) continue;
+    let start = byZone.get(expert.timezone);
+    if (start === undefined) byZone.set(expert.timezone, (start = startOfLocalDay(now, expert.timezone)));
+    dayStarts.set(expert.id, start);
+  }
+  return dayStarts;
+}
+
+/** The next instant at which a day begins for anyone: the organisation or any expert in their own zone. */
+export function nextDayStartOfAny(engine: Engine, now: number): number {
+  const zones = new Set([engine.config.org.timezone, ...engine.experts.experts.map((e) => e.timezone).filter((z): z is string => z !== null)]);
+  return Math.min(...[...zones].map((zone) => startOfNextLocalDay(now, zone)));
+}

@@ -1,0 +1,11 @@
+/**
+ * Proposals and their review: create one (posting its card), the queue, accept/edit/reject, send back,
+ * review from chat, and the review channel's cards and reminders.
+ */
+export { createProposal, proposalFromAnswer } from './create-proposal.js';
+export { decideProposal, type DecisionInput } from './decide-proposal.js';
+export { askedQuestion, proposalBody, type ProposalBody } from './proposal-body.js';
+export { type QueueItem, queueView } from './queue-view.js';
+export { type ReturnInput, returnProposal } from './return-proposal.js';
+export { mayRemind, noteOverdueCards, remindReviewers, reviewCardOf, updateReviewCard } from './review-channel.js';
+export { reviewFromChat } from './review-from-chat.js';
