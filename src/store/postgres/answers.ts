@@ -4,6 +4,8 @@ import { searchWords } from '../../core/search-words.js';
 import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, json, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
+import { ANSWER_STATS, answerStatusFilter } from '../shared/rules-sql.js';
+import { forWhereClause, pgText } from '../shared/placeholders.js';
 
 /** PostgreSQL's limits on a tsvector: positions up to 16383, at most 256 of them per word. */
 const MAX_POSITION = 16_383;
@@ -75,16 +77,7 @@ export class PgAnswers implements AnswerRepository {
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {
-    const row = await one(
-      this.db,
-      `SELECT
-        COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= $1) AS active,
-        COUNT(*) FILTER (WHERE status = 'active' AND verified_at < $1) AS stale,
-        COUNT(*) FILTER (WHERE status = 'retired') AS retired,
-        COALESCE(SUM(reuse_count), 0) AS reuse_accepted
-        FROM answers`,
-      [staleBefore],
-    );
+    const row = await one(this.db, pgText(ANSWER_STATS), [staleBefore, staleBefore]);
     return row as unknown as AnswerStats;
   }
 
@@ -123,7 +116,7 @@ export class PgAnswers implements AnswerRepository {
     const words = query.q === undefined ? null : queryWords(query.q);
     if (words !== null && words.length === 0) return { items: [], next_cursor: null };
     const columns = ANSWER_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
-    const filters: Array<[string, unknown]> = [['a.topic = $?', query.topic], ['a.consumer_id = $?', query.consumerId], ...statusFilter(query)];
+    const filters: Array<[string, unknown]> = [['a.topic = $?', query.topic], ['a.consumer_id = $?', query.consumerId], ...answerStatusFilter(query).map(([clause, value]): [string, unknown] => [forWhereClause(clause), value])];
     if (words === null) {
       const { where, values } = whereClause([...filters, ['a.id < $?', query.cursor]]);
       const rows = await all(this.db, `SELECT ${columns} FROM answers a ${where} ORDER BY a.id DESC LIMIT $${values.length + 1}`, [...values, query.limit + 1]);
@@ -143,19 +136,5 @@ export class PgAnswers implements AnswerRepository {
     );
     const items = rows.slice(0, query.limit).map((r) => ({ ...toAnswer(r), score: r.score as number }));
     return { items, next_cursor: rows.length > query.limit ? String(offset + query.limit) : null };
-  }
-}
-
-/** `stale` is an active entry verified before `staleBefore`; `active` one verified since. */
-function statusFilter(query: AnswerQuery): Array<[string, unknown]> {
-  switch (query.status) {
-    case 'active':
-      return [["a.status = 'active' AND a.verified_at >= $?", query.staleBefore]];
-    case 'stale':
-      return [["a.status = 'active' AND a.verified_at < $?", query.staleBefore]];
-    case 'retired':
-      return [['a.status = $?', 'retired']];
-    default:
-      return [];
   }
 }
