@@ -1,11 +1,11 @@
 import type { ChatRef, Decision, ProposalRecord } from '../../domain/records.js';
 import { byRequest, toProposal } from '../row-records.js';
-import { pgText } from '../shared/placeholders.js';
+import { pgStatements } from '../shared/placeholders.js';
 import { decisionValues, PROPOSALS, proposalValues, revisionValues, type Revision } from '../shared/proposals-sql.js';
 import type { ProposalRepository } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
 
-const SQL = Object.fromEntries(Object.entries(PROPOSALS).map(([k, text]) => [k, pgText(text)])) as Record<keyof typeof PROPOSALS, string>;
+const SQL = pgStatements(PROPOSALS);
 const GET_LOCKED = `${SQL.get} FOR UPDATE`;
 
 /**

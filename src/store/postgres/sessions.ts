@@ -1,9 +1,9 @@
 import type { SessionRecord, SessionRepository } from '../session-repository.js';
-import { pgText } from '../shared/placeholders.js';
+import { pgStatements } from '../shared/placeholders.js';
 import { SESSIONS, sessionValues } from '../shared/sessions-sql.js';
 import { all, one, run, type Db } from './sql.js';
 
-const SQL = Object.fromEntries(Object.entries(SESSIONS).map(([k, text]) => [k, pgText(text)])) as Record<keyof typeof SESSIONS, string>;
+const SQL = pgStatements(SESSIONS);
 
 /** Signed-in sessions in PostgreSQL, shared by every instance: a sign-out on one is seen by all at once. */
 export class PgSessions implements SessionRepository {

@@ -19,3 +19,8 @@ export function pgText(text: string): string {
 export function forWhereClause(clause: string): string {
   return clause.replace(/'(?:[^']|'')*'|\?/g, (token) => (token === '?' ? '$?' : token));
 }
+
+/** A table of shared statements as PostgreSQL runs them. */
+export function pgStatements<K extends string>(table: Readonly<Record<K, string>>): Record<K, string> {
+  return Object.fromEntries(Object.entries<string>(table).map(([k, text]) => [k, pgText(text)])) as Record<K, string>;
+}

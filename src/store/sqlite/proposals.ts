@@ -2,13 +2,13 @@ import type Database from 'better-sqlite3';
 import type { ChatRef, Decision, ProposalRecord } from '../../domain/records.js';
 import type { ProposalRepository } from '../store.js';
 import { byRequest } from '../row-records.js';
-import { type Row, toProposal } from './rows.js';
+import { type Row, toProposal, prepareAll } from './rows.js';
 import { decisionValues, PROPOSALS, proposalValues, revisionValues, type Revision } from '../shared/proposals-sql.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
-    ...(Object.fromEntries(Object.entries(PROPOSALS).map(([k, text]) => [k, p(text)])) as Record<keyof typeof PROPOSALS, Database.Statement>),
+    ...prepareAll(db, PROPOSALS),
     listForMany: p('SELECT * FROM proposals WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id'),
     returnedFor: p(`SELECT * FROM proposals WHERE request_id IN (SELECT value FROM json_each(?)) AND status = 'rejected' AND reason = 'returned'
         ORDER BY created_at, id`),

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { prepareAll } from './rows.js';
 import type { SessionRecord, SessionRepository } from '../session-repository.js';
 import { SESSIONS, sessionValues } from '../shared/sessions-sql.js';
 
@@ -7,7 +8,7 @@ export class SqliteSessions implements SessionRepository {
   private readonly stmts;
 
   constructor(db: Database.Database) {
-    this.stmts = Object.fromEntries(Object.entries(SESSIONS).map(([k, text]) => [k, db.prepare(text)])) as Record<keyof typeof SESSIONS, Database.Statement>;
+    this.stmts = prepareAll(db, SESSIONS);
   }
 
   async live(id: string, now: number): Promise<SessionRecord | undefined> {
