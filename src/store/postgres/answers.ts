@@ -5,7 +5,10 @@ import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepos
 import { ANSWER_COLUMNS, answerColumns, json, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 import { ANSWER_STATS, answerStatusFilter } from '../shared/rules-sql.js';
-import { forWhereClause, pgText } from '../shared/placeholders.js';
+import { forWhereClause, pgStatements, pgText } from '../shared/placeholders.js';
+import { ANSWERS } from '../shared/answers-sql.js';
+
+const SQL = pgStatements(ANSWERS);
 
 /** PostgreSQL's limits on a tsvector: positions up to 16383, at most 256 of them per word. */
 const MAX_POSITION = 16_383;
@@ -63,17 +66,17 @@ export class PgAnswers implements AnswerRepository {
   async retire(id: string, r: Retirement): Promise<boolean> {
     const retired = await one(
       this.db,
-      `UPDATE answers SET status = 'retired', retired_reason = $1, retired_by = $2, retired_at = $3 WHERE id = $4 AND status = 'active' RETURNING topic, kind`,
+      SQL.retire,
       [r.reason, r.by, r.at, id],
     );
     if (!retired) return false;
-    await write(this.db, 'DELETE FROM answer_words WHERE answer_id = $1', [id]);
-    await write(this.db, 'UPDATE answer_topics SET active = active - 1 WHERE topic = $1 AND kind = $2', [retired.topic, retired.kind]);
+    await write(this.db, SQL.forget, [id]);
+    await write(this.db, SQL.countOut, [retired.topic, retired.kind]);
     return true;
   }
 
   async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
-    return (await all(this.db, 'SELECT topic, kind FROM answer_topics WHERE active > 0')) as Array<{ topic: string; kind: string }>;
+    return (await all(this.db, SQL.activeTopics)) as Array<{ topic: string; kind: string }>;
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {
@@ -93,7 +96,7 @@ export class PgAnswers implements AnswerRepository {
   }
 
   async countReuse(id: string): Promise<void> {
-    await run(this.db, 'UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = $1', [id]);
+    await run(this.db, SQL.countReuse, [id]);
   }
 
   async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {

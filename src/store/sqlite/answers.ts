@@ -6,24 +6,21 @@ import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepos
 import { rankedPage } from './answer-search.js';
 import { UNFILLED_ENTRIES, unlistedEntriesRemain } from './answer-words-fill.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
-import { ANSWER_COLUMNS, answerColumns, json, type Row, statementCache, toAnswer, whereClause } from './rows.js';
+import { ANSWER_COLUMNS, answerColumns, json, prepareAll, type Row, statementCache, toAnswer, whereClause } from './rows.js';
+import { ANSWERS } from '../shared/answers-sql.js';
 import { ANSWER_STATS, answerStatusFilter } from '../shared/rules-sql.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
+    ...prepareAll(db, ANSWERS),
     insert: p(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${ANSWER_COLUMNS.split(',').map(() => '?').join(', ')})`),
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
     word: p('INSERT OR IGNORE INTO answer_words (topic, kind, word, answer_id) VALUES (?, ?, ?, ?)'),
-    forget: p('DELETE FROM answer_words WHERE answer_id = ?'),
     countIn: p('INSERT INTO answer_topics (topic, kind, active) VALUES (?, ?, 1) ON CONFLICT (topic, kind) DO UPDATE SET active = active + 1'),
-    countOut: p('UPDATE answer_topics SET active = active - 1 WHERE topic = ? AND kind = ?'),
-    activeTopics: p('SELECT topic, kind FROM answer_topics WHERE active > 0'),
     get: p('SELECT * FROM answers WHERE id = ?'),
     refresh: p(`UPDATE answers SET answer = ?, structured = ?, verified_at = ? WHERE id = ? AND status = 'active' RETURNING rowid, question`),
     reindex: p('UPDATE answers_fts SET answer = ? WHERE rowid = ?'),
-    countReuse: p('UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = ?'),
-    retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active' RETURNING topic, kind`),
   };
 }
 
