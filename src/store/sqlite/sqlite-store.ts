@@ -160,7 +160,6 @@ export class SqliteStore extends StoreReads implements Store {
     return this.unlisted.fillPending(FILL_SPAN);
   }
 
-  /** Its options are ignored: one process writes, so routing here always reads experts as they are. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.enqueue({ work }) as Promise<T>;
   }
