@@ -6,6 +6,18 @@ export type StoredAnswerStatus = 'active' | 'retired';
 export type AnswerStatus = 'active' | 'stale' | 'retired';
 export const ANSWER_STATUSES: readonly AnswerStatus[] = ['active', 'stale', 'retired'];
 
+/** An active entry last verified before this instant is stale at `now` (`verifyAfter`: `library.verify_after`). */
+export const staleBefore = (now: number, verifyAfter: number): number => now - verifyAfter;
+
+/** Whether an entry verified at `verifiedAt` is still fresh (not stale) at `now`. */
+export const isFresh = (entry: { verified_at: number }, now: number, verifyAfter: number): boolean => entry.verified_at >= staleBefore(now, verifyAfter);
+
+/** An entry's status as callers see it at `now`: an active one not verified within `verifyAfter` reads `stale`. */
+export function answerStatusAt(entry: { status: StoredAnswerStatus; verified_at: number }, now: number, verifyAfter: number): AnswerStatus {
+  if (entry.status === 'retired') return 'retired';
+  return isFresh(entry, now, verifyAfter) ? 'active' : 'stale';
+}
+
 export interface Retirement {
   reason: string;
   by: string;

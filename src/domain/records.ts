@@ -4,9 +4,13 @@ import type { Policy } from '../config/config-schema.js';
 export type RequestStatus = 'queued' | 'asked' | 'escalated' | 'proposed' | 'accepted' | 'rejected' | 'failed';
 export const OPEN_STATUSES: readonly RequestStatus[] = ['queued', 'asked', 'escalated', 'proposed'];
 
-/** Whether a request still waits for an expert's answer (open, with no proposal under review): it can give up, and its asks can go out. */
-export const isWaiting = (r: Pick<RequestRecord, 'status'>): boolean => r.status === 'queued' || r.status === 'asked' || r.status === 'escalated';
-export const REQUEST_STATUSES: readonly RequestStatus[] = [...OPEN_STATUSES, 'accepted', 'rejected', 'failed'];
+/** The statuses of a request that still waits for an expert's answer (open, with no proposal under review): it can give up, and its asks can go out. */
+export const WAITING_STATUSES: readonly RequestStatus[] = ['queued', 'asked', 'escalated'];
+/** Whether a request still waits for an expert's answer (`WAITING_STATUSES`). */
+export const isWaiting = (r: Pick<RequestRecord, 'status'>): boolean => WAITING_STATUSES.includes(r.status);
+/** The statuses a request ends in. */
+export const FINAL_STATUSES: readonly RequestStatus[] = ['accepted', 'rejected', 'failed'];
+export const REQUEST_STATUSES: readonly RequestStatus[] = [...OPEN_STATUSES, ...FINAL_STATUSES];
 export type FailureCode = 'timeout' | 'no_expert_found' | 'expert_declined' | 'rate_limited' | 'cancelled' | 'error';
 
 export interface Reason {

@@ -28,7 +28,7 @@ export class ExpertqService extends ServiceBase {
   private readonly submits = new SubmitBatcher(async (inputs) => {
     const library = await libraryFor(this, inputs);
     // The asks go out once the batch commits, with no claim; the dispatcher is woken only for other messages.
-    const { value: results, leased } = await withLeasedAsks(this.store, this.messages, (tx) => submitAll(this, tx, inputs, library));
+    const { value: results, leased } = await withLeasedAsks(this.store, this.messages, (tx) => submitAll(this, tx, inputs, library), false, { optimisticRouting: true });
     const wake = workMadeBy(results);
     if (leased.unleased > 0) this.onMessagesQueued();
     if (wake.drafts) this.llmWorker?.kick();

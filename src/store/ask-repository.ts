@@ -15,6 +15,8 @@ export interface AskReads {
   /**
    * Live state per expert; `ids` null means every expert with any state. `asksToday` counts from
    * `dayStart`, or for an expert in `dayStarts` (one in another time zone) from their own day's start.
+   * `settled`: exact now even in a transaction that routes optimistically (one may otherwise be a
+   * moment old).
    */
   expertStates(ids: readonly string[] | null, dayStart: number, dayStarts?: ReadonlyMap<string, number>, settled?: boolean): Promise<Map<string, ExpertLiveState>>;
   /** Whether an expert is muted (cheaper than `expertStates` when only this matters). */
@@ -31,37 +33,20 @@ export interface AskReads {
   queued(expertIds: readonly string[] | null): Promise<WaitingAsk[]>;
 }
 
-/** One expert given asks on a hint, and the tightest caps those asks were sent under (null: none). */
-export interface HintCheck {
-  expertId: string;
-  /** The start of the expert's day (their asks today count from it). */
-  dayStart: number;
+/** The caps an ask was sent under (null: none). */
+export interface AskCaps {
   maxOpenAsks: number | null;
   maxAsksToday: number | null;
 }
 
 export interface AskRepository extends AskReads {
   /**
-   * For the rest of this transaction `expertStates` may answer, for an expert not read under their lock
-   * yet, with a hint: their state as this instance read it a moment ago, without the lock (`settled`
-   * asks for the locked read). Where several instances write (PostgreSQL), routing a submit then locks
-   * only the experts it gives asks, not every candidate it weighs; the transaction must read those
-   * again settled before it commits (`placedOnHints`) and check its decisions still hold. A no-op
-   * where one process writes (SQLite): every read is settled there.
+   * An ask was just sent to this expert at `now`, under these caps. A transaction that routes
+   * optimistically (`TransactionOptions.optimisticRouting`) checks at commit that the expert is still
+   * within them (the tightest of its asks to them, its own asks counted) and neither muted nor away;
+   * elsewhere this is a no-op.
    */
-  useHints(): void;
-  /** Whether this transaction's view of an expert's state was read under their lock (always, without hints). */
-  isSettled(expertId: string): boolean;
-  /** Experts this transaction gave asks while its view of their state was a hint. */
-  placedOnHints(): string[];
-  /**
-   * Has the commit check each decision made on a hint (`placedOnHints`): under the expert's lock, with
-   * this transaction's own asks counted, the expert is neither muted nor away at `now` and within the
-   * caps the asks were sent under. When one does not hold, the transaction fails with `StaleHints`
-   * instead of committing. The check travels with the commit (no round trip of its own); what it reads
-   * becomes the expert's settled state. A no-op where every read is settled (SQLite).
-   */
-  checkAtCommit(checks: readonly HintCheck[], now: number): void;
+  placedUnder(expertId: string, caps: AskCaps, now: number): void;
   insert(ask: AskRecord): Promise<void>;
   update(id: string, patch: AskPatch): Promise<void>;
   setMuted(expertId: string, muted: boolean, at: number): Promise<void>;

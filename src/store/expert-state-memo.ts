@@ -25,7 +25,8 @@ interface Kept {
  */
 export class ExpertStateMemo {
   private readonly states = new Map<string, Kept>();
-  private readonly onHints = new Set<string>();
+  /** Experts given asks on a hint, with the day their kept state counted from then. */
+  private readonly onHints = new Map<string, number>();
 
   /**
    * The states of `ids` (no duplicates), each for the day starting at `dayOf(id)`, as kept now (a later
@@ -60,9 +61,14 @@ export class ExpertStateMemo {
     return this.states.get(expertId)?.settled === true;
   }
 
+  /** The start of the day an expert given asks on a hint had them counted from. */
+  hintDay(expertId: string): number | undefined {
+    return this.onHints.get(expertId);
+  }
+
   /** Experts given asks while their kept state was a hint (read settled since or not). */
   placedOnHints(): string[] {
-    return [...this.onHints];
+    return [...this.onHints.keys()];
   }
 
   /**
@@ -81,7 +87,7 @@ export class ExpertStateMemo {
     const kept = this.states.get(ask.expert_id);
     if (!kept) return;
     const { state, day } = kept;
-    if (!kept.settled) this.onHints.add(ask.expert_id);
+    if (!kept.settled) this.onHints.set(ask.expert_id, day);
     // Each field written out: a spread of states made in different places takes V8's slow path.
     kept.state = {
       muted: state.muted,

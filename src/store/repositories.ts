@@ -52,7 +52,7 @@ export interface RequestRepository extends RequestReads {
   appendAudit(entry: AuditEntry): Promise<void>;
 }
 
-export type { AskReads, AskRepository, HintCheck } from './ask-repository.js';
+export type { AskCaps, AskReads, AskRepository } from './ask-repository.js';
 
 /** Proposals, their decisions and their review cards in a chat channel. */
 export interface ProposalReads {

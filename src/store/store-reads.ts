@@ -1,37 +1,22 @@
 import type { Reads } from './store.js';
 
+/** Every repository of `Reads`; the type below fails to compile when one is left out. */
+const READ_KEYS = [
+  'requests', 'asks', 'proposals', 'outbox', 'consumers', 'chat', 'llmJobs',
+  'serviceState', 'retention', 'metrics', 'instances', 'sessions', 'answers',
+] as const satisfies ReadonlyArray<keyof Reads>;
+type Unlisted = Exclude<keyof Reads, (typeof READ_KEYS)[number]>;
+const everyKeyListed: [Unlisted] extends [never] ? true : never = true;
+
+abstract class RepositoriesOf {
+  constructor(reads: Reads) {
+    void everyKeyListed;
+    for (const key of READ_KEYS) (this as Record<string, unknown>)[key] = reads[key];
+  }
+}
+
 /**
  * The reads of a store outside transactions, one repository per aggregate, each reading only what
  * was committed. Every engine's store extends it with the repositories over its read connection(s).
  */
-export abstract class StoreReads implements Reads {
-  readonly requests: Reads['requests'];
-  readonly asks: Reads['asks'];
-  readonly proposals: Reads['proposals'];
-  readonly outbox: Reads['outbox'];
-  readonly consumers: Reads['consumers'];
-  readonly chat: Reads['chat'];
-  readonly llmJobs: Reads['llmJobs'];
-  readonly serviceState: Reads['serviceState'];
-  readonly retention: Reads['retention'];
-  readonly metrics: Reads['metrics'];
-  readonly instances: Reads['instances'];
-  readonly sessions: Reads['sessions'];
-  readonly answers: Reads['answers'];
-
-  constructor(reads: Reads) {
-    this.requests = reads.requests;
-    this.asks = reads.asks;
-    this.proposals = reads.proposals;
-    this.outbox = reads.outbox;
-    this.consumers = reads.consumers;
-    this.chat = reads.chat;
-    this.llmJobs = reads.llmJobs;
-    this.serviceState = reads.serviceState;
-    this.retention = reads.retention;
-    this.metrics = reads.metrics;
-    this.instances = reads.instances;
-    this.sessions = reads.sessions;
-    this.answers = reads.answers;
-  }
-}
+export const StoreReads = RepositoriesOf as unknown as abstract new (reads: Reads) => Reads;

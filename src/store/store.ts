@@ -9,7 +9,7 @@ import type { SessionReads, SessionRepository } from './session-repository.js';
 export type { SessionRecord, SessionReads, SessionRepository } from './session-repository.js';
 export type { AnswerQuery, AnswerPage, AnswerReads, AnswerRepository, AnswerStats, FoundAnswer, ReuseQuery } from './answer-repository.js';
 export type {
-  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace, HintCheck,
+  RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace, AskCaps,
 } from './repositories.js';
 
 export interface RequestQuery {
@@ -42,13 +42,17 @@ export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_a
  * and rejects with that error.
  */
 export interface Store extends Reads {
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * `transaction`, then `read` of what it committed, as fresh as a read made after the commit (on
    * PostgreSQL it goes out right behind COMMIT, on the same connection, so it costs no round trip of its
    * own). The commit stands whatever the read does: a read that fails gives `read: undefined`.
    */
-  transactionThenRead<T, R>(work: (tx: Tx) => Promise<T>, read: (reads: Reads, value: T) => Promise<R>): Promise<{ value: T; read: R | undefined }>;
+  transactionThenRead<T, R>(
+    work: (tx: Tx) => Promise<T>,
+    read: (reads: Reads, value: T) => Promise<R>,
+    options?: TransactionOptions,
+  ): Promise<{ value: T; read: R | undefined }>;
   /**
    * Where commits are announced to live views: every process using this database hears of every
    * commit (SQLite: this process only, as it is the only one).
@@ -72,6 +76,19 @@ export interface Store extends Reads {
    */
   noteInstances(live: readonly InstanceRecord[]): void;
   close(): Promise<void>;
+}
+
+/** How a transaction may run; an engine honours what it has a use for and ignores the rest. */
+export interface TransactionOptions {
+  /**
+   * Routing in this transaction may weigh experts on a state this instance read a moment ago instead of
+   * locking every candidate. PostgreSQL (several instances write) locks only the experts given asks, and
+   * checks with the commit that each still has room within the caps their asks were sent under
+   * (`AskRepository.placedUnder`) and is neither muted nor away; when one has not, the transaction is
+   * run again from the start, weighing those experts as they are. SQLite ignores it: one process
+   * writes, so every state it reads is exact.
+   */
+  optimisticRouting?: boolean;
 }
 
 /** A transaction: the repositories it writes through (each also reads, inside the transaction). */

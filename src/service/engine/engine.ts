@@ -182,7 +182,7 @@ export function zoneOf(engine: Engine, expertId: string): string {
 /**
  * Live states, each expert's `asksToday` counted from the start of their own day: experts with their
  * own time zone are passed with their day's start, everyone else shares the organisation's. `settled`:
- * read under the experts' locks even in a transaction that uses hints (`AskRepository.useHints`).
+ * exact even in a transaction that routes optimistically (`TransactionOptions.optimisticRouting`).
  */
 export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
   const dayStarts = ownDayStarts(engine, ids, now);

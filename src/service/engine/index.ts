@@ -12,4 +12,3 @@ export { LlmBacklog } from './llm-backlog.js';
 export { draftsQuestion, MAX_LLM_ATTEMPTS, queueDraft, queueMatch, queueStructuring, type UnstructuredProposal } from './llm-jobs.js';
 export { gatherChanges, isNewRequest, newRequest, updateRequest, writeChanges, writeNewRequest } from './new-request.js';
 export { PresenceCache } from './presence-cache.js';
-export { noteSentOnHint, settleHints } from './settle-hints.js';

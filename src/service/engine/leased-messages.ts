@@ -1,5 +1,5 @@
 import type { MessageRecord } from '../../domain/records.js';
-import type { AskPlace, MessageLease, Reads, Store, Tx } from '../../store/store.js';
+import type { AskPlace, MessageLease, Reads, Store, TransactionOptions, Tx } from '../../store/store.js';
 
 /**
  * Asks written already leased to this process, to be sent as soon as their transaction commits: the
@@ -72,10 +72,17 @@ const FIRST_ASK: AskPlace = { state: 'open', ref: null, firstRef: null };
  * rolled a savepoint back after noting an ask (then every ask's place is read). Returns the work's
  * value and the asks of the attempt that committed (a transaction run again writes its asks again).
  */
-export async function withLeasedAsks<T>(store: Store, sender: AskSender, work: (tx: Tx) => Promise<T>, rolledBack = false): Promise<{ value: T; leased: LeasedMessages }> {
+export async function withLeasedAsks<T>(
+  store: Store,
+  sender: AskSender,
+  work: (tx: Tx) => Promise<T>,
+  rolledBack = false,
+  options: TransactionOptions = {},
+): Promise<{ value: T; leased: LeasedMessages }> {
   const { value: done, read: places } = await store.transactionThenRead(
     (tx) => leasingAsks(tx, sender.owner, sender.leaseMs, () => work(tx)),
     (reads, { leased }) => placesOf(reads, leased.messages, rolledBack ? new Set() : leased.firstAsks),
+    options,
   );
   sender.sendLeased(done.leased.messages, places);
   return done;

@@ -1,5 +1,5 @@
 import { normalizeTopic } from '../../core/normalize-topic.js';
-import { curatedEntry, type AnswerRecord, type AnswerStatus } from '../../domain/answers.js';
+import { answerStatusAt, curatedEntry, staleBefore as staleBeforeAt, type AnswerRecord, type AnswerStatus } from '../../domain/answers.js';
 import { badRequest, notFound, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AnswerStats, FoundAnswer } from '../../store/store.js';
@@ -35,11 +35,10 @@ export interface AnswerListQuery {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Active entries verified before this instant read `stale`. */
-const staleBefore = (engine: Engine) => engine.clock.now() - engine.config.library.verify_after;
+const staleBefore = (engine: Engine) => staleBeforeAt(engine.clock.now(), engine.config.library.verify_after);
 
 export function answerStatus(engine: Engine, a: AnswerRecord): AnswerStatus {
-  if (a.status === 'retired') return 'retired';
-  return a.verified_at < staleBefore(engine) ? 'stale' : 'active';
+  return answerStatusAt(a, engine.clock.now(), engine.config.library.verify_after);
 }
 
 export function answerView(engine: Engine, a: FoundAnswer): AnswerView {

@@ -1,5 +1,6 @@
 import { bestMatch } from '../../core/match-question.js';
 import type { LlmJobRecord, RequestRecord } from '../../domain/records.js';
+import { answerStatusAt } from '../../domain/answers.js';
 import { judgedAMatch } from '../../llm/match-answer.js';
 import type { Tx } from '../../store/store.js';
 import { type Engine, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
@@ -27,7 +28,7 @@ export async function finishMatch(engine: Engine, tx: Tx, job: LlmJobRecord, out
   if (result.ok) {
     if (judgedAMatch(result)) {
       const entry = await tx.answers.get(result.answer_id);
-      if (entry && entry.status === 'active' && entry.verified_at >= now - engine.config.library.verify_after) {
+      if (entry && answerStatusAt(entry, now, engine.config.library.verify_after) === 'active') {
         await reuseEntry(engine, tx, request, { entry, score: result.score }, { by: 'llm', confidence: result.confidence }, now);
         return;
       }

@@ -1,5 +1,5 @@
 import { bestMatch, lookupWords, type QuestionMatch } from '../../core/match-question.js';
-import type { AnswerRecord } from '../../domain/answers.js';
+import { isFresh, staleBefore, type AnswerRecord } from '../../domain/answers.js';
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { newId } from '../../ids.js';
 import type { AnswerReads } from '../../store/answer-repository.js';
@@ -102,16 +102,16 @@ async function libraryCandidates(
   const library = engine.config.library;
   const words = lookupWords(request.question, request.topic, minScore);
   if (words.length === 0) return { fresh: [], stale: [] };
-  const staleBefore = now - library.verify_after;
   const found = await reads.answers.reuseCandidates({
     topic: request.topic,
     kind: request.kind,
     words,
-    staleBefore,
+    staleBefore: staleBefore(now, library.verify_after),
     limit: REUSE_CANDIDATES,
     ...(library.share === 'same_consumer' ? { consumerId: request.consumer_id } : {}),
   });
-  return { fresh: found.filter((a) => a.verified_at >= staleBefore), stale: found.filter((a) => a.verified_at < staleBefore) };
+  const fresh = (a: AnswerRecord) => isFresh(a, now, library.verify_after);
+  return { fresh: found.filter(fresh), stale: found.filter((a) => !fresh(a)) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { normalizeTopic } from '../../core/normalize-topic.js';
 import { firstCandidates } from '../../core/route-request.js';
 import { StorageUnavailable } from '../../store/errors.js';
 import type { Tx } from '../../store/store.js';
-import { liveStates, type Engine, settleHints } from '../engine/index.js';
+import { liveStates, type Engine } from '../engine/index.js';
 import { dailyQuotaOf } from '../consumers/index.js';
 import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult } from './submit-request.js';
 import type { ConsumerRecord } from '../../domain/records.js';
@@ -15,8 +15,9 @@ const MAX_BATCH = 64;
  * Submits in one transaction: each deduplicated and routed as if alone, in the order given, each
  * seeing the asks of those before it. The experts they will most likely be routed to are read first,
  * in one go, so a database across the network is asked once for all of them. Where several instances
- * write, routing weighs them on hints and locks only the experts it asks (`settleHints`), so batches
- * of different instances routing to different experts do not wait for each other.
+ * write, its transaction routes optimistically (`TransactionOptions.optimisticRouting`): it locks only
+ * the experts it asks, so batches of different instances routing to different experts do not wait for
+ * each other.
  */
 export async function submitAll(
   engine: Engine,
@@ -25,7 +26,6 @@ export async function submitAll(
   library: readonly LibraryCandidates[],
 ): Promise<SubmitResult[]> {
   const now = engine.clock.now();
-  tx.asks.useHints();
   const likely = new Set<string>();
   for (const input of inputs) {
     for (const c of firstCandidates(normalizeTopic(input.topic), input.target_experts ?? null, engine.experts)) likely.add(c.expertId);
@@ -44,7 +44,6 @@ export async function submitAll(
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
     results.push(await submitRequest(engine, tx, input, options));
   }
-  settleHints(engine, tx, now);
   return results;
 }
 

@@ -2,11 +2,11 @@ import { askElements } from '../../core/compose-ask.js';
 import type { PreviousAnswer } from '../../core/previous-answer.js';
 import { iso } from '../../clock.js';
 import { SEARCH_HORIZON_MS, type BlockReason } from '../../core/availability.js';
-import { isCapped } from '../../core/route-request.js';
+import { isCapped, limitsFor } from '../../core/route-request.js';
 import { newId } from '../../ids.js';
 import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../../domain/records.js';
 import type { AskPatch, Tx } from '../../store/store.js';
-import { audit, liveStates, queueMessage, type Engine, isNewRequest, updateRequest, noteFirstAsk, noteSentOnHint } from '../engine/index.js';
+import { audit, liveStates, queueMessage, type Engine, isNewRequest, updateRequest, noteFirstAsk } from '../engine/index.js';
 import { expertAvailability, inForce } from '../availability/index.js';
 
 /**
@@ -127,7 +127,8 @@ async function decideSend(
     previous: ask.instructions ? undefined : await previousAnswer(engine, tx, request),
     guideUrl: engine.config.org.expert_guide_url,
   });
-  if (!tx.asks.isSettled(expert.id)) noteSentOnHint(tx, expert.id, policy, expert);
+  const limits = limitsFor(policy, expert);
+  tx.asks.placedUnder(expert.id, { maxOpenAsks: limits.max_open_asks_per_expert, maxAsksToday: limits.max_asks_per_expert_per_day }, now);
   const wasDeferred = ask.send_after !== null;
   // The expert's slot is taken now, after the wait (if any) for another instance routing to them:
   // the ask's history says when it really began to count against their limits.

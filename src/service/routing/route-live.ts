@@ -13,8 +13,8 @@ import { awayByStatus, routingFacts, inForce } from '../availability/index.js';
  * then the request goes to whoever is back soonest and waits for them. Returns the decision and the
  * states it read.
  *
- * In a transaction that uses hints, the candidates are weighed on them; the experts an ask goes to are
- * read again under their locks before commit (`settleHints`). A decision that holds a request back or
+ * In a transaction that routes optimistically, the candidates are weighed on states that may be a
+ * moment old; the store checks the experts an ask goes to at commit. A decision that holds a request back or
  * fails it, or one among listed targets (each of whom matters), is made on settled states only.
  */
 export async function routeLive(
@@ -26,7 +26,8 @@ export async function routeLive(
 ): Promise<{ decision: RouteDecision; states: Map<string, ExpertLiveState> }> {
   const first = await decideOn(engine, tx, candidates, policy, now, false);
   const mustSettle = first.decision.outcome !== 'ask' || first.decision.step === 'target';
-  if (!mustSettle || [...first.states.keys()].every((id) => tx.asks.isSettled(id))) return first;
+  if (!mustSettle) return first;
+  // Weighed again on exact states: the transaction kept those it read exact, so only hints are read again.
   return decideOn(engine, tx, candidates, policy, now, true);
 }
 

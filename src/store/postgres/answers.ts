@@ -4,6 +4,11 @@ import { searchWords } from '../../core/search-words.js';
 import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepository, type AnswerStats, queryWords, rankedOffset, type ReuseQuery } from '../answer-repository.js';
 import { ANSWER_COLUMNS, answerColumns, json, toAnswer } from '../row-records.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
+import { ANSWER_STATS, answerStatusFilter } from '../shared/rules-sql.js';
+import { forWhereClause, pgStatements, pgText } from '../shared/placeholders.js';
+import { ANSWERS } from '../shared/answers-sql.js';
+
+const SQL = pgStatements(ANSWERS);
 
 /** PostgreSQL's limits on a tsvector: positions up to 16383, at most 256 of them per word. */
 const MAX_POSITION = 16_383;
@@ -61,30 +66,21 @@ export class PgAnswers implements AnswerRepository {
   async retire(id: string, r: Retirement): Promise<boolean> {
     const retired = await one(
       this.db,
-      `UPDATE answers SET status = 'retired', retired_reason = $1, retired_by = $2, retired_at = $3 WHERE id = $4 AND status = 'active' RETURNING topic, kind`,
+      SQL.retire,
       [r.reason, r.by, r.at, id],
     );
     if (!retired) return false;
-    await write(this.db, 'DELETE FROM answer_words WHERE answer_id = $1', [id]);
-    await write(this.db, 'UPDATE answer_topics SET active = active - 1 WHERE topic = $1 AND kind = $2', [retired.topic, retired.kind]);
+    await write(this.db, SQL.forget, [id]);
+    await write(this.db, SQL.countOut, [retired.topic, retired.kind]);
     return true;
   }
 
   async activeTopics(): Promise<Array<{ topic: string; kind: string }>> {
-    return (await all(this.db, 'SELECT topic, kind FROM answer_topics WHERE active > 0')) as Array<{ topic: string; kind: string }>;
+    return (await all(this.db, SQL.activeTopics)) as Array<{ topic: string; kind: string }>;
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {
-    const row = await one(
-      this.db,
-      `SELECT
-        COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= $1) AS active,
-        COUNT(*) FILTER (WHERE status = 'active' AND verified_at < $1) AS stale,
-        COUNT(*) FILTER (WHERE status = 'retired') AS retired,
-        COALESCE(SUM(reuse_count), 0) AS reuse_accepted
-        FROM answers`,
-      [staleBefore],
-    );
+    const row = await one(this.db, pgText(ANSWER_STATS), [staleBefore, staleBefore]);
     return row as unknown as AnswerStats;
   }
 
@@ -100,7 +96,7 @@ export class PgAnswers implements AnswerRepository {
   }
 
   async countReuse(id: string): Promise<void> {
-    await run(this.db, 'UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = $1', [id]);
+    await run(this.db, SQL.countReuse, [id]);
   }
 
   async reuseCandidates(query: ReuseQuery): Promise<AnswerRecord[]> {
@@ -123,7 +119,7 @@ export class PgAnswers implements AnswerRepository {
     const words = query.q === undefined ? null : queryWords(query.q);
     if (words !== null && words.length === 0) return { items: [], next_cursor: null };
     const columns = ANSWER_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
-    const filters: Array<[string, unknown]> = [['a.topic = $?', query.topic], ['a.consumer_id = $?', query.consumerId], ...statusFilter(query)];
+    const filters: Array<[string, unknown]> = [['a.topic = $?', query.topic], ['a.consumer_id = $?', query.consumerId], ...answerStatusFilter(query).map(([clause, value]): [string, unknown] => [forWhereClause(clause), value])];
     if (words === null) {
       const { where, values } = whereClause([...filters, ['a.id < $?', query.cursor]]);
       const rows = await all(this.db, `SELECT ${columns} FROM answers a ${where} ORDER BY a.id DESC LIMIT $${values.length + 1}`, [...values, query.limit + 1]);
@@ -143,19 +139,5 @@ export class PgAnswers implements AnswerRepository {
     );
     const items = rows.slice(0, query.limit).map((r) => ({ ...toAnswer(r), score: r.score as number }));
     return { items, next_cursor: rows.length > query.limit ? String(offset + query.limit) : null };
-  }
-}
-
-/** `stale` is an active entry verified before `staleBefore`; `active` one verified since. */
-function statusFilter(query: AnswerQuery): Array<[string, unknown]> {
-  switch (query.status) {
-    case 'active':
-      return [["a.status = 'active' AND a.verified_at >= $?", query.staleBefore]];
-    case 'stale':
-      return [["a.status = 'active' AND a.verified_at < $?", query.staleBefore]];
-    case 'retired':
-      return [['a.status = $?', 'retired']];
-    default:
-      return [];
   }
 }

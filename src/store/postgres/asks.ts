@@ -1,16 +1,24 @@
 import { type AskRecord, type AwayState, type ExpertLiveState } from '../../domain/records.js';
-import type { AskPatch, AskRepository, DueCursor, HintCheck, WaitingAsk } from '../store.js';
+import type { AskCaps, AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { awayValues, byRequest, liveAway, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
 import { SQL } from './asks-sql.js';
 import type { LoadHints } from './load-hints.js';
 
+/** One expert given asks on a hint, and the tightest caps those asks were sent under (null: none). */
+export interface HintCheck extends AskCaps {
+  expertId: string;
+  /** The start of the expert's day (their asks today count from it). */
+  dayStart: number;
+}
+
 /**
  * Asks and the live state of experts they make up, in PostgreSQL. Inside a transaction (`locking`),
  * reading an ask locks its row, and reading experts' live state locks each expert, so routing in two
- * instances at once cannot both take an expert's last free slot. A transaction that uses hints
- * (`useHints`) reads unlocked, or from this instance's `hints`, the states it only weighs.
+ * instances at once cannot both take an expert's last free slot. A transaction that routes
+ * optimistically (`useHints`) reads unlocked, or from this instance's `hints`, the states it only
+ * weighs, and checks at commit the experts it gave asks (`checkPlaced`).
  */
 export class PgAsks implements AskRepository {
   /** Inside a transaction: the live states read so far (each settled one locked until commit). */
@@ -20,6 +28,9 @@ export class PgAsks implements AskRepository {
   private asksChanged = false;
   /** Experts whose mute or away this transaction changed. */
   private readonly changed = new Set<string>();
+  /** The experts given asks here, with the tightest caps their asks were sent under, and the earliest `now`. */
+  private readonly placed = new Map<string, AskCaps>();
+  private placedAt = Infinity;
 
   /**
    * `hints`: this instance's, kept up to date by `finish`; `hintsAllowed` false makes `useHints` a
@@ -36,12 +47,27 @@ export class PgAsks implements AskRepository {
     this.hinting = this.locking && this.hints !== null && this.hintsAllowed;
   }
 
-  isSettled(expertId: string): boolean {
-    return !this.hinting || this.memo.isSettled(expertId);
+  placedUnder(expertId: string, caps: AskCaps, now: number): void {
+    if (!this.hinting || this.memo.isSettled(expertId)) return;
+    const kept = this.placed.get(expertId);
+    const tighter = (a: number | null, b: number | null | undefined) => (b == null ? a : a === null ? b : Math.min(a, b));
+    this.placed.set(expertId, { maxOpenAsks: tighter(caps.maxOpenAsks, kept?.maxOpenAsks), maxAsksToday: tighter(caps.maxAsksToday, kept?.maxAsksToday) });
+    this.placedAt = Math.min(this.placedAt, now);
   }
 
-  placedOnHints(): string[] {
-    return this.hinting ? this.memo.placedOnHints() : [];
+  /**
+   * Before commit, in a transaction that routed on hints: has the commit check each expert given asks
+   * while their state here was a hint (`checkAtCommit`), with the caps their asks were sent under.
+   */
+  checkPlaced(): void {
+    if (!this.hinting) return;
+    const checks: HintCheck[] = this.memo.placedOnHints().map((expertId) => ({
+      expertId,
+      dayStart: this.memo.hintDay(expertId)!,
+      maxOpenAsks: this.placed.get(expertId)?.maxOpenAsks ?? null,
+      maxAsksToday: this.placed.get(expertId)?.maxAsksToday ?? null,
+    }));
+    this.checkAtCommit(checks, this.placedAt === Infinity ? Date.now() : this.placedAt);
   }
 
   /** Locks the experts and sends the check (`SQL.checkHints`) to run just before the commit. */
@@ -79,6 +105,7 @@ export class PgAsks implements AskRepository {
   }
 
   async insert(ask: AskRecord): Promise<void> {
+    if (this.hinting && !this.memo.isSettled(ask.expert_id)) this.placedAt = Math.min(this.placedAt, ask.created_at);
     this.memo.added(ask);
     await write(this.db, SQL.insert, [
       ask.id, ask.request_id, ask.expert_id, ask.state, ask.via, ask.created_at, ask.sent_at, ask.escalate_at, ask.closed_at, ask.send_after,

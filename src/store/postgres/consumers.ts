@@ -1,5 +1,7 @@
 import type { ConsumerRecord } from '../../domain/records.js';
-import { json, toConsumer } from '../row-records.js';
+import { toConsumer } from '../row-records.js';
+import { pgText } from '../shared/placeholders.js';
+import { CONSUMERS, consumerValues } from '../shared/consumers-sql.js';
 import type { ConsumerRepository } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
 
@@ -12,34 +14,11 @@ export class PgConsumers implements ConsumerRepository {
   ) {}
 
   async upsert(c: ConsumerRecord): Promise<void> {
-    await write(
-      this.db,
-      `INSERT INTO consumers (id, handles_kinds, delivery_type, delivery, secret, dedup_window,
-        dedup_window_ms, auto_accept, kind_schemas, max_requests_per_day, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-        ON CONFLICT (id) DO UPDATE SET handles_kinds = excluded.handles_kinds, delivery_type = excluded.delivery_type,
-        delivery = excluded.delivery, secret = excluded.secret, dedup_window = excluded.dedup_window,
-        dedup_window_ms = excluded.dedup_window_ms, auto_accept = excluded.auto_accept,
-        kind_schemas = excluded.kind_schemas, max_requests_per_day = excluded.max_requests_per_day, updated_at = excluded.updated_at`,
-      [
-        c.id,
-        json(c.handles_kinds),
-        c.delivery.type,
-        json(c.delivery),
-        c.secret,
-        c.dedup_window,
-        c.dedup_window_ms,
-        c.auto_accept ? 1 : 0,
-        c.kind_schemas === null ? null : json(c.kind_schemas),
-        c.max_requests_per_day,
-        c.created_at,
-        c.updated_at,
-      ],
-    );
+    await write(this.db, pgText(CONSUMERS.upsert), consumerValues(c));
   }
 
   async get(id: string): Promise<ConsumerRecord | undefined> {
-    const row = await one(this.db, 'SELECT * FROM consumers WHERE id = $1', [id]);
+    const row = await one(this.db, pgText(CONSUMERS.get), [id]);
     return row && toConsumer(row);
   }
 
@@ -48,6 +27,6 @@ export class PgConsumers implements ConsumerRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await run(this.db, 'DELETE FROM consumers WHERE id = $1', [id])) === 1;
+    return (await run(this.db, pgText(CONSUMERS.delete), [id])) === 1;
   }
 }

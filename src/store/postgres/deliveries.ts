@@ -1,11 +1,11 @@
 import type { DeliveryJob, DeliveryRecord, EventRecord } from '../../domain/records.js';
 import { json, type Row } from '../row-records.js';
+import { pgStatements } from '../shared/placeholders.js';
+import { claimedJobs, DELIVERIES, DELIVERY_COLUMNS, deliveryValues, EVENT_TYPE, eventValues, toEvent } from '../shared/deliveries-sql.js';
 import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery } from '../store.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 
-const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
-  created_at, delivered_at`;
-const EVENT_TYPE = '(SELECT type FROM events WHERE events.id = deliveries.event_id) AS event';
+const SQL = pgStatements(DELIVERIES);
 
 /**
  * Each consumer served here (webhooks, and in-process ones live in this process) contributes its first
@@ -32,30 +32,19 @@ export class PgDeliveries {
   constructor(private readonly db: Db) {}
 
   async insertEvent(e: EventRecord): Promise<void> {
-    await write(this.db, 'INSERT INTO events (id, request_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      e.id, e.request_id, e.type, json(e.body), e.created_at,
-    ]);
+    await write(this.db, SQL.insertEvent, eventValues(e));
   }
 
   async events(requestId: string): Promise<EventRecord[]> {
-    const rows = await all(this.db, 'SELECT id, request_id, type, body, created_at FROM events WHERE request_id = $1 ORDER BY created_at, id', [
-      requestId,
-    ]);
-    return rows.map((r) => ({ ...r, body: JSON.parse(r.body as string) }) as EventRecord);
+    return (await all(this.db, SQL.events, [requestId])).map(toEvent);
   }
 
   async insert(d: DeliveryRecord): Promise<void> {
-    await write(
-      this.db,
-      `INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [d.id, d.event_id, d.consumer_id, d.request_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
-        d.created_at, d.delivered_at],
-    );
+    await write(this.db, SQL.insert, deliveryValues(d));
   }
 
   async get(id: string): Promise<DeliveryRecord | undefined> {
-    // With its event's type, as a listed delivery has it: one view of a delivery wherever it is read.
-    return (await one(this.db, `SELECT ${DELIVERY_COLUMNS}, ${EVENT_TYPE} FROM deliveries WHERE id = $1`, [id])) as DeliveryRecord | undefined;
+    return (await one(this.db, SQL.get, [id])) as DeliveryRecord | undefined;
   }
 
   async list(q: DeliveryQuery): Promise<DeliveryRecord[]> {
@@ -70,8 +59,7 @@ export class PgDeliveries {
   }
 
   async anyDue(now: number): Promise<boolean> {
-    const row = await one(this.db, `SELECT EXISTS (SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= $1) AS due`, [now]);
-    return row?.due === true;
+    return (await one(this.db, SQL.anyDue, [now]))?.due === true;
   }
 
   async claim(c: DeliveryClaim): Promise<DeliveryJob[]> {
@@ -86,9 +74,7 @@ export class PgDeliveries {
       (await all(this.db, 'SELECT id, type, body FROM events WHERE id = ANY($1::text[])', [[...new Set(claimed.map((d) => d.event_id))]]))
         .map((r: Row) => [r.id as string, r]),
     );
-    return claimed
-      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1))
-      .map((d) => ({ ...d, event_type: events.get(d.event_id)!.type as DeliveryJob['event_type'], body: events.get(d.event_id)!.body as string }));
+    return claimedJobs(claimed, events);
   }
 
   async finish(id: string, o: DeliveryOutcome): Promise<void> {
@@ -114,7 +100,7 @@ export class PgDeliveries {
   }
 
   async retry(id: string, now: number): Promise<void> {
-    await write(this.db, `UPDATE deliveries SET state = 'pending', next_attempt_at = $1, lease_until = NULL WHERE id = $2`, [now, id]);
+    await write(this.db, SQL.retry, [now, id]);
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {

@@ -1,5 +1,7 @@
 import type { InstanceRecord, InstanceRepository } from '../store.js';
 import { STORE_GENERATION } from './generation.js';
+import { pgText } from '../shared/placeholders.js';
+import { INSTANCES } from '../shared/small-sql.js';
 import { all, run, type Db } from './sql.js';
 
 /** The instances serving from this database, in PostgreSQL. */
@@ -22,10 +24,10 @@ export class PgInstances implements InstanceRepository {
   }
 
   async remove(id: string): Promise<void> {
-    await run(this.db, 'DELETE FROM instances WHERE id = $1', [id]);
+    await run(this.db, pgText(INSTANCES.remove), [id]);
   }
 
   async removeUnseenSince(before: number): Promise<number> {
-    return run(this.db, 'DELETE FROM instances WHERE last_seen < $1', [before]);
+    return run(this.db, pgText(INSTANCES.removeUnseen), [before]);
   }
 }

@@ -2,6 +2,8 @@ import type { LlmJobRecord } from '../../domain/records.js';
 import { json, toLlmJob } from '../row-records.js';
 import type { LlmJobRepository, WorkClaim } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
+import { pgText } from '../shared/placeholders.js';
+import { jobValues, LLM_JOBS, oldestFirst } from '../shared/llm-jobs-sql.js';
 
 /**
  * Drafting and structuring jobs, in PostgreSQL. The pending ones are ranges on the partial indexes
@@ -16,16 +18,11 @@ export class PgLlmJobs implements LlmJobRepository {
   ) {}
 
   async insert(job: LlmJobRecord): Promise<void> {
-    await write(
-      this.db,
-      `INSERT INTO llm_jobs (id, stage, request_id, proposal, state, attempts, deadline_at, created_at, finished_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [job.id, job.stage, job.request_id, job.proposal === null ? null : json(job.proposal), job.state, job.attempts, job.deadline_at, job.created_at, job.finished_at],
-    );
+    await write(this.db, pgText(LLM_JOBS.insert), jobValues(job));
   }
 
   async get(id: string): Promise<LlmJobRecord | undefined> {
-    const row = await one(this.db, 'SELECT * FROM llm_jobs WHERE id = $1', [id]);
+    const row = await one(this.db, pgText(LLM_JOBS.get), [id]);
     return row && toLlmJob(row);
   }
 
@@ -41,7 +38,7 @@ export class PgLlmJobs implements LlmJobRepository {
       RETURNING *`,
       [c.owner, c.leaseUntil, c.now, json(c.exclude), c.limit],
     );
-    return rows.map(toLlmJob).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    return rows.map(toLlmJob).sort(oldestFirst);
   }
 
   async expiredDrafts(now: number, limit: number): Promise<LlmJobRecord[]> {
@@ -60,16 +57,11 @@ export class PgLlmJobs implements LlmJobRepository {
   }
 
   async finish(id: string, at: number): Promise<boolean> {
-    const changed = await run(
-      this.db,
-      `UPDATE llm_jobs SET state = 'done', finished_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2 AND state = 'pending'`,
-      [at, id],
-    );
-    return changed === 1;
+    return (await run(this.db, pgText(LLM_JOBS.finish), [at, id])) === 1;
   }
 
   async release(id: string, owner: string): Promise<void> {
-    await write(this.db, `UPDATE llm_jobs SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'pending'`, [id, owner]);
+    await write(this.db, pgText(LLM_JOBS.release), [id, owner]);
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {

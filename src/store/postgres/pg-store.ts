@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StorageUnavailable } from '../errors.js';
-import type { InstanceRecord, Reads, Store, Tx } from '../store.js';
+import type { InstanceRecord, Reads, Store, TransactionOptions, Tx } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
@@ -20,6 +20,11 @@ export interface PgStoreOptions {
   poolSize?: number;
   /** How long routing weighs an expert on a state this instance read (default `HINT_MS`). */
   hintMs?: number;
+}
+
+/** A PostgreSQL transaction: its asks repository also offers the hint protocol (`PgAsks`) to tests. */
+export interface PgTx extends Tx {
+  readonly asks: PgAsks;
 }
 
 /** A transaction that lost a race (deadlock, serialization failure) is run again this many times in all. */
@@ -88,7 +93,7 @@ export function redact(url: string): string {
  * reads and writes through `tx`, so running it again is safe.
  */
 export class PgStore extends StoreReads implements Store {
-  /** `hints`: experts' states as this instance last read or committed them, routing's hints (`PgAsks.useHints`). */
+  /** `hints`: experts' states as this instance last read or committed them, routing's hints (`TransactionOptions.optimisticRouting`). */
   constructor(
     readonly pool: pg.Pool,
     readonly changes: PgChangeFeed,
@@ -99,15 +104,23 @@ export class PgStore extends StoreReads implements Store {
     super(createPgRepositories(poolDb(pool), false));
   }
 
-  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return (await this.run(work, null)).value;
+  async transaction<T>(work: (tx: PgTx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return (await this.run(work, null, options)).value;
   }
 
-  transactionThenRead<T, R>(work: (tx: Tx) => Promise<T>, read: (reads: Reads, value: T) => Promise<R>): Promise<{ value: T; read: R | undefined }> {
-    return this.run(work, read);
+  transactionThenRead<T, R>(
+    work: (tx: PgTx) => Promise<T>,
+    read: (reads: Reads, value: T) => Promise<R>,
+    options: TransactionOptions = {},
+  ): Promise<{ value: T; read: R | undefined }> {
+    return this.run(work, read, options);
   }
 
-  private async run<T, R>(work: (tx: Tx) => Promise<T>, read: ((reads: Reads, value: T) => Promise<R>) | null): Promise<{ value: T; read: R | undefined }> {
+  private async run<T, R>(
+    work: (tx: PgTx) => Promise<T>,
+    read: ((reads: Reads, value: T) => Promise<R>) | null,
+    options: TransactionOptions,
+  ): Promise<{ value: T; read: R | undefined }> {
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
       try {
@@ -122,7 +135,10 @@ export class PgStore extends StoreReads implements Store {
       const { tx, asks } = this.txOn(connection, attempt < MAX_ATTEMPTS);
       try {
         connection.send('BEGIN');
+        if (options.optimisticRouting) asks.useHints();
         const value = await work(tx);
+        // Experts given asks on a hint are checked with the commit; one that no longer holds fails it (`StaleHints`).
+        asks.checkPlaced();
         // The commit goes out behind the last writes; if one of them failed, the server rolled back
         // instead, and `settle` says which write it was. The read goes out behind the commit.
         connection.send('COMMIT');
@@ -168,12 +184,13 @@ export class PgStore extends StoreReads implements Store {
     await this.pool.end();
   }
 
-  private txOn(connection: TxConnection, hintsAllowed: boolean): { tx: Tx; asks: PgAsks } {
+  private txOn(connection: TxConnection, hintsAllowed: boolean): { tx: PgTx; asks: PgAsks } {
     let depth = 0;
     const repositories = createPgRepositories(connection, true, this.hints, hintsAllowed, this.older);
     const asks = repositories.asks as PgAsks;
-    const tx: Tx = {
+    const tx: PgTx = {
       ...repositories,
+      asks,
       savepoint: async (work) => {
         const name = `nested_${++depth}`;
         connection.send(`SAVEPOINT ${name}`);

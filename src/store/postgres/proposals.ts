@@ -1,7 +1,12 @@
 import type { ChatRef, Decision, ProposalRecord } from '../../domain/records.js';
-import { byRequest, json, toProposal } from '../row-records.js';
+import { byRequest, toProposal } from '../row-records.js';
+import { pgStatements } from '../shared/placeholders.js';
+import { decisionValues, PROPOSALS, proposalValues, revisionValues, type Revision } from '../shared/proposals-sql.js';
 import type { ProposalRepository } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
+
+const SQL = pgStatements(PROPOSALS);
+const GET_LOCKED = `${SQL.get} FOR UPDATE`;
 
 /**
  * Proposals, their decisions and their review cards, in PostgreSQL. Inside a transaction `get` locks
@@ -14,40 +19,29 @@ export class PgProposals implements ProposalRepository {
   ) {}
 
   async insert(p: ProposalRecord): Promise<void> {
-    await write(
-      this.db,
-      `INSERT INTO proposals (id, request_id, status, answer, structured, confidence, provenance, created_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [p.id, p.request_id, p.status, p.answer, json(p.structured), p.confidence, json(p.provenance), p.created_at],
-    );
+    await write(this.db, SQL.insert, proposalValues(p));
   }
 
   async get(id: string): Promise<ProposalRecord | undefined> {
-    const row = await one(this.db, `SELECT * FROM proposals WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, [id]);
+    const row = await one(this.db, this.locking ? GET_LOCKED : SQL.get, [id]);
     return row && toProposal(row);
   }
 
   async decide(id: string, status: 'accepted' | 'rejected', d: Decision): Promise<boolean> {
-    const changed = await run(
-      this.db,
-      `UPDATE proposals SET status = $1, decided_by = $2, note = $3, reason = $4, decided_at = $5
-        WHERE id = $6 AND status = 'pending'`,
-      [status, d.decided_by, d.note, d.reason, d.decided_at, id],
-    );
-    return changed === 1;
+    return (await run(this.db, SQL.decide, decisionValues(id, status, d))) === 1;
   }
 
   async pending(): Promise<ProposalRecord[]> {
-    return (await all(this.db, `SELECT * FROM proposals WHERE status = 'pending' ORDER BY id`)).map(toProposal);
+    return (await all(this.db, SQL.pending)).map(toProposal);
   }
 
   async oldestPending(): Promise<ProposalRecord | undefined> {
-    const row = await one(this.db, `SELECT * FROM proposals WHERE status = 'pending' ORDER BY id LIMIT 1`);
+    const row = await one(this.db, SQL.oldestPending);
     return row && toProposal(row);
   }
 
   async listFor(requestId: string): Promise<ProposalRecord[]> {
-    return (await all(this.db, 'SELECT * FROM proposals WHERE request_id = $1 ORDER BY created_at, id', [requestId])).map(toProposal);
+    return (await all(this.db, SQL.listFor, [requestId])).map(toProposal);
   }
 
   async listForMany(requestIds: readonly string[]): Promise<Map<string, ProposalRecord[]>> {
@@ -60,26 +54,16 @@ export class PgProposals implements ProposalRepository {
     return byRequest(rows.map(toProposal));
   }
 
-  async revise(id: string, r: Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>): Promise<void> {
-    await write(
-      this.db,
-      'UPDATE proposals SET answer = $1, structured = $2, original_answer = $3, provenance = $4 WHERE id = $5',
-      [r.answer, json(r.structured), r.original_answer, json(r.provenance), id],
-    );
+  async revise(id: string, r: Revision): Promise<void> {
+    await write(this.db, SQL.revise, revisionValues(id, r));
   }
 
-  /** Posting a card again replaces where it is, as SQLite's INSERT OR REPLACE does (the overdue mark starts over). */
   async setReviewCard(proposalId: string, ref: ChatRef): Promise<void> {
-    await write(
-      this.db,
-      `INSERT INTO review_cards (proposal_id, channel, ts) VALUES ($1, $2, $3)
-        ON CONFLICT (proposal_id) DO UPDATE SET channel = excluded.channel, ts = excluded.ts, overdue = 0`,
-      [proposalId, ref.channel, ref.ts],
-    );
+    await write(this.db, SQL.setReviewCard, [proposalId, ref.channel, ref.ts]);
   }
 
   async reviewCard(proposalId: string): Promise<ChatRef | undefined> {
-    return (await one(this.db, 'SELECT channel, ts FROM review_cards WHERE proposal_id = $1', [proposalId])) as ChatRef | undefined;
+    return (await one(this.db, SQL.reviewCard, [proposalId])) as ChatRef | undefined;
   }
 
   /**

@@ -5,6 +5,7 @@ import { searchWords } from '../../core/search-words.js';
 import { SEARCH_WORDS_OF, searchStatement, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
 import type { OlderInstances } from './generation.js';
+import { OPEN, WAITING } from '../shared/rules-sql.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
@@ -12,8 +13,6 @@ import type { OlderInstances } from './generation.js';
  * `requests_status` would read every one of them each tick. The keyset form resumes a scan after the
  * last row handled.
  */
-const OPEN = `status IN ('queued', 'asked', 'escalated')`;
-const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')`;
 
 const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
     routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
@@ -28,11 +27,11 @@ const ATTACH = `INSERT INTO request_subscribers (request_id, consumer_id, via, c
 const SUBSCRIBERS_OF = `SELECT id AS request_id, consumer_id, created_at, 0 AS attached FROM requests WHERE id = ANY($1::text[])
   UNION ALL SELECT request_id, consumer_id, created_at, 1 FROM request_subscribers WHERE request_id = ANY($1::text[])
   ORDER BY created_at, attached, consumer_id`;
-const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
-const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${OPEN} AND give_up_at <= $1 AND give_up_at >= $2
+const GIVE_UPS = `SELECT id, give_up_at FROM requests WHERE ${WAITING} AND give_up_at <= $1 ORDER BY give_up_at, id LIMIT $2`;
+const GIVE_UPS_AFTER = `SELECT id, give_up_at FROM requests WHERE ${WAITING} AND give_up_at <= $1 AND give_up_at >= $2
     AND (give_up_at > $2 OR id > $3) ORDER BY give_up_at, id LIMIT $4`;
-const WARNINGS = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= $1 ORDER BY warn_at, id LIMIT $2`;
-const WARNINGS_AFTER = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= $1 AND warn_at >= $2
+const WARNINGS = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${WAITING} AND warn_at <= $1 ORDER BY warn_at, id LIMIT $2`;
+const WARNINGS_AFTER = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NULL AND ${WAITING} AND warn_at <= $1 AND warn_at >= $2
     AND (warn_at > $2 OR id > $3) ORDER BY warn_at, id LIMIT $4`;
 const SUMMARIES = `SELECT id, consumer_id, kind, topic, question, asked_question, drafting, status, created_at,
     CASE json_typeof(context::json -> 'asked_because') WHEN 'string' THEN context::json ->> 'asked_because' END AS asked_because
@@ -109,7 +108,7 @@ export class PgRequests implements RequestRepository {
       ['status = $?', q.status],
       // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
       // so the plan reads that consumer's open requests only, not its whole history.
-      [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = $? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = $?', q.consumer_id],
+      [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = $? AND ${OPEN}` : 'consumer_id = $?', q.consumer_id],
       ['topic = $?', q.topic],
       ['id < $?', q.before],
     ];

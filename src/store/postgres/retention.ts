@@ -1,19 +1,17 @@
 import { emptyCounts, type PruneCounts, type RetentionCutoffs } from '../retention.js';
 import type { RetentionRepository } from '../store.js';
 import { all, type Db, one, run } from './sql.js';
+import { FINAL_LIST, OPEN_LIST } from '../shared/rules-sql.js';
 
 /** Row sets below take the placeholder their cutoff goes in (`$1`, `$2`…), as it falls in each statement. */
 type Rows = (before: string) => string;
-
-const OPEN = `('queued', 'asked', 'escalated', 'proposed')`;
-const FINAL = `('accepted', 'rejected', 'failed')`;
 
 /**
  * The row's request is not open (or is gone): asked per row, on the request's primary key. As a
  * NOT EXISTS the planner may turn it into an anti join walking every request for the first open one
  * (204 ms a batch at 100,000 requests when the batch is small).
  */
-const NOT_OPEN = (table: string) => `(SELECT r.status IN ${OPEN} FROM requests r WHERE r.id = ${table}.request_id) IS NOT TRUE`;
+const NOT_OPEN = (table: string) => `(SELECT r.status IN ${OPEN_LIST} FROM requests r WHERE r.id = ${table}.request_id) IS NOT TRUE`;
 
 const OUTBOX_ROWS = {
   deliveries: (before) => `FROM deliveries WHERE state = 'delivered' AND delivered_at < ${before}`,
@@ -25,7 +23,7 @@ const OUTBOX_ROWS = {
   llm_jobs: (before) => `FROM llm_jobs WHERE state <> 'pending' AND finished_at < ${before}`,
 } as const satisfies Record<string, Rows>;
 
-const OLD_REQUESTS: Rows = (before) => `FROM requests WHERE status IN ${FINAL} AND updated_at < ${before}
+const OLD_REQUESTS: Rows = (before) => `FROM requests WHERE status IN ${FINAL_LIST} AND updated_at < ${before}
   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = requests.id AND d.state = 'pending')
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.request_id = requests.id AND m.state = 'pending')
   AND NOT EXISTS (SELECT 1 FROM llm_jobs j WHERE j.request_id = requests.id AND j.state = 'pending')`;

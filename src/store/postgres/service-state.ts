@@ -1,5 +1,9 @@
 import type { ServiceStateRepository } from '../store.js';
+import { pgText } from '../shared/placeholders.js';
+import { SERVICE_STATE } from '../shared/small-sql.js';
 import { type Db, one, write } from './sql.js';
+
+const SQL = { get: pgText(SERVICE_STATE.get), set: pgText(SERVICE_STATE.set) };
 
 /** Small named values the service keeps between runs, in PostgreSQL. */
 export class PgServiceState implements ServiceStateRepository {
@@ -10,10 +14,10 @@ export class PgServiceState implements ServiceStateRepository {
   ) {}
 
   async get(key: string): Promise<string | undefined> {
-    return (await one(this.db, 'SELECT value FROM service_state WHERE key = $1', [key]))?.value as string | undefined;
+    return (await one(this.db, SQL.get, [key]))?.value as string | undefined;
   }
 
   async set(key: string, value: string): Promise<void> {
-    await write(this.db, 'INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+    await write(this.db, SQL.set, [key, value]);
   }
 }

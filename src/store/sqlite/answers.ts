@@ -6,32 +6,24 @@ import { type AnswerPage, type AnswerQuery, type AnswerRefresh, type AnswerRepos
 import { rankedPage } from './answer-search.js';
 import { UNFILLED_ENTRIES, unlistedEntriesRemain } from './answer-words-fill.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
-import { ANSWER_COLUMNS, answerColumns, json, type Row, statementCache, toAnswer, whereClause } from './rows.js';
+import { ANSWER_COLUMNS, answerColumns, json, prepareAll, type Row, statementCache, toAnswer, whereClause } from './rows.js';
+import { ANSWERS } from '../shared/answers-sql.js';
+import { ANSWER_STATS, answerStatusFilter } from '../shared/rules-sql.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
+    ...prepareAll(db, ANSWERS),
     insert: p(`INSERT INTO answers (${ANSWER_COLUMNS}) VALUES (${ANSWER_COLUMNS.split(',').map(() => '?').join(', ')})`),
     index: p('INSERT INTO answers_fts (rowid, question, answer) VALUES (?, ?, ?)'),
     word: p('INSERT OR IGNORE INTO answer_words (topic, kind, word, answer_id) VALUES (?, ?, ?, ?)'),
-    forget: p('DELETE FROM answer_words WHERE answer_id = ?'),
     countIn: p('INSERT INTO answer_topics (topic, kind, active) VALUES (?, ?, 1) ON CONFLICT (topic, kind) DO UPDATE SET active = active + 1'),
-    countOut: p('UPDATE answer_topics SET active = active - 1 WHERE topic = ? AND kind = ?'),
-    activeTopics: p('SELECT topic, kind FROM answer_topics WHERE active > 0'),
     get: p('SELECT * FROM answers WHERE id = ?'),
     refresh: p(`UPDATE answers SET answer = ?, structured = ?, verified_at = ? WHERE id = ? AND status = 'active' RETURNING rowid, question`),
     reindex: p('UPDATE answers_fts SET answer = ? WHERE rowid = ?'),
-    countReuse: p('UPDATE answers SET reuse_count = reuse_count + 1 WHERE id = ?'),
-    retire: p(`UPDATE answers SET status = 'retired', retired_reason = ?, retired_by = ?, retired_at = ? WHERE id = ? AND status = 'active' RETURNING topic, kind`),
   };
 }
 
-const STATS = `SELECT
-  COUNT(*) FILTER (WHERE status = 'active' AND verified_at >= @staleBefore) AS active,
-  COUNT(*) FILTER (WHERE status = 'active' AND verified_at < @staleBefore) AS stale,
-  COUNT(*) FILTER (WHERE status = 'retired') AS retired,
-  COALESCE(SUM(reuse_count), 0) AS reuse_accepted
-  FROM answers`;
 
 /** The answer library in SQLite: each entry and its FTS5 row are written by the same statement pair, in the caller's transaction. */
 export class SqliteAnswers implements AnswerRepository {
@@ -74,7 +66,7 @@ export class SqliteAnswers implements AnswerRepository {
   }
 
   async stats(staleBefore: number): Promise<AnswerStats> {
-    return (await this.reads.get(STATS, { staleBefore })) as unknown as AnswerStats;
+    return (await this.reads.get(ANSWER_STATS, [staleBefore, staleBefore])) as unknown as AnswerStats;
   }
 
   async refresh(id: string, r: AnswerRefresh): Promise<boolean> {
@@ -116,7 +108,7 @@ export class SqliteAnswers implements AnswerRepository {
     const filters: Array<[string, unknown]> = [
       ['a.topic = ?', query.topic],
       ['a.consumer_id = ?', query.consumerId],
-      ...statusFilter(query),
+      ...answerStatusFilter(query),
     ];
     if (words === null) {
       const { where, values } = whereClause([...filters, ['a.id < ?', query.cursor]]);
@@ -129,19 +121,5 @@ export class SqliteAnswers implements AnswerRepository {
     const rows = await rankedPage(this.reads, words, filters, offset, query.limit + 1);
     const items = rows.slice(0, query.limit).map((r) => ({ ...toAnswer(r), score: r.score as number }));
     return { items, next_cursor: rows.length > query.limit ? String(offset + query.limit) : null };
-  }
-}
-
-/** `stale` is an active entry verified before `staleBefore`; `active` one verified since. */
-function statusFilter(query: AnswerQuery): Array<[string, unknown]> {
-  switch (query.status) {
-    case 'active':
-      return [["a.status = 'active' AND a.verified_at >= ?", query.staleBefore]];
-    case 'stale':
-      return [["a.status = 'active' AND a.verified_at < ?", query.staleBefore]];
-    case 'retired':
-      return [['a.status = ?', 'retired']];
-    default:
-      return [];
   }
 }

@@ -79,19 +79,8 @@ export class SqliteAsks implements AskRepository {
     this.prepareCached = statementCache(db);
   }
 
-  /** One process writes: every state read inside a transaction is settled. */
-  useHints(): void {}
-
-  isSettled(): boolean {
-    return true;
-  }
-
-  placedOnHints(): string[] {
-    return [];
-  }
-
-  /** Nothing is placed on a hint here. */
-  checkAtCommit(): void {}
+  /** One process writes: every state read inside a transaction is exact, so there is nothing to check at commit. */
+  placedUnder(): void {}
 
   async insert(ask: AskRecord): Promise<void> {
     this.memo?.added(ask);

@@ -1,21 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { DeliveryJob, DeliveryRecord, EventRecord } from '../../domain/records.js';
 import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery } from '../store.js';
-import { json, type Row, statementCache, whereClause } from './rows.js';
-
-const DELIVERY_COLUMNS = `id, event_id, consumer_id, request_id, state, attempts, next_attempt_at, last_status, last_error,
-  created_at, delivered_at`;
-const EVENT_TYPE = '(SELECT type FROM events WHERE events.id = deliveries.event_id) AS event';
+import { json, type Row, statementCache, whereClause, prepareAll } from './rows.js';
+import { claimedJobs, DELIVERIES, DELIVERY_COLUMNS, deliveryValues, EVENT_TYPE, eventValues, toEvent } from '../shared/deliveries-sql.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
-    insertEvent: p('INSERT INTO events (id, request_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
-    events: p('SELECT id, request_id, type, body, created_at FROM events WHERE request_id = ? ORDER BY created_at, id'),
-    insert: p(`INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES (@id, @event_id, @consumer_id, @request_id,
-        @state, @attempts, @next_attempt_at, @last_status, @last_error, @created_at, @delivered_at)`),
-    // With its event's type, as a listed delivery has it: one view of a delivery wherever it is read.
-    get: p(`SELECT ${DELIVERY_COLUMNS}, ${EVENT_TYPE} FROM deliveries WHERE id = ?`),
+    ...prepareAll(db, DELIVERIES),
     // Each consumer contributes at most its first `perConsumer` due, unleased rows (an index seek per
     // consumer), ranked to leave room for what it already has in flight; the earliest of those win.
     claim: p(`UPDATE deliveries SET claimed_by = @owner, lease_until = @leaseUntil, attempts = attempts + 1 WHERE id IN (
@@ -31,7 +23,6 @@ function prepare(db: Database.Database) {
           ) AS due LEFT JOIN json_each(@inFlight) AS busy ON busy.key = due.consumer_id
           WHERE due.nth <= @perConsumer - COALESCE(busy.value, 0) ORDER BY due.next_attempt_at, due.id LIMIT @limit)
         RETURNING ${DELIVERY_COLUMNS}`),
-    anyDue: p(`SELECT EXISTS (SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ?) AS due`),
     eventBodies: p(`SELECT id, type, body FROM events WHERE id IN (SELECT value FROM json_each(?))`),
     finish: p(`UPDATE deliveries SET state = @state, claimed_by = NULL, lease_until = NULL, last_status = @status,
         last_error = @error, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
@@ -39,7 +30,6 @@ function prepare(db: Database.Database) {
     pendingFor: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE consumer_id = ? AND state = 'pending'`),
     dropPending: p(`UPDATE deliveries SET state = 'dropped', lease_until = NULL, last_error = 'consumer deleted'
         WHERE consumer_id = ? AND state = 'pending'`),
-    retry: p(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ?`),
     renew: p(`UPDATE deliveries SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
         AND state = 'pending' AND claimed_by = @owner`),
   };
@@ -56,15 +46,15 @@ export class SqliteDeliveries {
   }
 
   insertEvent(e: EventRecord): void {
-    this.stmts.insertEvent.run(e.id, e.request_id, e.type, json(e.body), e.created_at);
+    this.stmts.insertEvent.run(...eventValues(e));
   }
 
   events(requestId: string): EventRecord[] {
-    return (this.stmts.events.all(requestId) as Row[]).map((r) => ({ ...r, body: JSON.parse(r.body as string) }) as EventRecord);
+    return (this.stmts.events.all(requestId) as Row[]).map(toEvent);
   }
 
   insert(d: DeliveryRecord): void {
-    this.stmts.insert.run(d);
+    this.stmts.insert.run(...deliveryValues(d));
   }
 
   get(id: string): DeliveryRecord | undefined {
@@ -103,9 +93,7 @@ export class SqliteDeliveries {
     const events = new Map(
       (this.stmts.eventBodies.all(json([...new Set(claimed.map((d) => d.event_id))])) as Row[]).map((r) => [r.id as string, r]),
     );
-    return claimed
-      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1))
-      .map((d) => ({ ...d, event_type: events.get(d.event_id)!.type as DeliveryJob['event_type'], body: events.get(d.event_id)!.body as string }));
+    return claimedJobs(claimed, events);
   }
 
   finish(id: string, o: DeliveryOutcome): void {

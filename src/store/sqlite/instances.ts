@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { InstanceRecord, InstanceRepository } from '../store.js';
+import { INSTANCES } from '../shared/small-sql.js';
 
 /** The instances serving from this database, in SQLite (one at a time: the file is locked). */
 export class SqliteInstances implements InstanceRepository {
@@ -11,8 +12,8 @@ export class SqliteInstances implements InstanceRepository {
       upsert: db.prepare(`INSERT INTO instances (id, host, pid, version, started_at, last_seen, registry_hash)
           VALUES (@id, @host, @pid, @version, @started_at, @last_seen, @registry_hash)
           ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen, registry_hash = excluded.registry_hash`),
-      remove: db.prepare('DELETE FROM instances WHERE id = ?'),
-      removeUnseen: db.prepare('DELETE FROM instances WHERE last_seen < ?'),
+      remove: db.prepare(INSTANCES.remove),
+      removeUnseen: db.prepare(INSTANCES.removeUnseen),
     };
   }
 

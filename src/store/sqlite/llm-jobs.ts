@@ -2,14 +2,14 @@ import type Database from 'better-sqlite3';
 import type { LlmJobRecord } from '../../domain/records.js';
 import type { LlmJobRepository, WorkClaim } from '../store.js';
 import { json, type Row, toLlmJob } from './rows.js';
+import { jobValues, LLM_JOBS, oldestFirst } from '../shared/llm-jobs-sql.js';
 
 /** The LLM job statements; the pending ones are ranges on the partial indexes of migration 4. */
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
-    insert: p(`INSERT INTO llm_jobs (id, stage, request_id, proposal, state, attempts, deadline_at, created_at, finished_at)
-      VALUES (@id, @stage, @request_id, @proposal, @state, @attempts, @deadline_at, @created_at, @finished_at)`),
-    get: p('SELECT * FROM llm_jobs WHERE id = ?'),
+    insert: p(LLM_JOBS.insert),
+    get: p(LLM_JOBS.get),
     claim: p(`UPDATE llm_jobs SET attempts = attempts + 1, claimed_by = @owner, lease_until = @leaseUntil WHERE id IN (
         SELECT id FROM llm_jobs INDEXED BY llm_jobs_pending WHERE state = 'pending'
           AND (deadline_at IS NULL OR deadline_at > @now) AND (lease_until IS NULL OR lease_until <= @now)
@@ -19,8 +19,8 @@ function prepare(db: Database.Database) {
     expired: p(`SELECT * FROM llm_jobs INDEXED BY llm_jobs_deadline WHERE state = 'pending' AND deadline_at IS NOT NULL
       AND deadline_at <= ? ORDER BY deadline_at, id LIMIT ?`),
     waiting: p(`SELECT COUNT(*) FROM llm_jobs INDEXED BY llm_jobs_pending WHERE state = 'pending' AND (deadline_at IS NULL OR deadline_at > ?)`).pluck(),
-    finish: p(`UPDATE llm_jobs SET state = 'done', finished_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ? AND state = 'pending'`),
-    release: p(`UPDATE llm_jobs SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'`),
+    finish: p(LLM_JOBS.finish),
+    release: p(LLM_JOBS.release),
     renew: p(`UPDATE llm_jobs SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
       AND state = 'pending' AND claimed_by = @owner`),
   };
@@ -35,7 +35,7 @@ export class SqliteLlmJobs implements LlmJobRepository {
   }
 
   async insert(job: LlmJobRecord): Promise<void> {
-    this.stmts.insert.run({ ...job, proposal: job.proposal === null ? null : json(job.proposal) });
+    this.stmts.insert.run(...jobValues(job));
   }
 
   async get(id: string): Promise<LlmJobRecord | undefined> {
@@ -46,7 +46,7 @@ export class SqliteLlmJobs implements LlmJobRepository {
   async claim(c: WorkClaim & { exclude: readonly string[] }): Promise<LlmJobRecord[]> {
     return (this.stmts.claim.all({ now: c.now, owner: c.owner, leaseUntil: c.leaseUntil, exclude: json(c.exclude), limit: c.limit }) as Row[])
       .map(toLlmJob)
-      .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      .sort(oldestFirst);
   }
 
   async expiredDrafts(now: number, limit: number): Promise<LlmJobRecord[]> {

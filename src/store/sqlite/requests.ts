@@ -4,6 +4,7 @@ import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestReposit
 import { byId, consumersByRequest } from '../row-records.js';
 import { searchRequests, SqliteRequestSearch } from './request-search.js';
 import { json, type Row, statementCache, toAudit, toRequest, toRequestSummary, whereClause } from './rows.js';
+import { OPEN, WAITING } from '../shared/rules-sql.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`requests_give_up`,
@@ -11,9 +12,7 @@ import { json, type Row, statementCache, toAudit, toRequest, toRequestSummary, w
  * plan on `requests_status` would read every one of them each tick. The keyset form resumes a scan
  * after the last row handled.
  */
-const OPEN = `status IN ('queued', 'asked', 'escalated')`;
-// `requests_warn` is partial on `warn_at IS NOT NULL AND <OPEN>`: the due-warning statements repeat both.
-const OPEN_OF_CONSUMER = `status IN ('queued', 'asked', 'escalated', 'proposed')`;
+// `requests_warn` is partial on `warn_at IS NOT NULL AND <WAITING>`: the due-warning statements repeat both.
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -36,11 +35,11 @@ function prepare(db: Database.Database) {
         WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, consumer_id`),
     appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
     audit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
-    giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
-    giveUpsAfter: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${OPEN} AND give_up_at <= ? AND give_up_at >= ?
+    giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${WAITING} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
+    giveUpsAfter: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${WAITING} AND give_up_at <= ? AND give_up_at >= ?
       AND (give_up_at > ? OR id > ?) ORDER BY give_up_at, id LIMIT ?`),
-    warnings: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= ? ORDER BY warn_at, id LIMIT ?`),
-    warningsAfter: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${OPEN} AND warn_at <= ? AND warn_at >= ?
+    warnings: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${WAITING} AND warn_at <= ? ORDER BY warn_at, id LIMIT ?`),
+    warningsAfter: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${WAITING} AND warn_at <= ? AND warn_at >= ?
       AND (warn_at > ? OR id > ?) ORDER BY warn_at, id LIMIT ?`),
     held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
       AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
@@ -116,7 +115,7 @@ export class SqliteRequests implements RequestRepository {
       ['status = ?', q.status],
       // A consumer's requests in an open status: the condition of `requests_consumer_open` word for word,
       // so the plan reads that consumer's open requests only, not its whole history.
-      [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = ? AND ${OPEN_OF_CONSUMER}` : 'consumer_id = ?', q.consumer_id],
+      [q.status !== undefined && OPEN_STATUSES.includes(q.status) ? `consumer_id = ? AND ${OPEN}` : 'consumer_id = ?', q.consumer_id],
       ['topic = ?', q.topic],
       ['id < ?', q.before],
     ];

@@ -3,24 +3,23 @@ import { emptyCounts, type PruneCounts, type RetentionCutoffs } from '../retenti
 import type { RetentionRepository } from '../store.js';
 import { statementCache } from './rows.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
+import { FINAL_LIST, OPEN_LIST } from '../shared/rules-sql.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
-const OPEN = `('queued', 'asked', 'escalated', 'proposed')`;
-const FINAL = `('accepted', 'rejected', 'failed')`;
 
 const OUTBOX_ROWS = {
   deliveries: `FROM deliveries WHERE state = 'delivered' AND delivered_at < @before`,
   messages: `FROM messages WHERE state = 'sent' AND sent_at < @before
-    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = messages.request_id AND r.status IN ${OPEN})`,
+    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = messages.request_id AND r.status IN ${OPEN_LIST})`,
   events: `FROM events WHERE created_at < @before AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id)
-    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`,
+    AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN_LIST})`,
   chat_events: `FROM chat_events WHERE at < @before`,
   llm_jobs: `FROM llm_jobs WHERE state <> 'pending' AND finished_at < @before`,
 } as const;
 
 /** A finished request past the cutoff with no work pending: it may go, with all that is its. */
-const OLD_REQUEST = `status IN ${FINAL} AND updated_at < @before
+const OLD_REQUEST = `status IN ${FINAL_LIST} AND updated_at < @before
   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = requests.id AND d.state = 'pending')
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.request_id = requests.id AND m.state = 'pending')
   AND NOT EXISTS (SELECT 1 FROM llm_jobs j WHERE j.request_id = requests.id AND j.state = 'pending')`;
@@ -35,7 +34,7 @@ const OLD_REQUESTS = `FROM requests INDEXED BY requests_finished WHERE ${OLD_REQ
 /** Events a run would remove: including those whose every delivery goes in the same run. */
 const EVENTS_AFTER_DELIVERIES = `FROM events WHERE created_at < @before
   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id AND NOT (d.state = 'delivered' AND d.delivered_at < @before))
-  AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN})`;
+  AND NOT EXISTS (SELECT 1 FROM requests r WHERE r.id = events.request_id AND r.status IN ${OPEN_LIST})`;
 
 /** Retention in SQLite: what may go, counted, and removed in batches (each in its caller's transaction). */
 export class SqliteRetention implements RetentionRepository {

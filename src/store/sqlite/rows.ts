@@ -23,3 +23,8 @@ export function statementCache(db: Database.Database): (sql: string) => Database
   };
 }
 
+
+/** A table of shared statements (`src/store/shared`), each prepared on `db`. */
+export function prepareAll<K extends string>(db: Database.Database, table: Readonly<Record<K, string>>): Record<K, Database.Statement> {
+  return Object.fromEntries(Object.entries<string>(table).map(([k, text]) => [k, db.prepare(text)])) as Record<K, Database.Statement>;
+}

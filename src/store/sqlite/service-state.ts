@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ServiceStateRepository } from '../store.js';
 import type { Row } from './rows.js';
+import { SERVICE_STATE } from '../shared/small-sql.js';
 
 /** Small named values the service keeps between runs, in SQLite. */
 export class SqliteServiceState implements ServiceStateRepository {
@@ -8,8 +9,8 @@ export class SqliteServiceState implements ServiceStateRepository {
 
   constructor(db: Database.Database) {
     this.stmts = {
-      get: db.prepare('SELECT value FROM service_state WHERE key = ?'),
-      set: db.prepare('INSERT OR REPLACE INTO service_state (key, value) VALUES (?, ?)'),
+      get: db.prepare(SERVICE_STATE.get),
+      set: db.prepare(SERVICE_STATE.set),
     };
   }
 

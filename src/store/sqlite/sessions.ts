@@ -1,23 +1,14 @@
 import type Database from 'better-sqlite3';
+import { prepareAll } from './rows.js';
 import type { SessionRecord, SessionRepository } from '../session-repository.js';
-
-const COLUMNS = 'id, name, role, started_at, expires_at, last_seen';
+import { SESSIONS, sessionValues } from '../shared/sessions-sql.js';
 
 /** Signed-in sessions in SQLite: a lookup by id on every cookie-authenticated request (the primary key). */
 export class SqliteSessions implements SessionRepository {
   private readonly stmts;
 
   constructor(db: Database.Database) {
-    this.stmts = {
-      live: db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ? AND expires_at > ?`),
-      list: db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE expires_at > ? ORDER BY started_at, id`),
-      anyExpired: db.prepare('SELECT 1 FROM sessions WHERE expires_at <= ? LIMIT 1'),
-      start: db.prepare(`INSERT INTO sessions (${COLUMNS}) VALUES (@id, @name, @role, @started_at, @expires_at, @last_seen)`),
-      end: db.prepare('DELETE FROM sessions WHERE id = ?'),
-      endAllOf: db.prepare('DELETE FROM sessions WHERE name = ? AND expires_at > ?'),
-      seen: db.prepare('UPDATE sessions SET last_seen = ? WHERE id = ? AND last_seen < ?'),
-      removeExpired: db.prepare('DELETE FROM sessions WHERE expires_at <= ?'),
-    };
+    this.stmts = prepareAll(db, SESSIONS);
   }
 
   async live(id: string, now: number): Promise<SessionRecord | undefined> {
@@ -33,7 +24,7 @@ export class SqliteSessions implements SessionRepository {
   }
 
   async start(session: SessionRecord): Promise<void> {
-    this.stmts.start.run(session);
+    this.stmts.start.run(...sessionValues(session));
   }
 
   async end(id: string): Promise<boolean> {
