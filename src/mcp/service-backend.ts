@@ -6,7 +6,6 @@ import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 import { mayPerform, OPERATION_WORDS, type Operation } from '../service/sessions/index.js';
 import { proposalBody } from '../service/review/index.js';
-import { listAnswers } from '../service/library/index.js';
 import { McpToolError, type McpBackend } from './backend.js';
 
 /**
@@ -70,7 +69,7 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
     },
     async searchAnswers(query) {
       allow('read_answers');
-      return listAnswers(service, { consumer: caller.role === 'consumer' ? caller.name : null }, query);
+      return service.listAnswers({ consumer: caller.role === 'consumer' ? caller.name : null }, query);
     },
   });
 }

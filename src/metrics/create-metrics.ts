@@ -2,8 +2,6 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { ANSWER_STATUSES } from '../domain/answers.js';
 import { LLM_STAGES, REQUEST_STATUSES } from '../domain/records.js';
 import { REUSE_OUTCOMES } from '../domain/reuse.js';
-import { libraryStats } from '../service/library/index.js';
-import { liveStates } from '../service/engine/index.js';
 import type { ExpertqService } from '../service/expertq-service.js';
 
 /** prom-client's default gauges whose names end in `_total`, which `promtool check metrics` refuses. */
@@ -26,11 +24,11 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     service.log.warn({ err: error }, 'metrics: counting requests by status failed; the last counts stay'),
   );
   // One pass over every entry, growing with the library: counted in the background like requests by status.
-  const library = latestOf(() => libraryStats(service), STATUS_COUNTS_MAX_AGE_MS, service.clock, (error) =>
+  const library = latestOf(() => service.libraryStats(), STATUS_COUNTS_MAX_AGE_MS, service.clock, (error) =>
     service.log.warn({ err: error }, 'metrics: counting library entries failed; the last counts stay'),
   );
   // Every expert's state in one pass (a few indexed ranges), not three counts per registered expert.
-  const states = sharedWhileInFlight(() => liveStates(service, service.store, null, service.clock.now()));
+  const states = sharedWhileInFlight(() => service.expertStatesNow());
   const experts = async () => {
     const all = await states();
     return service.experts.experts.map((e) => [e.id, all.get(e.id) ?? { openAsks: 0, asksToday: 0 }] as const);

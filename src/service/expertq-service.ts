@@ -11,8 +11,9 @@ import { listInstances } from './operations/index.js';
 import { endSession, isSessionLive, listSessions, revokeSessions, startSession, type SignedIn } from './sessions/index.js';
 import { endAway, setAway, type AwayInput, awayFromChat, expertHome, listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts/index.js';
 import { receiveInbound, receiveReply, type ReplyInput, type ReplyResult } from './replies/index.js';
-import { withLeasedAsks } from './engine/index.js';
+import { liveStates, withLeasedAsks } from './engine/index.js';
 import { listTopics, type TopicView } from './availability/index.js';
+import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerListQuery, type AnswerView, type AnswerViewer, type CuratedInput } from './library/index.js';
 import type { ExpertqServiceOptions } from './service-options.js';
 import { ServiceBase } from './service-base.js';
 
@@ -232,5 +233,32 @@ export class ExpertqService extends ServiceBase {
     const ended = await revokeSessions(this, name);
     this.log.info({ name, ended, by }, 'sessions revoked');
     return ended;
+  }
+
+  /** The answer library as `viewer` may read it: a consumer sees only entries it may be offered. */
+  listAnswers(viewer: AnswerViewer, query: AnswerListQuery): Promise<{ items: AnswerView[]; next_cursor: string | null }> {
+    return listAnswers(this, viewer, query);
+  }
+
+  getAnswer(viewer: AnswerViewer, id: string): Promise<AnswerView> {
+    return getAnswer(this, viewer, id);
+  }
+
+  /** Curated entries, all or none; `at` names an entry the way the caller counts them in an error. */
+  addAnswers(inputs: readonly CuratedInput[], by: string, at: (index: number) => string, options?: Parameters<typeof addAnswers>[4]): Promise<AnswerView[]> {
+    return addAnswers(this, inputs, by, at, options);
+  }
+
+  retireAnswer(id: string, input: { by: string; reason: string }): Promise<AnswerView> {
+    return retireAnswer(this, id, input);
+  }
+
+  libraryStats() {
+    return libraryStats(this);
+  }
+
+  /** Every expert's open, queued and today's asks as committed now (what `/metrics` reports). */
+  expertStatesNow() {
+    return liveStates(this, this.store, null, this.clock.now());
   }
 }

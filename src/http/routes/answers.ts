@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ErrorDetail } from '../../errors.js';
-import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerViewer, type CuratedInput } from '../../service/library/index.js';
+import type { AnswerViewer, CuratedInput } from '../../service/library/index.js';
 import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../../wire/answer-schemas.js';
 import type { Caller } from '../auth.js';
 import { idParams } from '../../wire/schemas.js';
@@ -22,7 +22,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       querystring: listAnswersQuery,
       response: { 200: z.object({ items: z.array(answerView), next_cursor: z.string().nullable() }) },
     },
-    handler: async (req) => listAnswers(service, viewerOf(req.caller), req.query),
+    handler: async (req) => service.listAnswers(viewerOf(req.caller), req.query),
   });
 
   app.get('/answers/stats', {
@@ -34,14 +34,14 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       response: { 200: answerStatsView },
     },
     handler: async () => {
-      const { active, stale, retired, reuse_accepted } = await libraryStats(service);
+      const { active, stale, retired, reuse_accepted } = await service.libraryStats();
       return { entries: { active, stale, retired }, reuse_accepted };
     },
   });
 
   app.get('/answers/:id', {
     schema: { operationId: 'getAnswer', summary: 'Read a library entry', tags: ['answers'], params: idParams, response: { 200: answerView } },
-    handler: async (req) => getAnswer(service, viewerOf(req.caller), req.params.id),
+    handler: async (req) => service.getAnswer(viewerOf(req.caller), req.params.id),
   });
 
   app.post('/answers', {
@@ -53,7 +53,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       response: { 201: answerView },
     },
     handler: async (req, reply) => {
-      const [entry] = await addAnswers(service, [req.body], req.caller.name ?? 'admin', () => '');
+      const [entry] = await service.addAnswers([req.body], req.caller.name ?? 'admin', () => '');
       return reply.code(201).send(entry!);
     },
   });
@@ -77,10 +77,10 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
         // Some entry is wrong, so this refuses the whole import, naming every wrong entry.
         const { valid, problems } = entriesOf(req.body, req.validationError);
         const positions = valid.map((v) => v.position);
-        await addAnswers(service, valid.map((v) => v.input), by, (i) => `entries.${positions[i]}.`, { earlier: problems, positions });
+        await service.addAnswers(valid.map((v) => v.input), by, (i) => `entries.${positions[i]}.`, { earlier: problems, positions });
         throw req.validationError;
       }
-      const items = await addAnswers(service, req.body.entries, by, (i) => `entries.${i}.`);
+      const items = await service.addAnswers(req.body.entries, by, (i) => `entries.${i}.`);
       return reply.code(201).send({ imported: items.length, items });
     },
   });
@@ -96,7 +96,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
     },
     handler: async (req) => {
       const { decided_by, reason } = decisionBy(req.caller, req.body);
-      return retireAnswer(service, req.params.id, { by: decided_by, reason });
+      return service.retireAnswer(req.params.id, { by: decided_by, reason });
     },
   });
 };
