@@ -1,5 +1,3 @@
-import { statfsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { inProcessChangeFeed, type ChangeFeed } from '../change-feed.js';
 import type { Reads, Repositories, Store, Tx } from '../store.js';
@@ -14,12 +12,8 @@ import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.j
 import { backgroundCheckpoints, type BackgroundCheckpoint } from './background-checkpoint.js';
 import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
+import { checkFreeSpace, MIN_FREE_BYTES } from './free-space.js';
 
-/**
- * Below this much free disk `/readyz` fails: a checkpoint may grow the database by the whole WAL
- * (about 4 MB at SQLite's default of 1,000 pages), and the next burst needs room beyond that.
- */
-const MIN_FREE_BYTES = 16 * 1_048_576;
 const FAILURE_MEMORY_MS = 60_000;
 /** At most this many transactions share one COMMIT, so a burst reaches the disk in bounded steps. */
 const MAX_BATCH = 256;
@@ -178,11 +172,7 @@ export class SqliteStore extends StoreReads implements Store {
     if (this.lastWriteFailure && Date.now() - this.lastWriteFailure.at < FAILURE_MEMORY_MS) {
       throw new Error(`a write failed ${Math.round((Date.now() - this.lastWriteFailure.at) / 1000)} s ago (${this.lastWriteFailure.message}) and none has succeeded since`);
     }
-    if (this.db.name !== ':memory:' && this.db.name !== '') {
-      const disk = statfsSync(dirname(this.db.name));
-      const free = disk.bavail * disk.bsize;
-      if (free < minFreeBytes) throw new Error(`only ${(free / 1_048_576).toFixed(1)} MB free on the disk that holds ${this.db.name}`);
-    }
+    checkFreeSpace(this.db.name, minFreeBytes);
   }
 
   /** One process writes a SQLite database: there is no older instance to write for. */
