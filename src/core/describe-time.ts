@@ -13,18 +13,30 @@ function zoneLabel(ms: number, timeZone: string): string {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
+ * An instant's wall-clock parts in `timeZone`: "14:00", its date ("Wed 25 Nov", with the year when it
+ * is not `now`'s year) and whether it falls on `now`'s day there.
+ */
+export function localDayParts(ms: number, now: number, timeZone: string): { clock: string; date: string; today: boolean } {
+  const at = localTime(ms, timeZone);
+  const current = localTime(now, timeZone);
+  const weekday = WEEKDAYS[new Date(Date.UTC(at.year, at.month - 1, at.day)).getUTCDay()];
+  return {
+    clock: `${pad(at.hour)}:${pad(at.minute)}`,
+    date: `${weekday} ${at.day} ${MONTHS[at.month - 1]}${at.year === current.year ? '' : ` ${at.year}`}`,
+    today: at.year === current.year && at.month === current.month && at.day === current.day,
+  };
+}
+
+/**
  * A time as people read it in messages: "14:00 UTC today", else with its date
  * ("Wed 25 Nov 11:37 UTC"), and with the year when it is not this year, so "gives up at 11:37" never
  * hides that it means tomorrow. `timeZone` is the organisation's (`org.timezone`), or UTC for a client
  * that does not know it; "today" is that zone's day.
  */
 export function timeText(ms: number, now: number, timeZone = 'UTC'): string {
-  const at = localTime(ms, timeZone);
-  const today = localTime(now, timeZone);
-  const clock = `${pad(at.hour)}:${pad(at.minute)} ${zoneLabel(ms, timeZone)}`;
-  if (at.year === today.year && at.month === today.month && at.day === today.day) return `${clock} today`;
-  const weekday = WEEKDAYS[new Date(Date.UTC(at.year, at.month - 1, at.day)).getUTCDay()];
-  return `${weekday} ${at.day} ${MONTHS[at.month - 1]}${at.year === today.year ? '' : ` ${at.year}`} ${clock}`;
+  const { clock, date, today } = localDayParts(ms, now, timeZone);
+  const labelled = `${clock} ${zoneLabel(ms, timeZone)}`;
+  return today ? `${labelled} today` : `${date} ${labelled}`;
 }
 
 /** `timeText` of an ISO-8601 string from the API; a value that is not a time is shown as given. */

@@ -1,5 +1,4 @@
-import { relativeText } from './describe-time.js';
-import { localTime } from './local-time.js';
+import { localDayParts, relativeText } from './describe-time.js';
 import { answeredWords, capitalized, PREPARING, type AnswerSource } from './wait-words.js';
 
 /** A request's `waiting` as the API sends it; `timezone` may be missing from an older server. */
@@ -21,23 +20,15 @@ export interface WaitSentenceOptions {
   proposal?: AnswerSource | null | undefined;
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /**
  * An instant on the clock of the person it concerns, named by its zone, with the day and how far
  * away it is: "02:00 Asia/Kathmandu on Tue 8 Dec, in 11 h", "14:00 Europe/Berlin today, in 3 h".
  * "Today" is that zone's day; the year shows when it is not this year.
  */
 export function onTheirClock(ms: number, now: number, timeZone: string): string {
-  const at = localTime(ms, timeZone);
-  const today = localTime(now, timeZone);
-  const clock = `${pad(at.hour)}:${pad(at.minute)} ${timeZone === 'Etc/UTC' ? 'UTC' : timeZone}`;
-  const sameDay = at.year === today.year && at.month === today.month && at.day === today.day;
-  const weekday = WEEKDAYS[new Date(Date.UTC(at.year, at.month - 1, at.day)).getUTCDay()];
-  const day = sameDay ? 'today' : `on ${weekday} ${at.day} ${MONTHS[at.month - 1]}${at.year === today.year ? '' : ` ${at.year}`}`;
-  return `${clock} ${day}, ${relativeText(ms, now)}`;
+  const { clock, date, today } = localDayParts(ms, now, timeZone);
+  const zone = timeZone === 'Etc/UTC' ? 'UTC' : timeZone;
+  return `${clock} ${zone} ${today ? 'today' : `on ${date}`}, ${relativeText(ms, now)}`;
 }
 
 /**
