@@ -2,7 +2,9 @@ import { availability, type Availability, type AvailabilityRules } from '../../c
 import type { RegisteredExpert } from '../../core/expert-registry.js';
 import type { ExpertFacts } from '../../core/route-request.js';
 import type { Presence } from '../../transport/transport.js';
+import type { Reads } from '../../store/store.js';
 import type { Engine } from '../engine/index.js';
+import { isAway } from './away-state.js';
 
 /**
  * The rules that decide when one expert may be asked: their working hours in their own zone (the
@@ -30,6 +32,11 @@ export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: re
 export function awayByStatus(engine: Engine, expertId: string, now: number): number | null {
   const until = engine.presence?.awayUntil(expertId) ?? null;
   return until !== null && until > now ? until : null;
+}
+
+/** Whether an expert is away at `now`: on an away spell, or by their chat status. */
+export async function isAwayNow(engine: Engine, reads: Reads, id: string, now: number): Promise<boolean> {
+  return awayByStatus(engine, id, now) !== null || (await isAway(reads, id, now));
 }
 
 /**

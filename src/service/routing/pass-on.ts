@@ -4,7 +4,7 @@ import { closeAsk, expertName, audit, liveStates, type Engine, failRequest } fro
 import type { Reads, Tx } from '../../store/store.js';
 import { findCandidates, isCapped } from '../../core/route-request.js';
 import { iso } from '../../clock.js';
-import { awaysAt, isAway, awayByStatus, expertAvailability } from '../availability/index.js';
+import { awaysAt, awayByStatus, expertAvailability, isAwayNow } from '../availability/index.js';
 import { planAsk } from './place-asks.js';
 import { routeLive } from './route-live.js';
 
@@ -77,11 +77,6 @@ export async function nextInChain(engine: Engine, reads: Reads, request: Request
     current = expert.escalation_to;
   }
   return null;
-}
-
-/** Whether an expert is away at `now`: on an away spell, or by their chat status. */
-async function isAwayNow(engine: Engine, reads: Reads, id: string, now: number): Promise<boolean> {
-  return awayByStatus(engine, id, now) !== null || (await isAway(reads, id, now));
 }
 
 /**
