@@ -189,7 +189,7 @@ export const PG_MIGRATIONS: PgMigration[] = [
   // 18: an ask's request is no longer looked up and share-locked for every ask at commit. Every
   // statement that writes an ask runs in a transaction that has just written or locked its request,
   // and retention removes a request's asks with it, so the check never failed; it ran once per
-  // submitted request, inside the commit every submit waits for (docs/decisions/).
+  // submitted request, inside the commit every submit waits for (docs/decisions/storage/).
   `
   ALTER TABLE asks DROP CONSTRAINT asks_request_id_fkey;
   `,
