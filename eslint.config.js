@@ -24,8 +24,9 @@ const LAYERS = [
   { type: 'service-llm', folders: ['service/llm'] },
   { type: 'service-operations', folders: ['service/operations'] },
   { type: 'service', files: ['service/expertq-service', 'service/service-base', 'service/service-options'] },
-  { type: 'interface', folders: ['http', 'mcp', 'scheduler', 'metrics'] },
-  { type: 'composition', files: ['app', 'compose-service', 'create-service', 'wire-service', 'log'] },
+  { type: 'interface', folders: ['http', 'mcp', 'metrics'] },
+  // compose-service is the composition root: every worker and timer is built there.
+  { type: 'composition', files: ['app', 'compose-service', 'create-service', 'log'] },
   { type: 'server', files: ['server'] },
   { type: 'cli', folders: ['cli'] },
   { type: 'entry', files: ['index'] },

@@ -1,11 +1,28 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
+import { ConfigError, type Config, type Secrets } from './config/load-config.js';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher.js';
 import { MessageDispatcher } from './delivery/message-dispatcher.js';
-import { Scheduler } from './scheduler/scheduler.js';
+import { configureLlm } from './llm/configure-llm.js';
 import { countOne } from './service/engine/index.js';
 import { ExpertqService, type ExpertqServiceOptions } from './service/expertq-service.js';
 import { LlmWorker } from './service/llm/index.js';
+import { InstanceHeartbeat, Pruner, type RetentionSettings } from './service/operations/index.js';
 import { reviewCardOf } from './service/review/index.js';
 import { askUndeliverable } from './service/routing/index.js';
+import type { Store } from './store/store.js';
+import { slackCode } from './transport/slack/slack-code.js';
+import type { Transport } from './transport/transport.js';
+
+/*
+ * The composition root: every worker of a process is built here, and nowhere else.
+ * - `composeService`: the service and the workers that carry out what it commits (chat messages,
+ *   webhook deliveries, LLM jobs), woken by the service after each commit.
+ * - `wireService`: configuration → LLM client → `composeService` → transport started → the timers
+ *   (the tick every `server.tick_ms`, retention pruning, the instance heartbeat).
+ * `createService` (the SDK, and `startServer` through it) and the test harness open the store and the
+ * configuration and call `wireService`; tests and benchmarks that drive time themselves call `composeService`.
+ */
 
 export interface ComposeServiceOptions extends ExpertqServiceOptions {
   /** Tuning for the webhook dispatcher (tests shorten the timeout). */
@@ -13,10 +30,10 @@ export interface ComposeServiceOptions extends ExpertqServiceOptions {
 }
 
 /**
- * The one place an `ExpertqService` and the workers that carry out what it commits are built: chat
- * messages, webhook deliveries, LLM jobs, and the scheduler its `tick()` runs. Each worker claims its
- * work with a lease in this process's name, so processes sharing a database never do one piece of
- * work at once. The service knows the workers only to wake them after a commit.
+ * Builds an `ExpertqService` with its dispatchers and LLM worker. Each worker claims its work with a
+ * lease in this process's name, so processes sharing a database never do one piece of work at once.
+ * The service knows the workers only to wake them after a commit. Nothing runs on a timer: call
+ * `service.tick()` (or use `wireService`).
  */
 export function composeService(options: ComposeServiceOptions): ExpertqService {
   const service = new ExpertqService(options);
@@ -39,6 +56,124 @@ export function composeService(options: ComposeServiceOptions): ExpertqService {
     { instanceId: service.instanceId },
   );
   const llmWorker = options.llm ? new LlmWorker(service, options.llm, () => service.kick(), { instanceId: service.instanceId }) : null;
-  service.attach({ messages, deliveries, llmWorker, scheduler: new Scheduler(service) });
+  service.attach({ messages, deliveries, llmWorker });
   return service;
+}
+
+export interface WireServiceOptions {
+  /** The configuration, already loaded. */
+  config: Config;
+  secrets: Secrets;
+  store: Store;
+  log: Logger;
+  clock: Clock;
+  /** A transport, or one built from the service's expert names (the console transport prints them). */
+  transport: Transport | ((expertName: (id: string) => string) => Transport);
+  /** Run the tick, pruning and the heartbeat on timers. Tests turn them off and call `service.tick()` themselves. */
+  timers: boolean;
+  /** Tuning for the webhook dispatcher (tests shorten the timeout). */
+  delivery?: ComposeServiceOptions['delivery'];
+}
+
+export interface WiredService {
+  service: ExpertqService;
+  transport: Transport;
+  /** The tick's timer; null without timers. */
+  timer: NodeJS.Timeout | null;
+  /** Retention (`storage.retention*`) and expired sessions: hourly with timers, or on demand. */
+  pruner: Pruner;
+  /** The pruner's hourly timer; null without timers. */
+  pruneTimer: NodeJS.Timeout | null;
+  /** This process in the instances list (`GET /instances`); null without timers. */
+  heartbeat: InstanceHeartbeat | null;
+}
+
+/**
+ * Configuration → LLM client → service and its workers → transport started → work left over from
+ * before a stop kicked → timers. The store is opened (and locked) by the caller, who closes it if this
+ * throws (a transport that cannot start throws a ConfigError naming it).
+ */
+export async function wireService(options: WireServiceOptions): Promise<WiredService> {
+  const { config, log, clock } = options;
+  const llm = configureLlm(config, options.secrets, log);
+  const transport = typeof options.transport === 'function' ? options.transport((id) => service.experts.get(id)?.name ?? id) : options.transport;
+  const service: ExpertqService = composeService({
+    config,
+    store: options.store,
+    transport,
+    log,
+    clock,
+    review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
+    allowPrivateWebhooks: config.server.allow_private_webhooks,
+    ...(options.delivery ? { delivery: options.delivery } : {}),
+    llm,
+    // Only with the setting on and a transport that can say: otherwise no status lookup is ever made.
+    presence: config.chat?.use_slack_status && transport.presence ? (id) => transport.presence!(id) : null,
+  });
+  try {
+    await transport.start({
+      reply: (reply) => service.receiveInbound(reply),
+      review: (action) => service.reviewFromChat(action),
+      answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
+      home: (id) => service.expertHome(id),
+      setAway: (id, away) => service.awayFromChat(id, away),
+    });
+  } catch (error) {
+    throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);
+  }
+
+  // Anything committed but not delivered (or drafted, or structured) before a stop goes on now; due work every tick.
+  service.kick();
+  const timer = options.timers ? startTicking(service, config.server.tick_ms, log) : null;
+  const pruner = new Pruner(options.store, retentionOf(config), clock, log);
+  const pruneTimer = options.timers ? startPruning(pruner, log) : null;
+  // A serving process lists itself in the instances table (`GET /instances`).
+  const heartbeat = options.timers ? new InstanceHeartbeat(service) : null;
+  try {
+    await heartbeat?.start();
+  } catch (error) {
+    if (timer) clearInterval(timer);
+    if (pruneTimer) clearInterval(pruneTimer);
+    throw error;
+  }
+  return { service, transport, timer, pruner, pruneTimer, heartbeat };
+}
+
+/**
+ * The tick: catch up now on whatever fell due while stopped, then every `tickMs` (it also kicks both
+ * dispatchers, so due retries go out). One tick at a time: a tick still running when the next is due
+ * lets that one pass. A failed tick (say, the disk is briefly full) is logged, never thrown: every
+ * deadline stays in the database, and the next tick picks it up.
+ */
+function startTicking(service: ExpertqService, tickMs: number, log: Logger): NodeJS.Timeout {
+  const runTick = async () => {
+    try {
+      await service.tick();
+    } catch (error) {
+      log.error({ err: error }, 'scheduler tick failed; due work is retried on the next tick');
+    }
+  };
+  let ticking: Promise<void> | null = null;
+  const tick = () => {
+    ticking ??= runTick().finally(() => (ticking = null));
+  };
+  tick();
+  const timer = setInterval(tick, tickMs);
+  timer.unref();
+  return timer;
+}
+
+/** Retention (when configured) and expired sign-in sessions: once at start (in batches, after start-up work), then every hour. */
+function startPruning(pruner: Pruner, log: Logger): NodeJS.Timeout {
+  const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'pruning (retention, expired sign-in sessions) failed; trying again in an hour'));
+  setImmediate(prune);
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  return timer;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+export function retentionOf(config: Config): RetentionSettings {
+  return { retention: config.storage.retention, retentionRequests: config.storage.retention_requests };
 }

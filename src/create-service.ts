@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { Pruner, type RetentionSettings, InstanceHeartbeat } from './service/operations/index.js';
+import { Pruner, type InstanceHeartbeat } from './service/operations/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { loadConfig, readEnv, readSecrets, type Config, type Secrets } from './config/load-config.js';
 import type { ConsumerHandlers } from './delivery/delivery-dispatcher.js';
@@ -12,7 +12,7 @@ import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
 import type { Transport } from './transport/transport.js';
-import { wireService, type WiredService, type WireServiceOptions } from './wire-service.js';
+import { retentionOf, wireService, type WiredService, type WireServiceOptions } from './compose-service.js';
 
 export interface CreateServiceOptions {
   /** Path of `service.yaml`, or a configuration already loaded with `loadConfig`. */
@@ -128,7 +128,11 @@ export class Expertq {
   }
 }
 
-/** Config → store (locked) → `wireService` (service, scheduler, transport, timers) → retention. `startServer` adds HTTP on top. */
+/**
+ * Opens what the service runs on — configuration, secrets, the chat transport (checked with Slack), the
+ * store (locked) — and hands them to `wireService` (`src/compose-service.ts`), which builds every
+ * worker; then lets the experts follow the config file. `startServer` adds HTTP on top.
+ */
 export async function createService(options: CreateServiceOptions): Promise<Expertq> {
   const config = typeof options.config === 'string' ? loadConfig(options.config) : options.config;
   const secrets = readSecrets(config, readEnv(config.file, options.env));
@@ -160,30 +164,11 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     await store.close();
     throw error;
   }
-  const { service, timer } = wired;
-  const pruner = new Pruner(store, retentionOf(config), clock, log);
-  let pruneTimer: NodeJS.Timeout | null = null;
-  if (options.timers !== false) {
-    // Retention (when configured) and expired sign-in sessions: once at start (in batches, after
-    // start-up work), then every hour.
-    const prune = () => void pruner.run().catch((error) => log.error({ err: error }, 'pruning (retention, expired sign-in sessions) failed; trying again in an hour'));
-    setImmediate(prune);
-    pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
-    pruneTimer.unref();
-  }
+  const { service, timer, pruner, pruneTimer, heartbeat } = wired;
   // The registry follows the file: edits, a replaced config map or PUT /experts (found already applied).
   const reloader = config.file ? new ExpertsReloader(service, config.file, config) : null;
   if (reloader && options.watchConfig !== false) {
     reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
   }
-  // A serving process lists itself in the instances table (`GET /instances`).
-  const heartbeat = options.timers !== false ? new InstanceHeartbeat(service) : null;
-  await heartbeat?.start();
   return new Expertq(service, config, secrets, wired.transport, store, timer, pruner, pruneTimer, reloader, heartbeat);
-}
-
-const PRUNE_EVERY_MS = 3_600_000;
-
-function retentionOf(config: Config): RetentionSettings {
-  return { retention: config.storage.retention, retentionRequests: config.storage.retention_requests };
 }

@@ -4,8 +4,7 @@ export { startServer, type RunningServer, type ServeOptions } from './server.js'
 export { createService, Expertq, type CreateServiceOptions, type InProcessConsumer } from './create-service.js';
 export { composeService, type ComposeServiceOptions } from './compose-service.js';
 export { ExpertqService, type ExpertqServiceOptions } from './service/expertq-service.js';
-export { Scheduler, type SchedulerOptions } from './scheduler/scheduler.js';
-export type { TickResult, TimedWork } from './service/operations/index.js';
+export type { DueWorkOptions, TickResult } from './service/operations/index.js';
 export { loadConfig, parseConfig, ConfigError, type Config } from './config/load-config.js';
 export type { Clock } from './clock.js';
 export type { Transport, OutboundMessage, InboundReply } from './transport/transport.js';

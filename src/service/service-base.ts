@@ -11,7 +11,7 @@ import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
 import { type Engine, type ReviewSettings, type ServiceCounters, libraryTopics, quotaConsumers, type KnownKeys, LlmBacklog, PresenceCache } from './engine/index.js';
 import { placeWaiting } from './routing/index.js';
-import type { TickResult, TimedWork } from './operations/index.js';
+import { DueWorkState, runDueWork, type TickResult } from './operations/index.js';
 import type { ChangeFeed } from '../store/change-feed.js';
 import { newClaimantId } from '../store/lease-keeper.js';
 import type { ExpertqServiceOptions } from './service-options.js';
@@ -22,13 +22,11 @@ export interface ServiceWorkers {
   deliveries: DeliveryDispatcher;
   /** null without an LLM. */
   llmWorker: LlmWorker | null;
-  /** What `tick()` runs (the scheduler). */
-  scheduler: TimedWork;
 }
 
 /**
  * What every operation of `ExpertqService` works with: the store, the clock, the registry and
- * configuration, the dispatchers and workers woken after each commit, and the scheduler's tick. The
+ * configuration, the dispatchers and workers woken after each commit, and the tick that does due work. The
  * operations themselves are in `ExpertqService`.
  */
 export class ServiceBase implements Engine {
@@ -58,6 +56,8 @@ export class ServiceBase implements Engine {
   /** Emits `tick` with each scheduler tick's duration in seconds (the tick-duration histogram). */
   readonly ticks = new EventEmitter();
   protected readonly stopping = new AbortController();
+  /** What the due work of `tick()` remembers between ticks. */
+  private readonly dueWork: DueWorkState;
 
   constructor(options: ExpertqServiceOptions) {
     this.store = options.store;
@@ -86,6 +86,7 @@ export class ServiceBase implements Engine {
     this.llm = options.llm?.settings ?? null;
     this.llmBacklog = this.llm ? new LlmBacklog(this.llm.concurrency, this.llm.timeoutMs) : null;
     this.presence = options.presence ? new PresenceCache(options.presence, this.clock, this.log, (id) => this.placeWaitingOf(id)) : null;
+    this.dueWork = new DueWorkState(options.dueWork);
   }
 
   /** Called once by the composition root (`composeService`) with the workers it built for this service. */
@@ -112,11 +113,6 @@ export class ServiceBase implements Engine {
   /** Runs drafting and structuring jobs; null without an LLM. */
   get llmWorker(): LlmWorker | null {
     return this.attached.llmWorker;
-  }
-
-  /** What `tick()` runs: the scheduler. */
-  get scheduler(): TimedWork {
-    return this.attached.scheduler;
   }
 
   /** An expert's chat status became known: their waiting asks get their chance. */
@@ -169,8 +165,8 @@ export class ServiceBase implements Engine {
 
   /**
    * Acts on everything due at the clock's now (give-ups, escalations, quiet hours ending, held and
-   * queued work), then wakes both dispatchers. The server calls it every `server.tick_ms`; tests move a
-   * fake clock and call it.
+   * queued work; `runDueWork`), then wakes both dispatchers. The composition root's timer calls it every
+   * `server.tick_ms`; tests move a fake clock and call it.
    */
   async tick(): Promise<TickResult> {
     const now = this.clock.now();
@@ -183,7 +179,7 @@ export class ServiceBase implements Engine {
     }
     // LLM work past its deadline falls back first, so the asks it held go out in this same tick.
     if (this.llm) await expireLlmJobs(this, now, this.messages);
-    const result = await this.scheduler.tick(now);
+    const result = await runDueWork(this, this.dueWork, now);
     this.ticks.emit('tick', (performance.now() - started) / 1000);
     return this.committed(result);
   }

@@ -7,6 +7,7 @@ import type { Presence } from '../transport/transport.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
 import type { Transport } from '../transport/transport.js';
 import type { ReviewSettings } from './engine/index.js';
+import type { DueWorkOptions } from './operations/index.js';
 
 /** What an `ExpertqService` is built from. */
 export interface ExpertqServiceOptions {
@@ -30,4 +31,6 @@ export interface ExpertqServiceOptions {
   presence?: ((expertId: string) => Promise<Presence>) | null;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
+  /** How much due work one tick does per transaction and in all (defaults: 1,000 and 5,000 rows). */
+  dueWork?: DueWorkOptions;
 }

@@ -11,7 +11,7 @@ import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ConsoleTransport } from '../../src/transport/console-transport.js';
-import { wireService } from '../../src/wire-service.js';
+import { wireService } from '../../src/compose-service.js';
 import { Capture, captureLogger } from './capture.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -83,7 +83,7 @@ export async function buildTestApp<S extends Store = SqliteStore>(options: TestA
   const out = new Capture();
   const { log, logs } = captureLogger();
   const store = (options.openStore ? await options.openStore() : openSqliteStore(config.storagePath)) as S;
-  // The same wiring as `createService` (LLM, scheduler, transport start, leftover work kicked), without timers.
+  // The same wiring as `createService` (LLM, workers, transport start, leftover work kicked), without timers.
   const secrets = readSecrets(config, options.env ?? {});
   // As `startServer` does: an `auth.oidc` section discovers its provider (a real one in tests).
   const signIn = await prepareSignIn(config, secrets);

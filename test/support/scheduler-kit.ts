@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import type { TickResult } from '../../src/service/operations/timed-work.js';
+import type { TickResult } from '../../src/service/operations/index.js';
 import { buildTestApp, submitBody, testConfigYaml, type TestApp, type TestAppOptions } from './build-test-app.js';
 
 export const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 /**
- * Running the service: instance heartbeats, retention pruning, the timed-work contract the
- * scheduler drives, and the background workers.
+ * Running the service: the due work each tick does (give-ups, warnings, escalations, waiting work,
+ * review reminders), instance heartbeats and retention pruning.
  */
+export { DueWorkState, runDueWork, type DueWorkOptions, type TickResult } from './due-work.js';
 export { InstanceHeartbeat, listInstances } from './instances.js';
 export { cutoffsAt, pruneInSlices, Pruner, type RetentionSettings } from './pruner.js';
-export { type TickResult, type TimedWork } from './timed-work.js';
