@@ -4,6 +4,7 @@ import type {
   AnswerStats,
   AuditEntry,
   Expert,
+  InstanceList,
   Me,
   MuteBody,
   Page,
@@ -13,7 +14,9 @@ import type {
   RejectBody,
   RequestRecord,
   RetireBody,
+  RevokeSessionsResult,
   ReturnBody,
+  SessionList,
   SubmitRequestBody,
   SubmitResult,
   Topic,
@@ -64,6 +67,11 @@ export function expertqApi(call: Call) {
     answers: (params: Record<string, string | number | undefined>) => call<Page<Answer>>('GET', `/answers?${query(params)}`),
     answerStats: () => call<AnswerStats>('GET', '/answers/stats'),
     retireAnswer: (id: string, body: RetireBody) => call<Answer>('POST', `/answers/${at(id)}/retire`, body),
+
+    sessions: () => call<SessionList>('GET', '/sessions'),
+    /** Ends every sign-in session of the person named exactly as `sessions()` lists them. */
+    revokeSessions: (name: string) => call<RevokeSessionsResult>('DELETE', `/sessions?${query({ name })}`),
+    instances: () => call<InstanceList>('GET', '/instances'),
   };
 }
 

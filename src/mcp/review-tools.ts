@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { acceptBody, proposal, queueItem, rejectBody, returnBody } from '../wire/schemas.js';
+import { acceptBody, idField, proposal, queueItem, rejectBody, returnBody } from '../wire/schemas.js';
 import type { McpBackend } from './backend.js';
 import { run } from './tool-kit.js';
 
@@ -40,7 +40,7 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
       title: 'Accept a proposal',
       description: 'Accepts a pending proposal: it is delivered to every subscribed consumer. Give `answer` to deliver your corrected text instead (the expert\'s is kept). No-op when already decided.',
       inputSchema: {
-        proposal_id: z.string().min(1).max(100),
+        proposal_id: idField,
         note: acceptBody.shape.note,
         decided_by: acceptBody.shape.decided_by.describe('Default "mcp:<client name>".'),
         answer: acceptBody.shape.answer.describe('Your corrected answer, delivered instead of the expert\'s (which is kept).'),
@@ -61,7 +61,7 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
       title: 'Reject a proposal',
       description: 'Rejects a pending proposal; the reason is delivered to the consumers. No-op when already decided.',
       inputSchema: {
-        proposal_id: z.string().min(1).max(100),
+        proposal_id: idField,
         reason: rejectBody.shape.reason,
         decided_by: acceptBody.shape.decided_by.describe('Default "mcp:<client name>".'),
       },
@@ -81,7 +81,7 @@ export function registerReviewTools(registerTool: McpServer['registerTool'], bac
       title: 'Send a proposal back to its expert',
       description: 'Withdraws a pending proposal and asks the same expert again with your instructions; consumers are not told of a rejection. For an answer reused from the library, asks an expert instead. No-op when already decided.',
       inputSchema: {
-        proposal_id: z.string().min(1).max(100),
+        proposal_id: idField,
         instructions: returnBody.shape.instructions.describe('Required, except for an answer reused from the library: sending it back then means "ask an expert".'),
         decided_by: acceptBody.shape.decided_by.describe('Default "mcp:<client name>".'),
       },

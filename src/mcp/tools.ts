@@ -4,7 +4,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { normalizeTopic } from '../core/normalize-topic.js';
-import { expertView, proposal, reason, requestRecord, submitRequestBody, topicView, waiting } from '../wire/schemas.js';
+import { expertView, idField, proposal, reason, requestRecord, submitRequestBody, topicView, waiting } from '../wire/schemas.js';
 import type { RequestRecord } from '../wire/types.js';
 import type { Role } from '../service/sessions/index.js';
 import type { McpBackend } from './backend.js';
@@ -106,7 +106,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
         `Waits until the request is accepted, rejected or failed (returns at once then), or at most timeout_s (≤ ${MAX_WAIT_S}) with its current state. ` +
         'If done is false, call it again after next_check_after_s. Sends progress notifications while waiting when the call has a progress token.',
       inputSchema: {
-        request_id: z.string().min(1).max(100),
+        request_id: idField,
         timeout_s: z.number().int().min(1).max(MAX_WAIT_S).optional().describe('Default 45.'),
       },
       outputSchema: {
@@ -145,7 +145,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
     {
       title: 'Read a request',
       description: 'The full request record: status, asks, subscribers, proposal id.',
-      inputSchema: { request_id: z.string().min(1).max(100) },
+      inputSchema: { request_id: idField },
       outputSchema: requestRecord.shape,
       annotations: { title: 'Read a request', readOnlyHint: true, openWorldHint: false },
     },
@@ -157,7 +157,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
     {
       title: 'Cancel a request',
       description: 'Cancels an open request (it fails with reason "cancelled" and its experts are released); a resolved request is returned as it is.',
-      inputSchema: { request_id: z.string().min(1).max(100) },
+      inputSchema: { request_id: idField },
       outputSchema: requestRecord.shape,
       annotations: { title: 'Cancel a request', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AnswerStatus } from '../domain/answers.js';
 import { isIdCursor, isPositionCursor, NOT_A_CURSOR } from './cursor.js';
+import { pageOf } from './page.js';
 import { decidedBy } from './schemas.js';
 
 /** Wire shapes of the answer library. */
@@ -26,6 +27,8 @@ export const answerView = z.object({
   retired: z.object({ reason: z.string(), by: z.string(), at: z.string() }).nullable(),
   score: z.number().optional().describe('With q only: relevance, higher is better. Compare scores within one search, not across searches or servers.'),
 });
+
+export const answerPage = pageOf(answerView);
 
 export const listAnswersQuery = z
   .object({
@@ -55,7 +58,15 @@ export const curatedAnswer = z
   })
   .strict();
 
-export const importAnswersBody = z.object({ entries: z.array(curatedAnswer).min(1).max(10_000) }).strict();
+/** The most entries one import may add. */
+const MAX_IMPORT = 10_000;
+
+export const importAnswersBody = z.object({ entries: z.array(curatedAnswer).min(1).max(MAX_IMPORT) }).strict();
+
+/** An import body whose entries are not checked yet: to check them one by one when the body as a whole is refused. */
+export const importAnswersEnvelope = z.object({ entries: z.array(z.unknown()).min(1).max(MAX_IMPORT) }).strict();
+
+export const importAnswersResult = z.object({ imported: z.number().int(), items: z.array(answerView) });
 
 export const retireBody = z
   .object({ decided_by: decidedBy, reason: z.string().trim().min(1).max(2000).describe('Why the entry must not be offered again.') })

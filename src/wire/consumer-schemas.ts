@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idCursor } from './cursor.js';
 import { isoTime } from './iso-time.js';
+import { pageOf } from './page.js';
 
 /** The wire shapes of consumers and their deliveries (`/consumers`, `/deliveries`). */
 
@@ -31,6 +32,9 @@ export const registerConsumerBody = z
   .strict()
   .meta({ id: 'ConsumerRegistration' });
 
+/** What registering answers: the consumer's id and the secret its webhooks are signed with. */
+export const registeredConsumer = z.object({ id: z.string(), signing_secret: z.string() });
+
 export const consumerView = z
   .object({
     id: z.string(),
@@ -44,6 +48,9 @@ export const consumerView = z
     updated_at: isoTime,
   })
   .meta({ id: 'Consumer' });
+
+/** One kind consumers handle (`GET /kinds`), with its capture schema. */
+export const kindView = z.object({ kind: z.string(), schema: z.unknown(), consumers: z.array(z.string()) });
 
 export const deliveryView = z
   .object({
@@ -70,3 +77,5 @@ export const listDeliveriesQuery = z
     cursor: idCursor('dlv'),
   })
   .strict();
+
+export const deliveryPage = pageOf(deliveryView);

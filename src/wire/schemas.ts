@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { idCursor } from './cursor.js';
 import { isoTime } from './iso-time.js';
 import { durationSchema, quietHoursSchema } from '../config/config-schema.js';
-import { searchWords } from '../core/search-words.js';
 import type { RequestStatus } from '../domain/records.js';
 
 /** One zod schema per wire shape: it validates the route, types the handler and writes the OpenAPI. */
@@ -177,33 +175,9 @@ export const requestRecord = z
   })
   .meta({ id: 'Request' });
 
-/** The longest id the API accepts (requests, proposals, consumers, experts); path parameters agree. */
-export const MAX_ID_LENGTH = 200;
-export const idParams = z.object({ id: z.string().min(1).max(MAX_ID_LENGTH) });
-
-export const listRequestsQuery = z
-  .object({
-    status: requestStatus.optional(),
-    consumer_id: z.string().min(1).optional(),
-    topic: z.string().trim().min(1).max(200).optional(),
-    q: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .refine((q) => searchWords(q).length > 0, 'q must contain a letter or digit: it is searched as words')
-      .optional()
-      .describe(
-        'Text search: requests whose question or drafted question has, for every word of q, a word starting with it (case ignored, accents kept; punctuation separates words).',
-      ),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: idCursor('req'),
-  })
-  .strict();
+export { idField, idParams, MAX_ID_LENGTH } from './id-field.js';
 
 export const muteBody = z.object({ muted_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
-
-export const cancelBody = z.object({ cancelled_by: z.string().trim().min(1).max(200).optional() }).strict().nullish();
 
 export const decidedBy = z.string().trim().min(1).max(200).optional()
   .describe('Who decides. Required with the main admin token or without authentication; a named token or a signed-in person always decides as themselves, whatever this says.');

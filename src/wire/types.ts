@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { answerStatsView, answerView, listAnswersQuery, retireBody } from './answer-schemas.js';
 import type { meView, signInStateView } from './auth-schemas.js';
-import type { consumerView, deliveryView } from './consumer-schemas.js';
+import type { consumerView, deliveryView, registeredConsumer } from './consumer-schemas.js';
+import type { instanceList, instanceView } from './instance-schemas.js';
 import type {
   acceptBody,
   auditEntry,
@@ -19,6 +20,7 @@ import type {
   topicView,
   waiting,
 } from './schemas.js';
+import type { revokeSessionsResult, sessionList, sessionView } from './session-schemas.js';
 
 /**
  * The API's request and response types, inferred from the zod schemas that validate the routes and
@@ -52,8 +54,14 @@ export type AnswerStats = z.infer<typeof answerStatsView>;
 export type Me = z.infer<typeof meView>;
 export type SignInState = z.infer<typeof signInStateView>;
 export type ErrorBody = z.infer<typeof errorBody>;
+export type RegisteredConsumer = z.infer<typeof registeredConsumer>;
+export type Session = z.infer<typeof sessionView>;
+export type SessionList = z.infer<typeof sessionList>;
+export type RevokeSessionsResult = z.infer<typeof revokeSessionsResult>;
+export type Instance = z.infer<typeof instanceView>;
+export type InstanceList = z.infer<typeof instanceList>;
 
-/** One page of a list answer (`GET /requests`, `/answers`, `/deliveries`). */
+/** One page of a list answer (`GET /requests`, `/answers`, `/deliveries`): what `pageOf` (page.ts) validates. */
 export interface Page<T> {
   items: T[];
   next_cursor: string | null;

@@ -6,11 +6,6 @@ import { PACKAGE_ROOT, type CliContext } from '../context.js';
 import { addServeCommand } from './serve.js';
 import { howToRun } from '../../config/how-to-run.js';
 
-interface InstancesWire {
-  items: Array<{ id: string; host: string; pid: number; version: string; started_at: string; last_seen: string; registry_hash: string; live: boolean; this_instance: boolean }>;
-  warnings: string[];
-}
-
 /** `serve`, `mcp`, `init` and `instances`: running expertq, writing its first configuration, and what runs. */
 export function addServerCommands({ program, say, client, print, table }: CliContext): void {
   addServeCommand(program);
@@ -19,7 +14,7 @@ export function addServerCommands({ program, say, client, print, table }: CliCon
     .command('instances')
     .description('the instances serving from this database: host, pid, version, when last seen, and warnings when they disagree (admin)')
     .action(async () => {
-      const listed = await client().get<InstancesWire>('/instances');
+      const listed = await client().api.instances();
       print(listed, () => {
         table(
           ['INSTANCE', 'HOST', 'PID', 'VERSION', 'STARTED', 'LAST SEEN', 'REGISTRY', 'STATE'],
@@ -41,7 +36,7 @@ export function addServerCommands({ program, say, client, print, table }: CliCon
       ]);
       // A consumer token asks as its own consumer by default, as over /mcp.
       // Only the tools this token may use are listed.
-      const me = await c.get<{ name: string | null; role: 'consumer' | 'reviewer' | 'admin' }>('/me').catch(() => null);
+      const me = await c.api.me().catch(() => null);
       const server = createMcpServer(httpBackend(c), {
         ...(me ? { role: me.role } : {}),
         ...(me?.role === 'consumer' && me.name ? { defaultConsumer: me.name } : {}),

@@ -1,13 +1,5 @@
 import type { CliContext } from '../context.js';
 
-interface SessionRow {
-  name: string;
-  role: string;
-  started_at: string;
-  expires_at: string;
-  last_seen: string;
-}
-
 /** `sessions` and `sessions revoke <name>`: who is signed in through the identity provider, and signing someone out everywhere. */
 export function addSessionCommands({ program, say, table, client, print, when }: CliContext): void {
   const sessions = program
@@ -15,7 +7,7 @@ export function addSessionCommands({ program, say, table, client, print, when }:
     .description('people signed in to the web UI through the identity provider: name, role, started, expires, last seen (admin; `sessions revoke <name>` signs one out everywhere)')
     .action(async () => {
       const c = client();
-      const listed = await c.get<{ items: SessionRow[] }>('/sessions');
+      const listed = await c.api.sessions();
       print(listed, () => {
         if (listed.items.length === 0) return say('Nobody is signed in.');
         table(
@@ -35,7 +27,7 @@ export function addSessionCommands({ program, say, table, client, print, when }:
     .command('revoke <name>')
     .description('end every session of one person, on every browser and instance (the name as `expertq sessions` lists it); they can sign in again unless the identity provider stops them')
     .action(async (name: string) => {
-      const result = await client().delete<{ name: string; ended: number }>(`/sessions?${new URLSearchParams({ name })}`);
+      const result = await client().api.revokeSessions(name);
       print(result, () =>
         say(result.ended === 0
           ? `${name} had no live session; nothing ended. Names compare exactly, as \`expertq sessions\` lists them.`

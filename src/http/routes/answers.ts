@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ErrorDetail } from '../../errors.js';
 import type { AnswerViewer, CuratedInput } from '../../service/library/index.js';
-import { answerStatsView, answerView, curatedAnswer, importAnswersBody, listAnswersQuery, retireBody } from '../../wire/answer-schemas.js';
+import {
+  answerPage, answerStatsView, answerView, curatedAnswer, importAnswersBody, importAnswersEnvelope, importAnswersResult, listAnswersQuery, retireBody,
+} from '../../wire/answer-schemas.js';
 import type { Caller } from '../auth.js';
 import { idParams } from '../../wire/schemas.js';
 import { decisionBy } from './proposals.js';
@@ -20,7 +21,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
       description: 'A consumer token sees active entries only; with library.share: same_consumer, only those answering its own requests.',
       tags: ['answers'],
       querystring: listAnswersQuery,
-      response: { 200: z.object({ items: z.array(answerView), next_cursor: z.string().nullable() }) },
+      response: { 200: answerPage },
     },
     handler: async (req) => service.listAnswers(viewerOf(req.caller), req.query),
   });
@@ -66,7 +67,7 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
         'Every wrong entry is named in the error details by its position (entries.0 is the first), whatever is wrong with it: a missing or malformed field, an unknown expert, a verified_at in the future.',
       tags: ['answers'],
       body: importAnswersBody,
-      response: { 201: z.object({ imported: z.number().int(), items: z.array(answerView) }) },
+      response: { 201: importAnswersResult },
     },
     // An entry of the wrong shape must not hide the others' problems (an unknown expert, say): the
     // handler checks each entry itself when the body as a whole is refused.
@@ -101,15 +102,13 @@ export const answerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { s
   });
 };
 
-const importEnvelope = z.object({ entries: z.array(z.unknown()).min(1).max(10_000) }).strict();
-
 /**
  * The entries of an import body that failed validation, one by one: those of the right shape (with
  * their position), and what is wrong with each of the others. A body that is wrong as a whole (no
  * `entries`, too many) is refused as it was.
  */
 function entriesOf(body: unknown, refusal: Error): { valid: Array<{ position: number; input: CuratedInput }>; problems: Array<{ position: number; detail: ErrorDetail }> } {
-  const envelope = importEnvelope.safeParse(body);
+  const envelope = importAnswersEnvelope.safeParse(body);
   if (!envelope.success) throw refusal;
   const valid: Array<{ position: number; input: CuratedInput }> = [];
   const problems: Array<{ position: number; detail: ErrorDetail }> = [];

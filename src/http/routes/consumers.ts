@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consumerView, deliveryView, idParams, listDeliveriesQuery, registerConsumerBody } from '../../wire/schemas.js';
+import { consumerView, deliveryPage, deliveryView, kindView, listDeliveriesQuery, registerConsumerBody, registeredConsumer } from '../../wire/consumer-schemas.js';
+import { idParams } from '../../wire/schemas.js';
 import { actAsOwnConsumer } from '../scope.js';
 import type { RouteOptions } from './requests.js';
 
@@ -11,7 +12,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       summary: 'Register (or replace) a webhook consumer; answers its signing secret',
       tags: ['consumers'],
       body: registerConsumerBody,
-      response: { 201: z.object({ id: z.string(), signing_secret: z.string() }) },
+      response: { 201: registeredConsumer },
     },
     handler: async (req, reply) => {
       actAsOwnConsumer(req.caller, req.body.id, 'register');
@@ -39,7 +40,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       operationId: 'listKinds',
       summary: 'Kinds consumers handle, with their capture schema',
       tags: ['consumers'],
-      response: { 200: z.array(z.object({ kind: z.string(), schema: z.unknown(), consumers: z.array(z.string()) })) },
+      response: { 200: z.array(kindView) },
     },
     handler: async () => service.listKinds(),
   });
@@ -50,7 +51,7 @@ export const consumerRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       summary: 'Webhook and in-process deliveries, newest first (paginated)',
       tags: ['deliveries'],
       querystring: listDeliveriesQuery,
-      response: { 200: z.object({ items: z.array(deliveryView), next_cursor: z.string().nullable() }) },
+      response: { 200: deliveryPage },
     },
     handler: async (req) => service.listDeliveries(req.query),
   });

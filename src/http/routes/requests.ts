@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
-import {
-  cancelBody, errorBody, idParams, listRequestsQuery, requestRecord, submitRequestBody, submitResult,
-} from '../../wire/schemas.js';
-import { z } from 'zod';
+import { cancelBody, listRequestsQuery, requestPage, waitForRequestQuery } from '../../wire/request-schemas.js';
+import { errorBody, idParams, requestRecord, submitRequestBody, submitResult } from '../../wire/schemas.js';
 import { normalizeTopic } from '../../core/normalize-topic.js';
 import { actAsOwnConsumer, ownRequest } from '../scope.js';
 
@@ -34,7 +32,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
       summary: 'List requests, newest first (paginated)',
       tags: ['requests'],
       querystring: listRequestsQuery,
-      response: { 200: z.object({ items: z.array(requestRecord), next_cursor: z.string().nullable() }) },
+      response: { 200: requestPage },
     },
     handler: async (req) => {
       // A consumer token lists its own requests only.
@@ -58,12 +56,7 @@ export const requestRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { 
         'Answers as soon as the request is decided or failed, else at timeout_s with its current state. With changed_from (the updated_at of the record you have), any change answers at once too, so a client can follow each step. Used by `expertq mcp` (wait_for_answer), `expertq ask --wait` and by scripts that prefer long polling to webhooks.',
       tags: ['requests'],
       params: idParams,
-      querystring: z
-        .object({
-          timeout_s: z.coerce.number().int().min(1).max(50).default(45),
-          changed_from: z.iso.datetime().optional().describe('The updated_at of the record you have: any change ends the wait.'),
-        })
-        .strict(),
+      querystring: waitForRequestQuery,
       response: { 200: requestRecord },
     },
     handler: async (req, reply) => {

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { policyOf, type Policy } from '../../config/config-schema.js';
 import { normalizeTopic } from '../../core/normalize-topic.js';
 import { badRequest } from '../../errors.js';
@@ -8,20 +9,16 @@ import { OPEN_STATUSES } from '../../domain/records.js';
 import { checkDailyQuota } from '../consumers/index.js';
 import type { Tx } from '../../store/store.js';
 import { routeAndAsk } from '../routing/index.js';
-import { type LibraryCandidates, offerReuse, type ReuseMode } from './reuse-answer.js';
+import { type LibraryCandidates, offerReuse } from './reuse-answer.js';
 import { proposalBody, type ProposalBody } from '../review/index.js';
+import type { submitRequestBody } from '../../wire/schemas.js';
 
-export interface SubmitInput {
-  consumer_id: string;
-  topic: string;
-  question: string;
-  kind?: string | undefined;
-  context: { asked_because: string } & Record<string, unknown>;
-  target_experts?: string[] | undefined;
-  /** The routing limits this request sets itself, and whether a library answer may be offered instead of asking (`reuse`). */
-  routing_policy?: (Partial<Policy> & { reuse?: ReuseMode | undefined }) | undefined;
-  dedup_key?: string | undefined;
-}
+/**
+ * A submit, as the submit body reads once validated (`z.output`: routing durations in ms, strings
+ * trimmed): the limits are the schema's. `routing_policy` is the routing limits this request sets
+ * itself, and whether a library answer may be offered instead of asking (`reuse`).
+ */
+export type SubmitInput = z.output<typeof submitRequestBody>;
 
 export type SubmitStatus = 'queued' | 'deduped_open' | 'deduped_resolved' | 'failed';
 
