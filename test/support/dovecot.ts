@@ -1,0 +1,222 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'vitest';
+
+/**
+ * A real IMAP server for the email tests: Debian's Dovecot (`apt-get install -y dovecot-imapd`),
+ * started per test file in a fresh temporary directory, as PostgreSQL is. Everything it writes (its
+ * sockets, state, log and the one user's Maildir) stays in that directory, and every Dovecot process
+ * runs as the current user, so it works as root and as a normal user alike. Without Dovecot the tests
+ * that use it skip with a hint, except with CI=true, where a missing Dovecot fails the run.
+ */
+export const DOVECOT = process.env.DOVECOT ?? '/usr/sbin/dovecot';
+const IN_CI = process.env.CI === 'true';
+export const HAVE_DOVECOT = existsSync(DOVECOT);
+const START_TIMEOUT_MS = 15_000;
+
+if (!HAVE_DOVECOT && !IN_CI) {
+  console.warn(`Skipping the IMAP tests: ${DOVECOT} is missing. Install it with: apt-get install -y dovecot-imapd (as root).`);
+}
+
+// With CI=true a missing Dovecot is a failure, not a skip. (Registered only then, so a run with
+// Dovecot present reports no skipped test.)
+if (!HAVE_DOVECOT && IN_CI) {
+  describe('dovecot', () => {
+    it('dovecot is installed (CI)', () => {
+      throw new Error(`${DOVECOT} is missing: CI must install it (apt-get install -y dovecot-imapd) before npm test.`);
+    });
+  });
+}
+
+export interface Dovecot {
+  /** `imap://user:password@127.0.0.1:port`, ready for `ImapInbox`. */
+  url: string;
+  user: string;
+  password: string;
+  host: string;
+  port: number;
+  /** The temporary directory (config, log, Maildir). */
+  dir: string;
+  /** Dovecot's log so far, for failure messages. */
+  log(): string;
+  /** Ends every IMAP session of the user (as a dropped connection would), keeping the server up. */
+  kick(): void;
+  /** Ends the server and deletes its directory; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export interface DovecotOptions {
+  /** Lines added to dovecot.conf, e.g. `imap_capability = IMAP4rev1` to serve without IDLE. */
+  extraConfig?: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Account {
+  name: string;
+  group: string;
+  uid: number;
+  gid: number;
+}
+
+function account(name?: string): Account {
+  const id = (flag: string) => spawnSync('id', name ? [flag, name] : [flag], { encoding: 'utf8' }).stdout.trim();
+  return { name: id('-un'), group: id('-gn'), uid: Number(id('-u')), gid: Number(id('-g')) };
+}
+
+/**
+ * Who Dovecot's processes run as: the current user, except that as root the login processes and
+ * the mail must belong to an unprivileged account (Dovecot refuses root for both): Debian's
+ * `dovenull`, else `nobody`.
+ */
+function accounts(): { internal: Account; login: Account; mail: Account } {
+  const me = account();
+  if (me.uid !== 0) return { internal: me, login: me, mail: me };
+  const exists = (name: string) => spawnSync('id', ['-u', name], { stdio: 'ignore' }).status === 0;
+  const unprivileged = account(exists('dovenull') ? 'dovenull' : 'nobody');
+  return { internal: me, login: unprivileged, mail: unprivileged };
+}
+
+function config(dir: string, port: number, extra: string): string {
+  const { internal, login, mail } = accounts();
+  return `# Written by test/support/dovecot.ts: one user, plain text on 127.0.0.1, nothing outside ${dir}.
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+# Every process as the current user: a normal user cannot switch users (as root, see accounts()).
+default_internal_user = ${internal.name}
+default_internal_group = ${internal.group}
+default_login_user = ${login.name}
+first_valid_uid = ${mail.uid}
+mail_location = maildir:~/Maildir
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${dir}/users
+}
+userdb {
+  driver = passwd-file
+  args = username_format=%u ${dir}/users
+}
+# chroot needs root; the login processes need none here.
+service imap-login {
+  chroot =
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service anvil {
+  chroot =
+}
+${extra}
+`;
+}
+
+/** Resolves once a connection to `port` gets an IMAP greeting; rejects when `failed()` says so or time is up. */
+async function waitForGreeting(port: number, failed: () => string | null): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const why = failed();
+    if (why) throw new Error(why);
+    const greeted = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.setTimeout(1000, () => socket.destroy());
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data.toString().startsWith('* OK'));
+      });
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+    });
+    if (greeted) return;
+    if (Date.now() > deadline) throw new Error(`dovecot gave no IMAP greeting on port ${port} within ${START_TIMEOUT_MS} ms`);
+    // A retry after a refused connection: the listener comes up within milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Starts Dovecot on a free port of 127.0.0.1 with one user whose mail is a Maildir in a fresh temporary directory. */
+export async function startDovecot(options: DovecotOptions = {}): Promise<Dovecot> {
+  const dir = mkdtempSync(join(tmpdir(), 'expertq-dovecot-'));
+  for (const sub of ['run', 'state', 'mail']) mkdirSync(join(dir, sub));
+  const user = 'expert';
+  const password = 'imap-test-password';
+  const host = '127.0.0.1';
+  const port = await freePort();
+  const { mail } = accounts();
+  // As root the login processes (another user) reach the sockets under run/, and the mail user its Maildir.
+  chmodSync(dir, 0o755);
+  chownSync(join(dir, 'mail'), mail.uid, mail.gid);
+  writeFileSync(join(dir, 'users'), `${user}:{PLAIN}${password}:${mail.uid}:${mail.gid}::${dir}/mail/${user}\n`);
+  const conf = join(dir, 'dovecot.conf');
+  writeFileSync(conf, config(dir, port, options.extraConfig ?? ''));
+  const logFile = join(dir, 'dovecot.log');
+  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+
+  let output = '';
+  let exited: string | null = null;
+  const child: ChildProcess = spawn(DOVECOT, ['-c', conf, '-F'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const done = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = `dovecot exited (${signal ?? code}): ${output}${log()}`;
+      resolve();
+    });
+    child.once('error', (error) => {
+      exited = `dovecot did not start: ${error.message}`;
+      resolve();
+    });
+  });
+
+  let stopped = false;
+  const stop = async () => {
+    if (!stopped) {
+      stopped = true;
+      if (!exited) child.kill('SIGTERM');
+      await done;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForGreeting(port, () => exited);
+  } catch (error) {
+    const written = log();
+    await stop();
+    throw new Error(`${(error as Error).message}\n${written}`, { cause: error });
+  }
+  return {
+    url: `imap://${encodeURIComponent(user)}:${encodeURIComponent(password)}@${host}:${port}`,
+    user,
+    password,
+    host,
+    port,
+    dir,
+    log,
+    kick() {
+      const run = spawnSync('/usr/bin/doveadm', ['-c', conf, 'kick', user], { encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`doveadm kick failed: ${run.stdout}${run.stderr}`);
+    },
+    stop,
+  };
+}
