@@ -1,9 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
+import { freePort } from './cli.js';
+import { accounts, dovecotConfig } from './dovecot-config.js';
 
 /**
  * A real IMAP server for the email tests: Debian's Dovecot (`apt-get install -y dovecot-imapd`),
@@ -53,85 +55,6 @@ export interface DovecotOptions {
   extraConfig?: string;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Account {
-  name: string;
-  group: string;
-  uid: number;
-  gid: number;
-}
-
-function account(name?: string): Account {
-  const id = (flag: string) => spawnSync('id', name ? [flag, name] : [flag], { encoding: 'utf8' }).stdout.trim();
-  return { name: id('-un'), group: id('-gn'), uid: Number(id('-u')), gid: Number(id('-g')) };
-}
-
-/**
- * Who Dovecot's processes run as: the current user, except that as root the login processes and
- * the mail must belong to an unprivileged account (Dovecot refuses root for both): Debian's
- * `dovenull`, else `nobody`.
- */
-function accounts(): { internal: Account; login: Account; mail: Account } {
-  const me = account();
-  if (me.uid !== 0) return { internal: me, login: me, mail: me };
-  const exists = (name: string) => spawnSync('id', ['-u', name], { stdio: 'ignore' }).status === 0;
-  const unprivileged = account(exists('dovenull') ? 'dovenull' : 'nobody');
-  return { internal: me, login: unprivileged, mail: unprivileged };
-}
-
-function config(dir: string, port: number, extra: string): string {
-  const { internal, login, mail } = accounts();
-  return `# Written by test/support/dovecot.ts: one user, plain text on 127.0.0.1, nothing outside ${dir}.
-base_dir = ${dir}/run
-state_dir = ${dir}/state
-log_path = ${dir}/dovecot.log
-protocols = imap
-listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-# Every process as the current user: a normal user cannot switch users (as root, see accounts()).
-default_internal_user = ${internal.name}
-default_internal_group = ${internal.group}
-default_login_user = ${login.name}
-first_valid_uid = ${mail.uid}
-mail_location = maildir:~/Maildir
-passdb {
-  driver = passwd-file
-  args = scheme=PLAIN username_format=%u ${dir}/users
-}
-userdb {
-  driver = passwd-file
-  args = username_format=%u ${dir}/users
-}
-# chroot needs root; the login processes need none here.
-service imap-login {
-  chroot =
-  inet_listener imap {
-    address = 127.0.0.1
-    port = ${port}
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-service anvil {
-  chroot =
-}
-${extra}
-`;
-}
-
 /** Resolves once a connection to `port` gets an IMAP greeting; rejects when `failed()` says so or time is up. */
 async function waitForGreeting(port: number, failed: () => string | null): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -169,13 +92,14 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   chownSync(join(dir, 'mail'), mail.uid, mail.gid);
   writeFileSync(join(dir, 'users'), `${user}:{PLAIN}${password}:${mail.uid}:${mail.gid}::${dir}/mail/${user}\n`);
   const conf = join(dir, 'dovecot.conf');
-  writeFileSync(conf, config(dir, port, options.extraConfig ?? ''));
+  writeFileSync(conf, dovecotConfig(dir, port, options.extraConfig ?? ''));
   const logFile = join(dir, 'dovecot.log');
   const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
 
   let output = '';
   let exited: string | null = null;
-  const child: ChildProcess = spawn(DOVECOT, ['-c', conf, '-F'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so stop() ends the master and every process it started at once.
+  const child: ChildProcess = spawn(DOVECOT, ['-c', conf, '-F'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const done = new Promise<void>((resolve) => {
@@ -189,11 +113,18 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
     });
   });
 
+  // A SIGTERM makes Dovecot wait a second for its sessions; nothing here needs a clean shutdown.
+  const kill = () => {
+    if (!exited && child.pid) process.kill(-child.pid, 'SIGKILL');
+  };
+  // A test that never reaches stop() (a failing hook) still leaves no server behind.
+  process.once('exit', kill);
   let stopped = false;
   const stop = async () => {
     if (!stopped) {
       stopped = true;
-      if (!exited) child.kill('SIGTERM');
+      process.off('exit', kill);
+      kill();
       await done;
     }
     rmSync(dir, { recursive: true, force: true });
