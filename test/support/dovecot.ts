@@ -9,10 +9,11 @@ import { accounts, dovecotConfig } from './dovecot-config.js';
 
 /**
  * A real IMAP server for the email tests: Debian's Dovecot (`apt-get install -y dovecot-imapd`),
- * started per test file in a fresh temporary directory, as PostgreSQL is. Everything it writes (its
- * sockets, state, log and the one user's Maildir) stays in that directory, and every Dovecot process
- * runs as the current user, so it works as root and as a normal user alike. Without Dovecot the tests
- * that use it skip with a hint, except with CI=true, where a missing Dovecot fails the run.
+ * started by the tests in a fresh temporary directory, as PostgreSQL is. Everything it writes (its
+ * sockets, state, log and the one user's Maildir) stays in that directory, and Dovecot's processes
+ * run as the current user (as root, its login processes and the mail as an unprivileged account), so
+ * it works as root and as a normal user alike. Without Dovecot the tests that use it skip with a
+ * hint, except with CI=true, where a missing Dovecot fails the run.
  */
 export const DOVECOT = process.env.DOVECOT ?? '/usr/sbin/dovecot';
 const IN_CI = process.env.CI === 'true';

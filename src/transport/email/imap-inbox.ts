@@ -18,6 +18,7 @@ export interface ImapInboxOptions {
 /** Reconnect delays after consecutive failures: 1 s, 2 s, 4 s … up to a minute. */
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 60_000;
+const IDLE_RESTART_MS = 4 * 60_000;
 
 type Phase = 'stopped' | 'connecting' | 'ready' | 'retrying';
 
@@ -151,7 +152,9 @@ export class ImapInbox {
 
   private newClient(): ImapFlow {
     const { host, port, secure, user, pass } = this.endpoint;
-    const client = new ImapFlow({ host, port, secure, auth: { user, pass }, logger: false, disableAutoIdle: true });
+    // IDLE is restarted every few minutes, under imapflow's 5-minute socket timeout and the
+    // 30 minutes after which servers (and long before, some NAT gateways) drop a quiet session.
+    const client = new ImapFlow({ host, port, secure, auth: { user, pass }, logger: false, disableAutoIdle: true, maxIdleTime: IDLE_RESTART_MS });
     // Without a listener an 'error' event would crash the process; the loop logs and reconnects.
     client.on('error', (error: Error) => this.options.log.debug({ err: error }, 'email: IMAP connection error'));
     return client;

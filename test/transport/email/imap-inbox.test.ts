@@ -147,6 +147,31 @@ describe.runIf(HAVE_DOVECOT)('ImapInbox against Dovecot', () => {
     expect(await mailbox.messages('INBOX')).toEqual([]);
   });
 
+  it('handles one message at a time: mail arriving during a slow handler waits for the next pass', async () => {
+    await serve();
+    await mailbox.append('slow');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    let most = 0;
+    const reader = inboxFor({
+      onMessage: async (raw) => {
+        running += 1;
+        most = Math.max(most, running);
+        if (subjectOf(raw) === 'slow') await released;
+        received.push(subjectOf(raw));
+        running -= 1;
+      },
+    });
+    await reader.start();
+    await until(() => running === 1, WAIT_MS, 'the slow message is in hand', detail);
+    await mailbox.append('quick');
+    release();
+    await until(async () => (await processed()).length === 2, WAIT_MS, 'both are filed', detail);
+    expect(received).toEqual(['slow', 'quick']);
+    expect(most).toBe(1);
+  });
+
   it('after stop and a new start handles only what arrived meanwhile', async () => {
     await serve();
     await mailbox.append('before');
