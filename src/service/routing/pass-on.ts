@@ -1,6 +1,6 @@
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
-import { closeAsk, expertName, audit, liveStates, type Engine, failRequest } from '../engine/index.js';
+import { closeAsk, expertName, audit, liveStates, type Engine, type Attendance, failRequest } from '../engine/index.js';
 import type { Reads, Tx } from '../../store/store.js';
 import { findCandidates, isCapped } from '../../core/route-request.js';
 import { iso } from '../../clock.js';
@@ -17,7 +17,7 @@ import { routeLive } from './route-live.js';
  * Returns the expert it was passed to, or null.
  */
 export async function passOn(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>,
   tx: Tx,
   request: RequestRecord,
   ask: AskRecord,
@@ -65,7 +65,7 @@ export async function passOn(
  * by their chat status) and not already asked on this request. A capped target is still returned: its
  * ask waits until the expert frees up.
  */
-export async function nextInChain(engine: Engine, reads: Reads, request: RequestRecord, fromExpertId: string, now = engine.clock.now()): Promise<string | null> {
+export async function nextInChain(engine: Pick<Engine, 'clock' | 'experts' | 'presence'>, reads: Reads, request: RequestRecord, fromExpertId: string, now = engine.clock.now()): Promise<string | null> {
   const asked = new Set((await reads.asks.listFor(request.id)).map((a) => a.expert_id));
   const seen = new Set<string>([fromExpertId]);
   let current = engine.experts.get(fromExpertId)?.escalation_to ?? null;
@@ -88,7 +88,7 @@ export async function nextInChain(engine: Engine, reads: Reads, request: Request
  * `status`: the expert is away by their chat status, not on a spell of their own. The ask is passed on
  * the same way, but with nobody to take it, it is left as it is (it waits for them) and null returned.
  */
-export async function passOnForAway(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, status: { until: number } | null = null): Promise<string | null> {
+export async function passOnForAway(engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, status: { until: number } | null = null): Promise<string | null> {
   const delegate = (await awaysAt(tx, [ask.expert_id], now)).get(ask.expert_id)?.delegate_to ?? null;
   const expert = delegate === null ? undefined : engine.experts.get(delegate);
   const detail = status ? { source: 'slack_status', until: iso(status.until) } : {};
@@ -110,7 +110,7 @@ export async function passOnForAway(engine: Engine, tx: Tx, request: RequestReco
  * Who routing would ask on the request now among its candidates not asked on it yet, passing over
  * anyone away; null when nobody is left or everyone left is at a cap.
  */
-async function nextCandidate(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<string | null> {
+async function nextCandidate(engine: Attendance, tx: Tx, request: RequestRecord, now: number): Promise<string | null> {
   const asked = new Set((await tx.asks.listFor(request.id)).map((a) => a.expert_id));
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics).filter((c) => !asked.has(c.expertId));
   if (candidates.length === 0) return null;

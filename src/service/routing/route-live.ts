@@ -3,7 +3,7 @@ import type { Candidate, RouteDecision } from '../../core/route-request.js';
 import type { Policy } from '../../config/config-schema.js';
 import type { ExpertLiveState } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { liveStates, type Engine } from '../engine/index.js';
+import { liveStates, type Attendance } from '../engine/index.js';
 import { awayByStatus, routingFacts, inForce } from '../availability/index.js';
 
 /**
@@ -18,7 +18,7 @@ import { awayByStatus, routingFacts, inForce } from '../availability/index.js';
  * fails it, or one among listed targets (each of whom matters), is made on settled states only.
  */
 export async function routeLive(
-  engine: Engine,
+  engine: Attendance,
   tx: Tx,
   candidates: readonly Candidate[],
   policy: Policy,
@@ -32,7 +32,7 @@ export async function routeLive(
 }
 
 async function decideOn(
-  engine: Engine,
+  engine: Attendance,
   tx: Tx,
   candidates: readonly Candidate[],
   policy: Policy,
