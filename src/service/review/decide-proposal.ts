@@ -6,7 +6,7 @@ import { compileSchema } from '../../llm/json-schema.js';
 import { DEFAULT_KIND_SCHEMA } from '../../llm/structure-answer.js';
 import { kindSchemaOf } from '../consumers/index.js';
 import type { Reads, Tx } from '../../store/store.js';
-import { audit, countOne, emitEvent, queueMessage, type Engine } from '../engine/index.js';
+import { audit, countOne, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './proposal-body.js';
 import { recordAnswer } from '../library/index.js';
@@ -33,7 +33,7 @@ export interface DecisionInput {
  * entry, and messages nobody.
  */
 export async function decideProposal(
-  engine: Engine,
+  engine: Roster & Pick<Engine, 'clock' | 'review' | 'counters' | 'llm' | 'libraryTopics'>,
   tx: Tx,
   proposalId: string,
   status: 'accepted' | 'rejected',
@@ -105,7 +105,7 @@ export async function decideProposal(
  * The proposal a decision is about: unknown → 404; already decided → returned as it is (the decision
  * is a no-op); pending → checked that the decider is not the expert who answered (409).
  */
-export async function proposalToDecide(engine: Engine, reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
+export async function proposalToDecide(engine: Pick<Engine, 'experts'>, reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
   const proposal = await reads.proposals.get(proposalId);
   if (!proposal) throw notFound('Proposal', proposalId);
   if (proposal.status !== 'pending') return { proposal, pending: false };
@@ -120,7 +120,7 @@ export async function proposalToDecide(engine: Engine, reads: Reads, proposalId:
  * (a token's name, a typed `decided_by`, or a chat user as "<name> (slack:<id>)") matches the expert's
  * id or name, as recorded on the proposal or in the registry now, ignoring case and surrounding spaces.
  */
-export function isAnsweringExpert(engine: Engine, decidedBy: string, proposal: ProposalRecord): boolean {
+export function isAnsweringExpert(engine: Pick<Engine, 'experts'>, decidedBy: string, proposal: ProposalRecord): boolean {
   const fold = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
   const expert = proposal.provenance;
   const them = new Set([expert.expert_id, expert.expert_name, engine.experts.get(expert.expert_id)?.name ?? expert.expert_name].map(fold));
@@ -136,7 +136,7 @@ export function isAnsweringExpert(engine: Engine, decidedBy: string, proposal: P
  * (validated against the kind's schema, or the default `{summary, facts}` with an LLM).
  */
 async function reviewerEdit(
-  engine: Engine,
+  engine: Pick<Engine, 'llm'>,
   reads: Reads,
   proposal: ProposalRecord,
   request: RequestRecord,
@@ -170,7 +170,7 @@ const isTextOnly = (structured: unknown) =>
  * kind (`kind_schemas`), or, with an LLM, the default `{summary, facts}`; without either there is no
  * structure to correct beyond the text itself.
  */
-function checkStructured(engine: Engine, consumers: readonly ConsumerRecord[], request: RequestRecord, structured: unknown): void {
+function checkStructured(engine: Pick<Engine, 'llm'>, consumers: readonly ConsumerRecord[], request: RequestRecord, structured: unknown): void {
   const schema = kindSchemaOf(consumers, request.kind) ?? (engine.llm ? DEFAULT_KIND_SCHEMA : null);
   if (schema === null) {
     throw badRequest(`No consumer registered a schema for kind "${request.kind}", so there is no structured form to edit; edit the answer instead.`);
