@@ -3,7 +3,7 @@ import { placeWaiting } from '../routing/index.js';
 import type { RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine, failRequest } from '../engine/index.js';
+import { audit, type Engine, type Routing, failRequest } from '../engine/index.js';
 import { updateReviewCard } from '../review/index.js';
 
 /**
@@ -12,7 +12,7 @@ import { updateReviewCard } from '../review/index.js';
  * the review queue; consumers hear of it through `request_failed`. A resolved request is left as is.
  * The experts it released take waiting work at once, in the caller's transaction.
  */
-export async function cancelRequest(engine: Engine, tx: Tx, requestId: string, by: string): Promise<RequestRecord> {
+export async function cancelRequest(engine: Routing & Pick<Engine, 'review'>, tx: Tx, requestId: string, by: string): Promise<RequestRecord> {
   const now = engine.clock.now();
   const request = await tx.requests.get(requestId);
   if (!request) throw notFound('Request', requestId);
