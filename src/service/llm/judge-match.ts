@@ -13,7 +13,7 @@ import { reuseCandidates } from '../requests/index.js';
  * enough any more.
  */
 export async function judgeCall(
-  engine: Engine,
+  engine: Pick<Engine, 'store' | 'clock' | 'config'>,
   request: RequestRecord,
 ): Promise<{ call: Omit<LlmCall, 'signal'>; check: (content: string) => MatchOutcome['result'] } | null> {
   const now = engine.clock.now();
