@@ -1,5 +1,5 @@
 import type { ExpertRegistry } from '../core/expert-registry.js';
-import { nextDayStartOfAny, type Engine } from '../service/engine/index.js';
+import { nextDayStartOfAny, type Engine, type Routing } from '../service/engine/index.js';
 import { endDueAways } from '../service/experts/index.js';
 import { mayRemind, noteOverdueCards, remindReviewers } from '../service/review/index.js';
 import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from '../domain/records.js';
@@ -48,7 +48,7 @@ export class Scheduler implements TimedWork {
   private registry: ExpertRegistry | null = null;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Routing & Pick<Engine, 'store' | 'review' | 'counters'>,
     options: SchedulerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 1_000;

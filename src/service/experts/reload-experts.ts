@@ -4,7 +4,7 @@ import { rereadConfig } from '../../config/reread-config.js';
 import { watchFile, type FileWatch } from '../../config/watch-file.js';
 import { AppError } from '../../errors.js';
 import { checkFallbacks, installExperts, sameExperts } from './experts.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, Roster } from '../engine/index.js';
 
 /** What a reload did: replaced the registry, found it already current, or kept it (the file is invalid). */
 export type ReloadOutcome = 'reloaded' | 'unchanged' | 'invalid';
@@ -29,7 +29,7 @@ export class ExpertsReloader {
   private watch: FileWatch | null = null;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Roster & Pick<Engine, 'log'>,
     private readonly file: string,
     startedWith: Config,
   ) {
