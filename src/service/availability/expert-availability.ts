@@ -29,14 +29,14 @@ export function rulesOf(engine: Pick<Engine, 'config' | 'presence'>, expert: Reg
  * Until when the expert's chat status says they are away, when it does at `now` (else null). Such an
  * expert is passed over like one on an away spell: routing skips them and their asks are passed on.
  */
-export function awayByStatus(engine: Pick<Engine, 'presence'>, expertId: string, now: number): number | null {
-  const until = engine.presence?.awayUntil(expertId) ?? null;
+export function awayByStatus(presence: Engine['presence'], expertId: string, now: number): number | null {
+  const until = presence?.awayUntil(expertId) ?? null;
   return until !== null && until > now ? until : null;
 }
 
 /** Whether an expert is away at `now`: on an away spell, or by their chat status. */
-export async function isAwayNow(engine: Pick<Engine, 'presence'>, reads: Reads, id: string, now: number): Promise<boolean> {
-  return awayByStatus(engine, id, now) !== null || (await isAway(reads, id, now));
+export async function isAwayNow(presence: Engine['presence'], reads: Reads, id: string, now: number): Promise<boolean> {
+  return awayByStatus(presence, id, now) !== null || (await isAway(reads, id, now));
 }
 
 /**

@@ -108,8 +108,8 @@ export async function deleteConsumer(engine: Pick<Engine, 'store' | 'clock' | 'l
 }
 
 /** The kinds consumers deal with, their capture schema, and who handles each (`*` handles all). */
-export async function listKinds(engine: Pick<Engine, 'store'>): Promise<Array<{ kind: string; schema: unknown; consumers: string[] }>> {
-  const consumers = await engine.store.consumers.list();
+export async function listKinds(store: Engine['store']): Promise<Array<{ kind: string; schema: unknown; consumers: string[] }>> {
+  const consumers = await store.consumers.list();
   const kinds = new Set<string>();
   for (const c of consumers) {
     c.handles_kinds.filter((k) => k !== '*').forEach((k) => kinds.add(k));
@@ -167,8 +167,8 @@ export interface DeliveryListQuery {
 }
 
 /** A page of deliveries, newest first, with the cursor of the next page (null on the last). */
-export async function listDeliveries(engine: Pick<Engine, 'store'>, query: DeliveryListQuery) {
-  const rows = await engine.store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
+export async function listDeliveries(store: Engine['store'], query: DeliveryListQuery) {
+  const rows = await store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
   const page = rows.slice(0, query.limit);
   return { items: page.map(deliveryView), next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }

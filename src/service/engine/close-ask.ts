@@ -37,6 +37,6 @@ export async function tellExpert(engine: Pick<Engine, 'threadedTransport'>, tx: 
 }
 
 /** The display name of an expert, or the id of one no longer in the registry. */
-export function expertName(engine: Pick<Engine, 'experts'>, id: string): string {
-  return engine.experts.get(id)?.name ?? id;
+export function expertName(experts: Engine['experts'], id: string): string {
+  return experts.get(id)?.name ?? id;
 }

@@ -192,8 +192,8 @@ export async function queueMessage(
   await tx.outbox.enqueueMessage(record, leaseFor(tx, record, now));
 }
 
-export function dayStart(engine: Pick<Engine, 'config'>, now: number): number {
-  return startOfLocalDay(now, engine.config.org.timezone);
+export function dayStart(config: Engine['config'], now: number): number {
+  return startOfLocalDay(now, config.org.timezone);
 }
 
 /** The time zone an expert's days and working hours are read in: their own, else the organisation's. */
@@ -208,7 +208,7 @@ export function zoneOf(engine: Roster, expertId: string): string {
  */
 export function liveStates(engine: Roster, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
   const dayStarts = ownDayStarts(engine, ids, now);
-  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
+  return reads.asks.expertStates(ids, dayStart(engine.config, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
 }
 
 /** The start of the day at `now` of each expert (null: every expert) with a time zone of their own. */

@@ -106,7 +106,7 @@ function unavailableNow(engine: Pick<Engine, 'config' | 'presence'>, expert: Reg
  * registry swapped, so the file stays the source of truth. Live state is kept by id.
  */
 export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log'>, entries: ExpertEntry[]): Promise<ExpertView[]> {
-  checkFallbacks(engine, entries);
+  checkFallbacks(engine.config, entries);
   if (engine.config.file) {
     try {
       writeExpertsSection(engine.config.file, entries);
@@ -124,9 +124,9 @@ export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'cloc
  * The registry's rule that spans the rest of the configuration: an expert a `topics.<name>.fallback`
  * points to stays. Used by `PUT /experts` and by a reload of the file alike.
  */
-export function checkFallbacks(engine: Pick<Engine, 'config'>, entries: readonly ExpertEntry[]): void {
+export function checkFallbacks(config: Engine['config'], entries: readonly ExpertEntry[]): void {
   const ids = new Set(entries.map((e) => e.id));
-  const orphans = Object.entries(engine.config.topics).filter(([, t]) => t.fallback !== null && !ids.has(t.fallback));
+  const orphans = Object.entries(config.topics).filter(([, t]) => t.fallback !== null && !ids.has(t.fallback));
   if (orphans.length > 0) {
     throw badRequest(
       'The new registry removes an expert that a topic uses as its fallback.',
@@ -144,8 +144,8 @@ export function installExperts(engine: Pick<Engine, 'experts'>, entries: readonl
 }
 
 /** Whether `entries` are what the registry already holds, in the same order (order is the last tie-break). */
-export function sameExperts(engine: Pick<Engine, 'experts'>, entries: readonly ExpertEntry[]): boolean {
-  const running = engine.experts.experts;
+export function sameExperts(experts: Engine['experts'], entries: readonly ExpertEntry[]): boolean {
+  const running = experts.experts;
   return (
     running.length === entries.length &&
     entries.every((e, i) => {

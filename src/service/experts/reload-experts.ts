@@ -43,14 +43,14 @@ export class ExpertsReloader {
     let whole;
     try {
       ({ experts, whole } = rereadConfig(file));
-      checkFallbacks(engine, experts);
+      checkFallbacks(engine.config, experts);
     } catch (error) {
       if (!(error instanceof ConfigError) && !(error instanceof AppError)) throw error;
       engine.log.error({ file, trigger, problem: problemOf(error) }, `the experts were not reloaded from ${file}; the running registry is kept: ${problemOf(error)}`);
       return 'invalid';
     }
     this.noteOtherSections(whole, trigger);
-    if (sameExperts(engine, experts)) {
+    if (sameExperts(engine.experts, experts)) {
       // What PUT /experts just wrote, or an edit elsewhere in the file.
       engine.log.debug({ file, trigger }, 'config file read again; the experts are unchanged');
       return 'unchanged';

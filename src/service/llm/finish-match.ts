@@ -36,7 +36,7 @@ export async function finishMatch(engine: Intake, tx: Tx, job: LlmJobRecord, out
   } else {
     await auditFallback(engine, tx, job, result.error, now);
     const minScore = engine.config.library.min_score;
-    const match = bestMatch(request.question, await reuseCandidates(engine, tx, request, minScore, now), minScore);
+    const match = bestMatch(request.question, await reuseCandidates(engine.config, tx, request, minScore, now), minScore);
     if (match !== null) {
       await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
       return;

@@ -18,7 +18,7 @@ export async function judgeCall(
 ): Promise<{ call: Omit<LlmCall, 'signal'>; check: (content: string) => MatchOutcome['result'] } | null> {
   const now = engine.clock.now();
   const minScore = engine.config.library.llm_min_score;
-  const candidates = await reuseCandidates(engine, engine.store, request, minScore, now);
+  const candidates = await reuseCandidates(engine.config, engine.store, request, minScore, now);
   // A swapped word may be a synonym: the model tells.
   const best = bestMatch(request.question, candidates, minScore, { swaps: 'allowed' });
   if (best === null) return null;

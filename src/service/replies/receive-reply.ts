@@ -85,14 +85,14 @@ async function handleReply(engine: Attendance & Pick<Engine, 'clock' | 'transpor
     await audit(engine, tx, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
     const live = ask.state === 'open' || ask.state === 'queued';
     const passedTo = live ? await passOn(engine, tx, request, ask, 'mute', now) : null;
-    return await reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine, passedTo), hadAsk: live });
+    return await reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine.experts, passedTo), hadAsk: live });
   }
   if (ask.state !== 'open' && ask.state !== 'queued') {
     await audit(engine, tx, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
     return await reply({ outcome: 'ignored' }, { outcome: 'ignored' });
   }
   const passedTo = await passOn(engine, tx, request, ask, 'skip', now);
-  return await reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine, passedTo) });
+  return await reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine.experts, passedTo) });
 }
 
 async function takeAnswer(

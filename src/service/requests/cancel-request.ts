@@ -24,7 +24,7 @@ export async function cancelRequest(engine: Routing & Pick<Engine, 'review'>, tx
       reason: 'request cancelled',
       decided_at: now,
     });
-    await updateReviewCard(engine, tx, { id: request.proposal_id, request_id: request.id }, now);
+    await updateReviewCard(engine.review, tx, { id: request.proposal_id, request_id: request.id }, now);
   }
   await audit(engine, tx, { request_id: request.id, at: now, type: 'cancelled', actor: by, data: {} });
   await failRequest(engine, tx, request, 'cancelled', 'The request was cancelled before it resolved.', now, by);

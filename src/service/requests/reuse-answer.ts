@@ -58,7 +58,7 @@ async function lookUpReuse(engine: Pick<Engine, 'store' | 'config' | 'llm' | 'li
   const library = engine.config.library;
   // With a model, entries down to its lower score are judged: they are looked up too.
   const lowest = engine.llm === null ? library.min_score : Math.min(library.min_score, library.llm_min_score);
-  return libraryCandidates(engine, engine.store, request, lowest, now);
+  return libraryCandidates(engine.config, engine.store, request, lowest, now);
 }
 
 /**
@@ -84,8 +84,8 @@ async function noteStaleMatch(engine: Pick<Engine, 'clock' | 'log' | 'config'>, 
 }
 
 /** Active, fresh entries of the request's topic and kind that could score `minScore` against its question, that its consumer may see. */
-export async function reuseCandidates(engine: Pick<Engine, 'config'>, reads: { answers: AnswerReads }, request: RequestRecord, minScore: number, now: number): Promise<AnswerRecord[]> {
-  return (await libraryCandidates(engine, reads, request, minScore, now)).fresh;
+export async function reuseCandidates(config: Engine['config'], reads: { answers: AnswerReads }, request: RequestRecord, minScore: number, now: number): Promise<AnswerRecord[]> {
+  return (await libraryCandidates(config, reads, request, minScore, now)).fresh;
 }
 
 /**
@@ -93,13 +93,13 @@ export async function reuseCandidates(engine: Pick<Engine, 'config'>, reads: { a
  * (they hold one of its rarer words) and that its consumer may see, fresh and stale apart.
  */
 async function libraryCandidates(
-  engine: Pick<Engine, 'config'>,
+  config: Engine['config'],
   reads: { answers: AnswerReads },
   request: ReuseSubject,
   minScore: number,
   now: number,
 ): Promise<{ fresh: AnswerRecord[]; stale: AnswerRecord[] }> {
-  const library = engine.config.library;
+  const library = config.library;
   const words = lookupWords(request.question, request.topic, minScore);
   if (words.length === 0) return { fresh: [], stale: [] };
   const found = await reads.answers.reuseCandidates({

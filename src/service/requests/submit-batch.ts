@@ -40,7 +40,7 @@ export async function submitAll(
     const needed = input.dedup_key !== undefined || defaultQuota || (await engine.quotaConsumers.mayHave(input.consumer_id, now));
     if (needed && !consumers.has(input.consumer_id)) consumers.set(input.consumer_id, await tx.consumers.get(input.consumer_id));
     const consumer = consumers.get(input.consumer_id);
-    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine, consumer) : null, library: library[i]! };
+    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine.config, consumer) : null, library: library[i]! };
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
     results.push(await submitRequest(engine, tx, input, options));
   }

@@ -74,7 +74,7 @@ export async function submitRequest(engine: Intake, tx: Tx, input: SubmitInput, 
   }
   // After deduplication: a submit answered with an existing request creates nothing, so it is not
   // refused and does not count.
-  if (options.dailyQuota != null) await checkDailyQuota(engine, tx, input.consumer_id, options.dailyQuota, now);
+  if (options.dailyQuota != null) await checkDailyQuota(engine.config, tx, input.consumer_id, options.dailyQuota, now);
 
   const request: RequestRecord = newRequest({
     id: newId('req'),
@@ -94,7 +94,7 @@ export async function submitRequest(engine: Intake, tx: Tx, input: SubmitInput, 
     drafting: engine.llm !== null,
     asked_question: null,
     give_up_at: now + policy.give_up_after,
-    warn_at: warnAt(engine, now, now + policy.give_up_after),
+    warn_at: warnAt(engine.config, now, now + policy.give_up_after),
     created_at: now,
     updated_at: now,
   });
@@ -123,8 +123,8 @@ export async function submitRequest(engine: Intake, tx: Tx, input: SubmitInput, 
  * give-up time. None when no `warn_before` is set, or when it is as long as the whole wait (the
  * warning would go out as the request is submitted, telling nothing new).
  */
-function warnAt(engine: Pick<Engine, 'config'>, now: number, giveUpAt: number): number | null {
-  const before = engine.config.defaults.warn_before ?? null;
+function warnAt(config: Engine['config'], now: number, giveUpAt: number): number | null {
+  const before = config.defaults.warn_before ?? null;
   return before !== null && giveUpAt - before > now ? giveUpAt - before : null;
 }
 

@@ -114,7 +114,7 @@ export async function expertAuditTrail(engine: Pick<Engine, 'store' | 'experts'>
 }
 
 /** A request's audit trail, oldest first. Unknown id: 404. */
-export async function auditTrail(engine: Pick<Engine, 'store'>, requestId: string) {
-  if (!(await engine.store.requests.get(requestId))) throw notFound('Request', requestId);
-  return (await engine.store.requests.audit(requestId)).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
+export async function auditTrail(store: Engine['store'], requestId: string) {
+  if (!(await store.requests.get(requestId))) throw notFound('Request', requestId);
+  return (await store.requests.audit(requestId)).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
 }

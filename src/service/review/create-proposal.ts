@@ -41,5 +41,5 @@ export async function createProposal(engine: Pick<Engine, 'clock' | 'review'>, t
   await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
   await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
-  await postReviewCard(engine, tx, proposal, now);
+  await postReviewCard(engine.review, tx, proposal, now);
 }

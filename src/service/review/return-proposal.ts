@@ -25,7 +25,7 @@ export interface ReturnInput {
  */
 export async function returnProposal(engine: Intake, tx: Tx, proposalId: string, input: ReturnInput): Promise<ProposalRecord> {
   const now = engine.clock.now();
-  const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
+  const { proposal, pending } = await proposalToDecide(engine.experts, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
   const reused = proposal.provenance.reused_from !== undefined;
   if (!reused && input.instructions === undefined) {
@@ -36,7 +36,7 @@ export async function returnProposal(engine: Intake, tx: Tx, proposalId: string,
   if (reused) countOne(engine.counters.reuse, 'returned');
 
   const request = (await tx.requests.get(proposal.request_id))!;
-  await updateReviewCard(engine, tx, proposal, now);
+  await updateReviewCard(engine.review, tx, proposal, now);
   const typedBy = input.typed_by !== undefined ? { typed_by: input.typed_by } : {};
   if (!reused) {
     request.status = 'asked';

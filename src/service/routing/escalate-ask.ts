@@ -27,7 +27,7 @@ export async function escalateAsk(engine: Routing, tx: Tx, due: AskRecord, now: 
     return false;
   }
   const waitedFor = ask.sent_at;
-  await closeAsk(engine, tx, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
+  await closeAsk(engine, tx, ask, 'escalated', { why: 'escalated', to: expertName(engine.experts, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
   freed.add(ask.expert_id);
   request.status = 'escalated';
   await tx.requests.update(request.id, { status: 'escalated', updated_at: now });

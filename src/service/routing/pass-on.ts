@@ -27,7 +27,7 @@ export async function passOn(
   detail: Record<string, unknown> = {},
 ): Promise<string | null> {
   const target = chosen ?? (await nextInChain(engine, tx, request, ask.expert_id, now));
-  const passedTo = target && expertName(engine, target);
+  const passedTo = target && expertName(engine.experts, target);
   const closure = why === 'mute' ? { why: 'muted' as const } : why === 'away' ? { why: 'away' as const, passedTo } : { why: 'skipped' as const, passedTo };
   await closeAsk(engine, tx, ask, 'skipped', closure, now);
   if (why === 'away') {
@@ -73,7 +73,7 @@ export async function nextInChain(engine: Pick<Engine, 'clock' | 'experts' | 'pr
     seen.add(current);
     const expert = engine.experts.get(current);
     if (!expert) return null;
-    if (!asked.has(current) && !(await reads.asks.isMuted(current)) && !(await isAwayNow(engine, reads, current, now))) return current;
+    if (!asked.has(current) && !(await reads.asks.isMuted(current)) && !(await isAwayNow(engine.presence, reads, current, now))) return current;
     current = expert.escalation_to;
   }
   return null;
@@ -94,7 +94,7 @@ export async function passOnForAway(engine: Attendance & Pick<Engine, 'clock' | 
   const detail = status ? { source: 'slack_status', until: iso(status.until) } : {};
   let standIn: string | null = null;
   if (expert && !(await tx.asks.listFor(request.id)).some((a) => a.expert_id === expert.id)) {
-    const free = !(await tx.asks.isMuted(expert.id)) && !(await isAwayNow(engine, tx, expert.id, now));
+    const free = !(await tx.asks.isMuted(expert.id)) && !(await isAwayNow(engine.presence, tx, expert.id, now));
     if (free) standIn = expert.id;
     const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
     const availableNow =
@@ -116,5 +116,5 @@ async function nextCandidate(engine: Attendance, tx: Tx, request: RequestRecord,
   if (candidates.length === 0) return null;
   const { decision } = await routeLive(engine, tx, candidates, request.routing_policy, now);
   if (decision.outcome !== 'ask') return null;
-  return decision.ask.find((id) => !asked.has(id) && awayByStatus(engine, id, now) === null) ?? null;
+  return decision.ask.find((id) => !asked.has(id) && awayByStatus(engine.presence, id, now) === null) ?? null;
 }

@@ -124,7 +124,7 @@ async function decideSend(
     sentBack: ask.instructions
       ? { instructions: ask.instructions, previousAnswer: (await tx.proposals.listFor(request.id)).at(-1)?.answer ?? null }
       : undefined,
-    previous: ask.instructions ? undefined : await previousAnswer(engine, tx, request),
+    previous: ask.instructions ? undefined : await previousAnswer(engine.config, tx, request),
     guideUrl: engine.config.org.expert_guide_url,
   });
   const limits = limitsFor(policy, expert);
@@ -157,11 +157,11 @@ async function decideSend(
  * The stale library entry a request's asks show, while it is still in the library (a retired one is
  * not shown). Not on an ask sent back by a reviewer: the instructions are what the expert answers then.
  */
-async function previousAnswer(engine: Pick<Engine, 'config'>, tx: Tx, request: RequestRecord): Promise<PreviousAnswer | undefined> {
+async function previousAnswer(config: Engine['config'], tx: Tx, request: RequestRecord): Promise<PreviousAnswer | undefined> {
   if (!request.refreshes) return undefined;
   const entry = await tx.answers.get(request.refreshes);
   if (!entry || entry.status === 'retired') return undefined;
-  return { answer: entry.answer, expertName: entry.expert_name, verifiedAt: entry.verified_at, timeZone: engine.config.org.timezone };
+  return { answer: entry.answer, expertName: entry.expert_name, verifiedAt: entry.verified_at, timeZone: config.org.timezone };
 }
 
 /**

@@ -149,7 +149,7 @@ async function sendQueuedAsk(
   freed: Set<string>,
   result: PlaceResult,
 ): Promise<SendOutcome | 'released'> {
-  if (request && isWaiting(request)) await followDefaults(engine, tx, request, now);
+  if (request && isWaiting(request)) await followDefaults(engine.config, tx, request, now);
   if (!request || !isWaiting(request)) {
     // Closing a request releases its asks; a queued ask left on a closed one is let go here.
     await tx.asks.update(ask.id, { state: 'released', closed_at: now, send_after: null });
@@ -170,7 +170,7 @@ async function sendQueuedAsk(
     const before = await liveExperts(tx, request.id);
     if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);
     else if (outcome === 'set_away') await passOnForAway(engine, tx, request, ask, now);
-    else if (!(await passOnForAway(engine, tx, request, ask, now, { until: awayByStatus(engine, ask.expert_id, now)! }))) {
+    else if (!(await passOnForAway(engine, tx, request, ask, now, { until: awayByStatus(engine.presence, ask.expert_id, now)! }))) {
       // Away by their chat status and nobody else can take it: the ask waits for them.
       return trySendAsk(engine, tx, request, ask, now, false, false);
     }
@@ -186,7 +186,7 @@ async function sendQueuedAsk(
 async function placeHeld(engine: Routing, tx: Tx, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): Promise<void> {
   const request = await tx.requests.get(held.id);
   if (!request || !request.held || request.status !== 'queued') return;
-  const policy = await followDefaults(engine, tx, request, now);
+  const policy = await followDefaults(engine.config, tx, request, now);
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
@@ -214,9 +214,9 @@ async function placeHeld(engine: Routing, tx: Tx, held: HeldRequest, now: number
  * set itself, so raising a limit in the configuration (and restarting) releases what it held. Its
  * give-up deadline stays as it was fixed at submission. Returns the policy now in force.
  */
-async function followDefaults(engine: Pick<Engine, 'config'>, tx: Tx, request: RequestRecord, now: number): Promise<Policy> {
+async function followDefaults(config: Engine['config'], tx: Tx, request: RequestRecord, now: number): Promise<Policy> {
   if (request.own_policy === null) return request.routing_policy;
-  const current: Policy = { ...policyOf(engine.config.defaults), ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
+  const current: Policy = { ...policyOf(config.defaults), ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
   const changed = (Object.keys(current) as Array<keyof Policy>).some((k) => JSON.stringify(current[k]) !== JSON.stringify(request.routing_policy[k]));
   if (changed) await updateRequest(tx, request, { routing_policy: current, updated_at: now });
   return current;

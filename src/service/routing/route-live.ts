@@ -51,7 +51,7 @@ async function decideOn(
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
   const facts = routingFacts(engine, policy.quiet_hours, now);
   const byStatus = new Map(away);
-  for (const id of ids) if (!away.has(id) && awayByStatus(engine, id, now) !== null) byStatus.set(id, { delegate_to: null });
+  for (const id of ids) if (!away.has(id) && awayByStatus(engine.presence, id, now) !== null) byStatus.set(id, { delegate_to: null });
   const decision = chooseAroundAway(candidates, states, policy, order, facts, byStatus);
   if (decision.outcome === 'ask' || byStatus.size === away.size) return { decision, states };
   return { decision: chooseAroundAway(candidates, states, policy, order, facts, away), states };

@@ -42,8 +42,8 @@ export async function isSessionLive(engine: Pick<Engine, 'store' | 'clock' | 'lo
 }
 
 /** Ends one session (sign-out); whether it was live. */
-export function endSession(engine: Pick<Engine, 'store'>, id: string): Promise<boolean> {
-  return engine.store.transaction((tx) => tx.sessions.end(id));
+export function endSession(store: Engine['store'], id: string): Promise<boolean> {
+  return store.transaction((tx) => tx.sessions.end(id));
 }
 
 /** `GET /sessions`: every live session, the earliest started first. */
