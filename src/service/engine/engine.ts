@@ -18,12 +18,13 @@ import { leaseFor } from './leased-messages.js';
  * and hooks beside them. The service (`ServiceBase`) is the one Engine; it is built at the composition
  * root and passed to operations so HTTP routes, the scheduler and the SDK can call them alike.
  *
- * An operation never takes the whole Engine: its first parameter names what it reads, as
- * `Pick<Engine, 'store' | 'clock'>` or one of the shared needs below (`Roster`, `Attendance`, `Routing`,
- * `Drafting`, `Intake`), so a reader sees what it depends on and a test can pass just that. One that
+ * An operation never takes the whole Engine: its first parameter names what it reads — the one value
+ * when it reads one (`store: Engine['store']`), else `Pick<Engine, 'store' | 'clock'>` or one of the
+ * shared needs below (`Roster`, `Attendance`, `Routing`, `Drafting`, `Intake`) — so a reader sees what
+ * it depends on and a test can pass just that. One that
  * passes its engine on must ask for what the callee needs too (the compiler checks). Operations that
- * write take the transaction they write in (`tx`) beside it, and never the store's hooks: whoever opens
- * the transaction calls `onMessagesQueued`/`onEventsQueued` after it commits.
+ * write take the transaction they write in (`tx`) beside it; waking the dispatchers after a commit
+ * (`onMessagesQueued`, `onEventsQueued`) is the facade's and the tick's job, not an operation's.
  */
 export interface Engine {
   readonly store: Store;

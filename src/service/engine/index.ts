@@ -1,5 +1,6 @@
 /**
- * What every operation runs on: the `Engine` (store, clock, config, experts, caches) and the writes
+ * What every operation runs on: the `Engine` (store, clock, config, experts, caches), the parts of it
+ * operations declare they read (`Roster`, `Attendance`, `Routing`, `Drafting`, `Intake`), and the writes
  * many capabilities share — an audit row, an outbox event, a message to an expert, the request row, an
  * LLM job row, failing a request. Imports no other capability.
  */
