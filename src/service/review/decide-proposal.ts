@@ -40,7 +40,7 @@ export async function decideProposal(
   input: DecisionInput,
 ): Promise<ProposalRecord> {
   const now = engine.clock.now();
-  const { proposal, pending } = await proposalToDecide(engine.experts, tx, proposalId, input.decided_by);
+  const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
   const request = (await tx.requests.get(proposal.request_id))!;
   const edit = status === 'accepted' ? await reviewerEdit(engine.llm, tx, proposal, request, input) : null;
@@ -105,11 +105,12 @@ export async function decideProposal(
  * The proposal a decision is about: unknown → 404; already decided → returned as it is (the decision
  * is a no-op); pending → checked that the decider is not the expert who answered (409).
  */
-export async function proposalToDecide(experts: Engine['experts'], reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
+export async function proposalToDecide(engine: Pick<Engine, 'experts'>, reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
   const proposal = await reads.proposals.get(proposalId);
   if (!proposal) throw notFound('Proposal', proposalId);
   if (proposal.status !== 'pending') return { proposal, pending: false };
-  if (isAnsweringExpert(experts, decidedBy, proposal)) {
+  // The registry as it is now, after the read above (`PUT /experts` swaps it whole).
+  if (isAnsweringExpert(engine.experts, decidedBy, proposal)) {
     throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
   }
   return { proposal, pending: true };

@@ -25,7 +25,7 @@ export interface ReturnInput {
  */
 export async function returnProposal(engine: Intake, tx: Tx, proposalId: string, input: ReturnInput): Promise<ProposalRecord> {
   const now = engine.clock.now();
-  const { proposal, pending } = await proposalToDecide(engine.experts, tx, proposalId, input.decided_by);
+  const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
   const reused = proposal.provenance.reused_from !== undefined;
   if (!reused && input.instructions === undefined) {
