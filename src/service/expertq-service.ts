@@ -100,7 +100,7 @@ export class ExpertqService extends ServiceBase {
 
   /** The reviewer's queue: pending proposals with their requests and returned answers, oldest first. */
   queue(): Promise<QueueItem[]> {
-    return queueView(this);
+    return queueView(this.store);
   }
 
   async getProposal(id: string): Promise<ProposalRecord> {
@@ -170,7 +170,7 @@ export class ExpertqService extends ServiceBase {
   }
 
   audit(requestId: string) {
-    return auditTrail(this, requestId);
+    return auditTrail(this.store, requestId);
   }
 
   /** An expert's own audit trail (away, back). */
@@ -195,11 +195,11 @@ export class ExpertqService extends ServiceBase {
   }
 
   listKinds() {
-    return listKinds(this);
+    return listKinds(this.store);
   }
 
   listDeliveries(query: DeliveryListQuery) {
-    return listDeliveries(this, query);
+    return listDeliveries(this.store, query);
   }
 
   async retryDelivery(id: string) {
@@ -220,7 +220,7 @@ export class ExpertqService extends ServiceBase {
 
   /** Signs a session out; whether it was live. */
   endSession(id: string): Promise<boolean> {
-    return endSession(this, id);
+    return endSession(this.store, id);
   }
 
   /** The live sessions (admin). */

@@ -3,7 +3,7 @@ import type { RegisteredExpert } from '../../core/expert-registry.js';
 import type { ExpertFacts } from '../../core/route-request.js';
 import type { Presence } from '../../transport/transport.js';
 import type { Reads } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, Attendance } from '../engine/index.js';
 import { isAway } from './away-state.js';
 
 /**
@@ -11,7 +11,7 @@ import { isAway } from './away-state.js';
  * organisation's when they set none) and the quiet hours in force (the request's policy, or the
  * defaults for a view of the registry) in the organisation's zone.
  */
-export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null): AvailabilityRules {
+export function rulesOf(engine: Pick<Engine, 'config' | 'presence'>, expert: RegisteredExpert, quietHours: readonly [string, string] | null): AvailabilityRules {
   // The chat status (`chat.use_slack_status`): do-not-disturb while fresh; an away status until it expires.
   const p: Presence | undefined = engine.presence?.known(expert.id);
   const awayUntil = engine.presence?.awayUntil(expert.id) ?? null;
@@ -29,14 +29,14 @@ export function rulesOf(engine: Engine, expert: RegisteredExpert, quietHours: re
  * Until when the expert's chat status says they are away, when it does at `now` (else null). Such an
  * expert is passed over like one on an away spell: routing skips them and their asks are passed on.
  */
-export function awayByStatus(engine: Engine, expertId: string, now: number): number | null {
-  const until = engine.presence?.awayUntil(expertId) ?? null;
+export function awayByStatus(presence: Engine['presence'], expertId: string, now: number): number | null {
+  const until = presence?.awayUntil(expertId) ?? null;
   return until !== null && until > now ? until : null;
 }
 
 /** Whether an expert is away at `now`: on an away spell, or by their chat status. */
-export async function isAwayNow(engine: Engine, reads: Reads, id: string, now: number): Promise<boolean> {
-  return awayByStatus(engine, id, now) !== null || (await isAway(reads, id, now));
+export async function isAwayNow(presence: Engine['presence'], reads: Reads, id: string, now: number): Promise<boolean> {
+  return awayByStatus(presence, id, now) !== null || (await isAway(reads, id, now));
 }
 
 /**
@@ -50,7 +50,7 @@ const MINUTE_MS = 60_000;
 const AVAILABLE: Availability = Object.freeze({ available: true });
 
 /** Whether an expert may be asked at `now`, else why not and from when (see `availability`). */
-export function expertAvailability(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null, now: number): Availability {
+export function expertAvailability(engine: Pick<Engine, 'config' | 'presence'>, expert: RegisteredExpert, quietHours: readonly [string, string] | null, now: number): Availability {
   const rules = rulesOf(engine, expert, quietHours);
   // Nothing that could block: the common case of an organisation without hours.
   if (!rules.workingHours && !rules.quietHours && !rules.away && !rules.dnd) return AVAILABLE;
@@ -70,7 +70,7 @@ export function expertAvailability(engine: Engine, expert: RegisteredExpert, qui
  * The first instant an expert may be asked: `now` when they may be asked now, null when no instant
  * is known (working hours that lie wholly inside quiet hours). Routing ranks candidates by it.
  */
-export function availableFrom(engine: Engine, expert: RegisteredExpert, quietHours: readonly [string, string] | null, now: number): number | null {
+export function availableFrom(engine: Pick<Engine, 'config' | 'presence'>, expert: RegisteredExpert, quietHours: readonly [string, string] | null, now: number): number | null {
   const a = expertAvailability(engine, expert, quietHours, now);
   return a.available ? now : a.until;
 }
@@ -79,7 +79,7 @@ export function availableFrom(engine: Engine, expert: RegisteredExpert, quietHou
  * What routing needs to know of each expert at `now`: their own caps and when they can next be
  * asked (`now` when they can be asked now). Computed once per expert per routing decision.
  */
-export function routingFacts(engine: Engine, quietHours: readonly [string, string] | null, now: number): (id: string) => ExpertFacts | undefined {
+export function routingFacts(engine: Attendance, quietHours: readonly [string, string] | null, now: number): (id: string) => ExpertFacts | undefined {
   const known = new Map<string, ExpertFacts | undefined>();
   return (id) => {
     if (!known.has(id)) {

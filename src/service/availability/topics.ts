@@ -1,7 +1,7 @@
 import { closestTopics } from '../../core/closest-topics.js';
 import { isCapped } from '../../core/route-request.js';
 import { inForce } from './away-state.js';
-import { liveStates, type Engine } from '../engine/index.js';
+import { liveStates, type Engine, type Attendance, type Roster } from '../engine/index.js';
 import { expertAvailability } from './expert-availability.js';
 
 export interface TopicView {
@@ -15,7 +15,7 @@ export interface TopicView {
 }
 
 /** Every topic a request can be routed by: the experts' topics and the topics with a fallback expert. */
-export function knownTopics(engine: Engine): string[] {
+export function knownTopics(engine: Roster): string[] {
   const topics = new Set<string>();
   for (const expert of engine.experts.experts) for (const t of expert.normalizedTopics) topics.add(t);
   for (const t of Object.keys(engine.config.topics)) topics.add(t);
@@ -23,7 +23,7 @@ export function knownTopics(engine: Engine): string[] {
 }
 
 /** The topics with how many experts take each and how many could be asked now. */
-export async function listTopics(engine: Engine, now: number): Promise<TopicView[]> {
+export async function listTopics(engine: Attendance & Pick<Engine, 'store'>, now: number): Promise<TopicView[]> {
   // One read: each expert's live state carries their away spell.
   const states = await liveStates(engine, engine.store, null, now);
   const { defaults } = engine.config;
@@ -39,7 +39,7 @@ export async function listTopics(engine: Engine, now: number): Promise<TopicView
 }
 
 /** The sentence ending a `no_expert_found` message: the nearest topics someone does handle. */
-export function suggestTopics(engine: Engine, topic: string): string {
+export function suggestTopics(engine: Roster, topic: string): string {
   const near = closestTopics(topic, knownTopics(engine));
   return near.length > 0 ? ` Closest known topics: ${near.map((t) => `"${t}"`).join(', ')}.` : ' No known topic is close; list them with GET /api/v1/topics.';
 }

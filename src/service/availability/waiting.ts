@@ -2,7 +2,7 @@ import type { Policy } from '../../config/config-schema.js';
 import { isQuietAt, quietHoursEnd, startOfNextLocalDay } from '../../core/local-time.js';
 import { findCandidates, limitsFor, type RouteLimits } from '../../core/route-request.js';
 import type { AskRecord, ExpertLiveState, RequestRecord } from '../../domain/records.js';
-import { liveStates, zoneOf, type Engine } from '../engine/index.js';
+import { liveStates, zoneOf, type Engine, type Attendance, type Roster } from '../engine/index.js';
 import { expertAvailability } from './expert-availability.js';
 
 /**
@@ -26,7 +26,7 @@ export interface Waiting {
   timezone?: string;
 }
 
-export async function waitingOf(engine: Engine, request: RequestRecord, asks: readonly AskRecord[], now: number): Promise<Waiting | null> {
+export async function waitingOf(engine: Attendance & Pick<Engine, 'store'>, request: RequestRecord, asks: readonly AskRecord[], now: number): Promise<Waiting | null> {
   switch (request.status) {
     case 'proposed':
       return { why: 'review' };
@@ -63,7 +63,7 @@ export async function waitingOf(engine: Engine, request: RequestRecord, asks: re
  * Why an ask that waits for a time waits: what keeps its expert from being asked now (working hours,
  * quiet hours…). Quiet hours when that can no longer be told (the expert left the registry).
  */
-function timedWhy(engine: Engine, request: RequestRecord, ask: AskRecord, now: number): Waiting['why'] {
+function timedWhy(engine: Attendance, request: RequestRecord, ask: AskRecord, now: number): Waiting['why'] {
   const expert = engine.experts.get(ask.expert_id);
   if (!expert) return 'quiet_hours';
   const free = expertAvailability(engine, expert, request.routing_policy.quiet_hours, now);
@@ -76,7 +76,7 @@ function timedWhy(engine: Engine, request: RequestRecord, ask: AskRecord, now: n
  * A wait for experts at their limits. It ends by itself only when every one of them is at the daily
  * limit (at the next local midnight); a limit on open asks frees when one of them answers.
  */
-async function capWait(engine: Engine, policy: Policy, expertIds: readonly string[], now: number): Promise<Waiting> {
+async function capWait(engine: Roster & Pick<Engine, 'store'>, policy: Policy, expertIds: readonly string[], now: number): Promise<Waiting> {
   const states = await liveStates(engine, engine.store, expertIds, now);
   const dailyOnly = expertIds.every((id) => atDailyLimit(states.get(id), limitsFor(policy, engine.experts.get(id))));
   const quiet = policy.quiet_hours !== null && isQuietAt(now, engine.config.org.timezone, policy.quiet_hours);

@@ -5,8 +5,8 @@ import type { Tx } from '../../store/store.js';
 import type { Engine } from '../engine/index.js';
 
 /** The daily request quota of a consumer: its own, else the default; null when nothing limits it. */
-export function dailyQuotaOf(engine: Engine, consumer: Pick<ConsumerRecord, 'max_requests_per_day'> | undefined): number | null {
-  return consumer?.max_requests_per_day ?? engine.config.defaults.max_requests_per_consumer_per_day ?? null;
+export function dailyQuotaOf(config: Engine['config'], consumer: Pick<ConsumerRecord, 'max_requests_per_day'> | undefined): number | null {
+  return consumer?.max_requests_per_day ?? config.defaults.max_requests_per_consumer_per_day ?? null;
 }
 
 /**
@@ -15,8 +15,8 @@ export function dailyQuotaOf(engine: Engine, consumer: Pick<ConsumerRecord, 'max
  * transaction, where the store makes concurrent counts for one consumer take turns, so several
  * instances never let more through than the quota.
  */
-export async function checkDailyQuota(engine: Engine, tx: Tx, consumerId: string, quota: number, now: number): Promise<void> {
-  const day = quotaDay(now, engine.config.org.timezone);
+export async function checkDailyQuota(config: Engine['config'], tx: Tx, consumerId: string, quota: number, now: number): Promise<void> {
+  const day = quotaDay(now, config.org.timezone);
   const submitted = await tx.requests.countSubmittedSince(consumerId, day.start);
   if (submitted < quota) return;
   const resetsAt = new Date(day.resetsAt).toISOString();

@@ -27,7 +27,7 @@ export function newSigningSecret(): string {
  * Registers (or replaces: start-up registration is idempotent) a consumer. Webhook URLs are checked
  * for scheme and, unless private targets are allowed, for addresses inside our network.
  */
-export async function registerConsumer(engine: Engine, input: ConsumerInput, allowPrivate: boolean): Promise<{ id: string; signing_secret: string | null }> {
+export async function registerConsumer(engine: Pick<Engine, 'store' | 'clock' | 'log' | 'quotaConsumers'>, input: ConsumerInput, allowPrivate: boolean): Promise<{ id: string; signing_secret: string | null }> {
   const dedupWindow = input.dedup_window ?? 'P1D';
   const dedupMs = parseDuration(dedupWindow);
   if (dedupMs === null || !/^P/i.test(dedupWindow)) {
@@ -90,7 +90,7 @@ export function consumerView(c: ConsumerRecord) {
 }
 
 /** Unregisters a consumer; its pending deliveries are dropped, and each drop is audited on its request. */
-export async function deleteConsumer(engine: Engine, id: string): Promise<void> {
+export async function deleteConsumer(engine: Pick<Engine, 'store' | 'clock' | 'log'>, id: string): Promise<void> {
   const now = engine.clock.now();
   await engine.store.transaction(async (tx) => {
     if (!(await tx.consumers.delete(id))) throw notFound('Consumer', id);
@@ -108,8 +108,8 @@ export async function deleteConsumer(engine: Engine, id: string): Promise<void> 
 }
 
 /** The kinds consumers deal with, their capture schema, and who handles each (`*` handles all). */
-export async function listKinds(engine: Engine): Promise<Array<{ kind: string; schema: unknown; consumers: string[] }>> {
-  const consumers = await engine.store.consumers.list();
+export async function listKinds(store: Engine['store']): Promise<Array<{ kind: string; schema: unknown; consumers: string[] }>> {
+  const consumers = await store.consumers.list();
   const kinds = new Set<string>();
   for (const c of consumers) {
     c.handles_kinds.filter((k) => k !== '*').forEach((k) => kinds.add(k));
@@ -149,7 +149,7 @@ export function deliveryView(d: DeliveryRecord) {
 }
 
 /** Replays a delivery now, whatever its state (a dead one after the endpoint is fixed, or a re-send). */
-export function retryDelivery(engine: Engine, id: string): Promise<DeliveryRecord> {
+export function retryDelivery(engine: Pick<Engine, 'store' | 'clock'>, id: string): Promise<DeliveryRecord> {
   return engine.store.transaction(async (tx) => {
     const delivery = await tx.outbox.getDelivery(id);
     if (!delivery) throw notFound('Delivery', id);
@@ -167,8 +167,8 @@ export interface DeliveryListQuery {
 }
 
 /** A page of deliveries, newest first, with the cursor of the next page (null on the last). */
-export async function listDeliveries(engine: Engine, query: DeliveryListQuery) {
-  const rows = await engine.store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
+export async function listDeliveries(store: Engine['store'], query: DeliveryListQuery) {
+  const rows = await store.outbox.deliveries({ consumer_id: query.consumer_id, state: query.state, limit: query.limit + 1, before: query.cursor });
   const page = rows.slice(0, query.limit);
   return { items: page.map(deliveryView), next_cursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }

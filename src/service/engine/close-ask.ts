@@ -8,7 +8,7 @@ import { queueMessage, type Engine } from './engine.js';
  * gone, a status line), queued in the same transaction, so no stale button can be pressed later.
  */
 export async function closeAsk(
-  engine: Engine,
+  engine: Pick<Engine, 'threadedTransport'>,
   tx: Tx,
   ask: AskRecord,
   state: Exclude<AskState, 'queued' | 'open'>,
@@ -25,18 +25,18 @@ export async function closeAsk(
 }
 
 /** A short message in the ask's thread (threaded transports only; the console has nowhere to put it). */
-export async function tellInThread(engine: Engine, tx: Tx, ask: Pick<AskRecord, 'id' | 'expert_id' | 'request_id'>, text: string, now: number): Promise<void> {
+export async function tellInThread(engine: Pick<Engine, 'threadedTransport'>, tx: Tx, ask: Pick<AskRecord, 'id' | 'expert_id' | 'request_id'>, text: string, now: number): Promise<void> {
   if (!engine.threadedTransport) return;
   await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'feedback', text }, now);
 }
 
 /** A top-level direct message that belongs to no ask (threaded transports only). */
-export async function tellExpert(engine: Engine, tx: Tx, expertId: string, text: string, now: number): Promise<void> {
+export async function tellExpert(engine: Pick<Engine, 'threadedTransport'>, tx: Tx, expertId: string, text: string, now: number): Promise<void> {
   if (!engine.threadedTransport) return;
   await queueMessage(tx, { expert_id: expertId, request_id: null, ask_id: null, purpose: 'notice', text }, now);
 }
 
 /** The display name of an expert, or the id of one no longer in the registry. */
-export function expertName(engine: Engine, id: string): string {
-  return engine.experts.get(id)?.name ?? id;
+export function expertName(experts: Engine['experts'], id: string): string {
+  return experts.get(id)?.name ?? id;
 }

@@ -15,7 +15,7 @@ export const expertTrail = (expertId: string) => `expert:${expertId}`;
  * `request_failed` for its subscribers, all in the caller's transaction. Returns the experts whose open
  * asks it released (their capacity is free again).
  */
-export async function failRequest(engine: Engine, tx: Tx, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): Promise<string[]> {
+export async function failRequest(engine: Pick<Engine, 'clock' | 'threadedTransport'>, tx: Tx, request: RequestRecord, code: FailureCode, message: string, now: number, actor = 'system'): Promise<string[]> {
   const freed: string[] = [];
   for (const ask of await tx.asks.listFor(request.id)) {
     if (ask.state === 'open') freed.push(ask.expert_id);

@@ -14,9 +14,17 @@ import type { LlmBacklog } from './llm-backlog.js';
 import { leaseFor } from './leased-messages.js';
 
 /**
- * What every operation needs: the store, the clock, the current registry and configuration. Operations
- * are functions of an Engine so they can be called from HTTP routes, the scheduler and the SDK alike;
- * those that write take the transaction they write in (`tx`) beside it.
+ * What operations run on: the store, the clock, the current registry and configuration, and the caches
+ * and hooks beside them. The service (`ServiceBase`) is the one Engine; it is built at the composition
+ * root and passed to operations so HTTP routes, the scheduler and the SDK can call them alike.
+ *
+ * An operation never takes the whole Engine: its first parameter names what it reads — the one value
+ * when it reads one (`store: Engine['store']`), else `Pick<Engine, 'store' | 'clock'>` or one of the
+ * shared needs below (`Roster`, `Attendance`, `Routing`, `Drafting`, `Intake`) — so a reader sees what
+ * it depends on and a test can pass just that. One that
+ * passes its engine on must ask for what the callee needs too (the compiler checks). Operations that
+ * write take the transaction they write in (`tx`) beside it; waking the dispatchers after a commit
+ * (`onMessagesQueued`, `onEventsQueued`) is the facade's and the tick's job, not an operation's.
  */
 export interface Engine {
   readonly store: Store;
@@ -55,6 +63,21 @@ export interface Engine {
   onEventsQueued(): void;
 }
 
+/** The organisation's settings and the expert registry: whose day starts when, in which zone, with what topics. */
+export type Roster = Pick<Engine, 'config' | 'experts'>;
+
+/** The roster and who is away now (availability rules, chat status): enough to choose an expert. */
+export type Attendance = Roster & Pick<Engine, 'presence'>;
+
+/** What placing, sending and passing on asks reads: attendance, the clock, the log and whether the transport has threads. */
+export type Routing = Attendance & Pick<Engine, 'clock' | 'log' | 'threadedTransport'>;
+
+/** What queueing LLM work reads: the model's settings, how far behind it is, and the counters its refusals go to. */
+export type Drafting = Pick<Engine, 'clock' | 'counters' | 'llm' | 'llmBacklog'>;
+
+/** What taking a request in reads (submit, a returned proposal, a judged library match): routing, drafting and review. */
+export type Intake = Routing & Drafting & Pick<Engine, 'review'>;
+
 export interface ServiceCounters {
   reviewReminders: number;
   /** Submits refused because their consumer reached its daily quota. */
@@ -78,7 +101,7 @@ export interface ReviewSettings {
   remindAfterMs: number;
 }
 
-export async function audit(engine: Engine, tx: Tx, entry: Omit<AuditEntry, 'at'> & { at?: number }): Promise<void> {
+export async function audit(engine: Pick<Engine, 'clock'>, tx: Tx, entry: Omit<AuditEntry, 'at'> & { at?: number }): Promise<void> {
   // Each field written out, not spread: entries come in many shapes (see queueMessage).
   await tx.requests.appendAudit({ request_id: entry.request_id, at: entry.at ?? engine.clock.now(), type: entry.type, actor: entry.actor, data: entry.data });
 }
@@ -170,12 +193,12 @@ export async function queueMessage(
   await tx.outbox.enqueueMessage(record, leaseFor(tx, record, now));
 }
 
-export function dayStart(engine: Engine, now: number): number {
-  return startOfLocalDay(now, engine.config.org.timezone);
+export function dayStart(config: Engine['config'], now: number): number {
+  return startOfLocalDay(now, config.org.timezone);
 }
 
 /** The time zone an expert's days and working hours are read in: their own, else the organisation's. */
-export function zoneOf(engine: Engine, expertId: string): string {
+export function zoneOf(engine: Roster, expertId: string): string {
   return engine.experts.get(expertId)?.timezone ?? engine.config.org.timezone;
 }
 
@@ -184,13 +207,13 @@ export function zoneOf(engine: Engine, expertId: string): string {
  * own time zone are passed with their day's start, everyone else shares the organisation's. `settled`:
  * exact even in a transaction that routes optimistically (`TransactionOptions.optimisticRouting`).
  */
-export function liveStates(engine: Engine, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
+export function liveStates(engine: Roster, reads: Reads, ids: readonly string[] | null, now: number, settled = false): Promise<Map<string, ExpertLiveState>> {
   const dayStarts = ownDayStarts(engine, ids, now);
-  return reads.asks.expertStates(ids, dayStart(engine, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
+  return reads.asks.expertStates(ids, dayStart(engine.config, now), dayStarts.size > 0 ? dayStarts : undefined, settled);
 }
 
 /** The start of the day at `now` of each expert (null: every expert) with a time zone of their own. */
-export function ownDayStarts(engine: Engine, ids: readonly string[] | null, now: number): Map<string, number> {
+export function ownDayStarts(engine: Roster, ids: readonly string[] | null, now: number): Map<string, number> {
   const dayStarts = new Map<string, number>();
   const orgZone = engine.config.org.timezone;
   const byZone = new Map<string, number>();
@@ -205,7 +228,7 @@ export function ownDayStarts(engine: Engine, ids: readonly string[] | null, now:
 }
 
 /** The next instant at which a day begins for anyone: the organisation or any expert in their own zone. */
-export function nextDayStartOfAny(engine: Engine, now: number): number {
+export function nextDayStartOfAny(engine: Roster, now: number): number {
   const zones = new Set([engine.config.org.timezone, ...engine.experts.experts.map((e) => e.timezone).filter((z): z is string => z !== null)]);
   return Math.min(...[...zones].map((zone) => startOfNextLocalDay(now, zone)));
 }

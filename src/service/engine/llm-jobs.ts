@@ -1,7 +1,7 @@
 import { newId } from '../../ids.js';
 import type { LlmJobRecord, ProposalRecord, RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, type Engine } from './engine.js';
+import { audit, countOne, type Engine, type Drafting } from './engine.js';
 
 /** A proposal before it is structured: everything but `structured`, `confidence` and `created_at`. */
 export type UnstructuredProposal = Omit<ProposalRecord, 'structured' | 'confidence' | 'created_at'>;
@@ -29,7 +29,7 @@ function job(stage: LlmJobRecord['stage'], requestId: string, now: number, extra
  * are planned but wait (`queued`) until the draft ends, or until `llm.timeout` after submission, when
  * they go out with the raw question.
  */
-export async function queueDraft(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+export async function queueDraft(engine: Pick<Engine, 'llm' | 'llmBacklog'>, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   const timeout = engine.llm!.timeoutMs;
   await tx.llmJobs.insert(job('draft', request.id, now, { deadline_at: now + timeout }));
   engine.llmBacklog?.queued();
@@ -41,7 +41,7 @@ export async function queueDraft(engine: Engine, tx: Tx, request: RequestRecord,
  * request would wait the whole timeout for nothing: it is asked with the raw question at once, and the
  * fallback is audited (`llm_fallback`) and counted.
  */
-export async function draftsQuestion(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<boolean> {
+export async function draftsQuestion(engine: Drafting, tx: Tx, request: RequestRecord, now: number): Promise<boolean> {
   if (engine.llm === null) return false;
   const behind = engine.llmBacklog?.behind() ?? null;
   if (behind === null) return true;
@@ -68,7 +68,7 @@ export async function queueStructuring(tx: Tx, request: RequestRecord, proposal:
  * transaction. Nobody is asked meanwhile; at `llm.timeout` after submission the lexical rule decides
  * instead, so a slow or dead model delays the request by at most that.
  */
-export async function queueMatch(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+export async function queueMatch(engine: Pick<Engine, 'llm' | 'llmBacklog'>, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   await tx.llmJobs.insert(job('match', request.id, now, { deadline_at: now + engine.llm!.timeoutMs }));
   engine.llmBacklog?.queued();
 }

@@ -4,7 +4,7 @@ import type { AwayState } from '../../domain/records.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { awaysAt } from '../availability/index.js';
-import { audit, type Engine, expertTrail } from '../engine/index.js';
+import { audit, type Engine, type Routing, expertTrail } from '../engine/index.js';
 import { passOnForAway, placeWaiting } from '../routing/index.js';
 
 export interface AwayInput {
@@ -30,7 +30,7 @@ export const awayView = (a: AwayState): AwayView => ({ until: iso(a.until), dele
  * transaction passes every question waiting on them (sent or not yet sent) on to their delegate when
  * the delegate can be asked now, else along their escalation chain. `by` is who set it (`reviewer:…`).
  */
-export async function setAway(engine: Engine, expertId: string, input: AwayInput, by: string): Promise<void> {
+export async function setAway(engine: Routing & Pick<Engine, 'store'>, expertId: string, input: AwayInput, by: string): Promise<void> {
   const expert = engine.experts.get(expertId);
   if (!expert) throw notFound('Expert', expertId);
   const now = engine.clock.now();
@@ -50,7 +50,7 @@ export async function setAway(engine: Engine, expertId: string, input: AwayInput
 }
 
 /** Every open and not yet sent ask of an away expert, passed on; the experts involved get their waiting work. */
-async function passOnWaiting(engine: Engine, tx: Tx, expertId: string, now: number): Promise<number> {
+async function passOnWaiting(engine: Routing, tx: Tx, expertId: string, now: number): Promise<number> {
   const asks = [...(await tx.asks.openOf(expertId)), ...(await tx.asks.queued([expertId]))];
   const involved = new Set([expertId]);
   for (const ask of asks) {
@@ -66,7 +66,7 @@ async function passOnWaiting(engine: Engine, tx: Tx, expertId: string, now: numb
  * Ends an expert's away spell now (`DELETE /experts/{id}/away`): nothing to do when they are not away.
  * Questions waiting for them get their chance in the same transaction.
  */
-export async function endAway(engine: Engine, expertId: string, by: string): Promise<void> {
+export async function endAway(engine: Routing & Pick<Engine, 'store'>, expertId: string, by: string): Promise<void> {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
   const now = engine.clock.now();
   const ended = await engine.store.transaction(async (tx) => {
@@ -84,7 +84,7 @@ export async function endAway(engine: Engine, expertId: string, by: string): Pro
  * tick at once (the store clears a spell only if it still ends then), and returns who is back so their
  * waiting work gets its chance. One read when nobody's spell is due.
  */
-export async function endDueAways(engine: Engine, now: number): Promise<string[]> {
+export async function endDueAways(engine: Pick<Engine, 'store' | 'clock' | 'log'>, now: number): Promise<string[]> {
   const due = await engine.store.asks.dueAways(now);
   if (due.length === 0) return [];
   const back = await engine.store.transaction(async (tx) => {

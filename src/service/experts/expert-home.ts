@@ -1,14 +1,14 @@
 import { AppError } from '../../errors.js';
 import type { AwayRequest, ExpertHome } from '../../transport/transport.js';
 import { inForce } from '../availability/index.js';
-import { liveStates, type Engine } from '../engine/index.js';
+import { liveStates, type Engine, type Routing, type Roster } from '../engine/index.js';
 import { endAway, setAway } from './expert-away.js';
 
 /**
  * What an expert's home page in the chat platform shows: their open questions, topics, mute and away
  * state, and who could stand in for them. Null for someone who is not a registered expert.
  */
-export async function expertHome(engine: Engine, expertId: string): Promise<ExpertHome | null> {
+export async function expertHome(engine: Roster & Pick<Engine, 'store' | 'clock'>, expertId: string): Promise<ExpertHome | null> {
   const expert = engine.experts.get(expertId);
   if (!expert) return null;
   const now = engine.clock.now();
@@ -38,7 +38,7 @@ export async function expertHome(engine: Engine, expertId: string): Promise<Expe
  * `PUT`/`DELETE /experts/{id}/away`, recorded as set by the expert. A refusal (a date in the past, an
  * unknown delegate) comes back as a sentence for the expert instead of an error.
  */
-export async function awayFromChat(engine: Engine, expertId: string, away: AwayRequest | null): Promise<string | null> {
+export async function awayFromChat(engine: Routing & Pick<Engine, 'store'>, expertId: string, away: AwayRequest | null): Promise<string | null> {
   const by = `expert:${expertId}`;
   try {
     if (away) await setAway(engine, expertId, { until: away.until, delegate_to: away.delegateTo, note: away.note }, by);

@@ -9,7 +9,7 @@ import type { AwayState, ExpertLiveState } from '../../domain/records.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { placeWaiting, passOn } from '../routing/index.js';
 import type { Tx } from '../../store/store.js';
-import { audit, liveStates, type Engine } from '../engine/index.js';
+import { audit, liveStates, type Engine, type Routing, type Attendance } from '../engine/index.js';
 import { expertAvailability, inForce } from '../availability/index.js';
 import { awayView, type AwayView } from './expert-away.js';
 
@@ -42,7 +42,7 @@ export interface Unavailable {
  * The registry with exact live state, counted from the asks themselves: one read, away spells included
  * (a spell past its end that the scheduler has not cleared yet no longer counts).
  */
-export async function listExperts(engine: Engine): Promise<ExpertView[]> {
+export async function listExperts(engine: Attendance & Pick<Engine, 'store' | 'clock'>): Promise<ExpertView[]> {
   const now = engine.clock.now();
   const states = await liveStates(engine, engine.store, null, now);
   return engine.experts.experts.map((e) => {
@@ -77,7 +77,7 @@ export async function listExperts(engine: Engine): Promise<ExpertView[]> {
  * that reason lasts, and when a question could next be sent (`next`: also after the hours that follow
  * a cap's reset), when known.
  */
-function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveState, away: AwayState | null, now: number): (Unavailable & { next?: string }) | null {
+function unavailableNow(engine: Pick<Engine, 'config' | 'presence'>, expert: RegisteredExpert, s: ExpertLiveState, away: AwayState | null, now: number): (Unavailable & { next?: string }) | null {
   const { defaults, org } = engine.config;
   if (s.muted) return { why: 'muted' };
   if (away) {
@@ -105,8 +105,8 @@ function unavailableNow(engine: Engine, expert: RegisteredExpert, s: ExpertLiveS
  * it is checked against the rest of the configuration, then the file is rewritten and only then the
  * registry swapped, so the file stays the source of truth. Live state is kept by id.
  */
-export function replaceExperts(engine: Engine, entries: ExpertEntry[]): Promise<ExpertView[]> {
-  checkFallbacks(engine, entries);
+export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log'>, entries: ExpertEntry[]): Promise<ExpertView[]> {
+  checkFallbacks(engine.config, entries);
   if (engine.config.file) {
     try {
       writeExpertsSection(engine.config.file, entries);
@@ -124,9 +124,9 @@ export function replaceExperts(engine: Engine, entries: ExpertEntry[]): Promise<
  * The registry's rule that spans the rest of the configuration: an expert a `topics.<name>.fallback`
  * points to stays. Used by `PUT /experts` and by a reload of the file alike.
  */
-export function checkFallbacks(engine: Engine, entries: readonly ExpertEntry[]): void {
+export function checkFallbacks(config: Engine['config'], entries: readonly ExpertEntry[]): void {
   const ids = new Set(entries.map((e) => e.id));
-  const orphans = Object.entries(engine.config.topics).filter(([, t]) => t.fallback !== null && !ids.has(t.fallback));
+  const orphans = Object.entries(config.topics).filter(([, t]) => t.fallback !== null && !ids.has(t.fallback));
   if (orphans.length > 0) {
     throw badRequest(
       'The new registry removes an expert that a topic uses as its fallback.',
@@ -139,13 +139,13 @@ export function checkFallbacks(engine: Engine, entries: readonly ExpertEntry[]):
  * Swaps in a new registry. Live state (mutes, counts) is in the database by id, so it carries over;
  * the scheduler sees a new registry object and gives all waiting work its chance at its next tick.
  */
-export function installExperts(engine: Engine, entries: readonly ExpertEntry[]): void {
+export function installExperts(engine: Pick<Engine, 'experts'>, entries: readonly ExpertEntry[]): void {
   engine.experts = new ExpertRegistry(entries);
 }
 
 /** Whether `entries` are what the registry already holds, in the same order (order is the last tie-break). */
-export function sameExperts(engine: Engine, entries: readonly ExpertEntry[]): boolean {
-  const running = engine.experts.experts;
+export function sameExperts(experts: Engine['experts'], entries: readonly ExpertEntry[]): boolean {
+  const running = experts.experts;
   return (
     running.length === entries.length &&
     entries.every((e, i) => {
@@ -191,7 +191,7 @@ export function unwritableConfig(file: string, error: NodeJS.ErrnoException): Ap
  * Mutes an expert and passes each of their open asks on along the escalation chain, as the expert's
  * own `mute` reply does. The caller holds the transaction. Returns how many asks were passed on.
  */
-export async function muteAndPassOn(engine: Engine, tx: Tx, expertId: string, actor: string, now: number): Promise<number> {
+export async function muteAndPassOn(engine: Routing, tx: Tx, expertId: string, actor: string, now: number): Promise<number> {
   const open = await tx.asks.openOf(expertId);
   await tx.asks.setMuted(expertId, true, now);
   const involved = [expertId];
@@ -206,7 +206,7 @@ export async function muteAndPassOn(engine: Engine, tx: Tx, expertId: string, ac
 }
 
 /** Mutes an expert from the API (`POST /experts/{id}/mute`): no more asks until unmuted; open ones pass on. */
-export async function muteExpert(engine: Engine, expertId: string, mutedBy: string): Promise<ExpertView> {
+export async function muteExpert(engine: Routing & Pick<Engine, 'store'>, expertId: string, mutedBy: string): Promise<ExpertView> {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
   const passed = await engine.store.transaction((tx) => muteAndPassOn(engine, tx, expertId, `reviewer:${mutedBy}`, engine.clock.now()));
   engine.log.info({ expert_id: expertId, muted_by: mutedBy, passed_on: passed }, 'expert muted');
@@ -214,7 +214,7 @@ export async function muteExpert(engine: Engine, expertId: string, mutedBy: stri
 }
 
 /** Clears a mute; asks and held requests waiting for this expert get their chance in the same transaction. */
-export async function unmuteExpert(engine: Engine, expertId: string): Promise<ExpertView> {
+export async function unmuteExpert(engine: Routing & Pick<Engine, 'store'>, expertId: string): Promise<ExpertView> {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
   await engine.store.transaction(async (tx) => {
     const now = engine.clock.now();

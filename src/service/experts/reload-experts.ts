@@ -4,7 +4,7 @@ import { rereadConfig } from '../../config/reread-config.js';
 import { watchFile, type FileWatch } from '../../config/watch-file.js';
 import { AppError } from '../../errors.js';
 import { checkFallbacks, installExperts, sameExperts } from './experts.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, Roster } from '../engine/index.js';
 
 /** What a reload did: replaced the registry, found it already current, or kept it (the file is invalid). */
 export type ReloadOutcome = 'reloaded' | 'unchanged' | 'invalid';
@@ -29,7 +29,7 @@ export class ExpertsReloader {
   private watch: FileWatch | null = null;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Roster & Pick<Engine, 'log'>,
     private readonly file: string,
     startedWith: Config,
   ) {
@@ -43,14 +43,14 @@ export class ExpertsReloader {
     let whole;
     try {
       ({ experts, whole } = rereadConfig(file));
-      checkFallbacks(engine, experts);
+      checkFallbacks(engine.config, experts);
     } catch (error) {
       if (!(error instanceof ConfigError) && !(error instanceof AppError)) throw error;
       engine.log.error({ file, trigger, problem: problemOf(error) }, `the experts were not reloaded from ${file}; the running registry is kept: ${problemOf(error)}`);
       return 'invalid';
     }
     this.noteOtherSections(whole, trigger);
-    if (sameExperts(engine, experts)) {
+    if (sameExperts(engine.experts, experts)) {
       // What PUT /experts just wrote, or an edit elsewhere in the file.
       engine.log.debug({ file, trigger }, 'config file read again; the experts are unchanged');
       return 'unchanged';

@@ -3,7 +3,7 @@ import { answerStatusAt, curatedEntry, staleBefore as staleBeforeAt, type Answer
 import { badRequest, notFound, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AnswerStats, FoundAnswer } from '../../store/store.js';
-import { audit, type Engine, libraryKey } from '../engine/index.js';
+import { audit, type Engine, type Roster, libraryKey } from '../engine/index.js';
 
 /**
  * Who reads the library: reviewers and admins (`consumer: null`) see every entry; a consumer sees
@@ -35,13 +35,13 @@ export interface AnswerListQuery {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Active entries verified before this instant read `stale`. */
-const staleBefore = (engine: Engine) => staleBeforeAt(engine.clock.now(), engine.config.library.verify_after);
+const staleBefore = (engine: Pick<Engine, 'clock' | 'config'>) => staleBeforeAt(engine.clock.now(), engine.config.library.verify_after);
 
-export function answerStatus(engine: Engine, a: AnswerRecord): AnswerStatus {
+export function answerStatus(engine: Pick<Engine, 'clock' | 'config'>, a: AnswerRecord): AnswerStatus {
   return answerStatusAt(a, engine.clock.now(), engine.config.library.verify_after);
 }
 
-export function answerView(engine: Engine, a: FoundAnswer): AnswerView {
+export function answerView(engine: Pick<Engine, 'clock' | 'config'>, a: FoundAnswer): AnswerView {
   return {
     id: a.id,
     topic: a.topic,
@@ -64,7 +64,7 @@ export function answerView(engine: Engine, a: FoundAnswer): AnswerView {
 }
 
 /** Searches the library as `viewer` may see it: ranked by relevance with `q`, newest first without. */
-export async function listAnswers(engine: Engine, viewer: AnswerViewer, query: AnswerListQuery): Promise<{ items: AnswerView[]; next_cursor: string | null }> {
+export async function listAnswers(engine: Pick<Engine, 'store' | 'clock' | 'config'>, viewer: AnswerViewer, query: AnswerListQuery): Promise<{ items: AnswerView[]; next_cursor: string | null }> {
   let { status } = query;
   let consumerId: string | undefined;
   if (viewer.consumer !== null) {
@@ -85,18 +85,18 @@ export async function listAnswers(engine: Engine, viewer: AnswerViewer, query: A
 }
 
 /** The whole library in figures, for reviewers and metrics: entries by status and the asks reuse has spared. */
-export async function libraryStats(engine: Engine): Promise<AnswerStats> {
+export async function libraryStats(engine: Pick<Engine, 'store' | 'clock' | 'config'>): Promise<AnswerStats> {
   return engine.store.answers.stats(staleBefore(engine));
 }
 
 /** One entry; one the viewer may not see is answered as if it did not exist. */
-export async function getAnswer(engine: Engine, viewer: AnswerViewer, id: string): Promise<AnswerView> {
+export async function getAnswer(engine: Pick<Engine, 'store' | 'clock' | 'config'>, viewer: AnswerViewer, id: string): Promise<AnswerView> {
   const entry = await engine.store.answers.get(id);
   if (!entry || !maySee(engine, viewer, entry)) throw notFound('Answer', id);
   return answerView(engine, entry);
 }
 
-function maySee(engine: Engine, viewer: AnswerViewer, entry: AnswerRecord): boolean {
+function maySee(engine: Pick<Engine, 'clock' | 'config'>, viewer: AnswerViewer, entry: AnswerRecord): boolean {
   if (viewer.consumer === null) return true;
   if (answerStatus(engine, entry) !== 'active') return false;
   return engine.config.library.share === 'all' || entry.consumer_id === viewer.consumer;
@@ -124,7 +124,7 @@ const PROBLEMS_IN_MESSAGE = 10;
  * of `inputs` was).
  */
 export async function addAnswers(
-  engine: Engine,
+  engine: Roster & Pick<Engine, 'store' | 'clock' | 'log' | 'libraryTopics'>,
   inputs: readonly CuratedInput[],
   by: string,
   at: (index: number) => string,
@@ -180,7 +180,7 @@ function invalidEntries(problems: ReadonlyArray<{ position: number; detail: Erro
  * answers the entry as it is). Who, when and why stay on the entry, and an entry written at an
  * acceptance also gets `answer_retired` in its request's audit trail.
  */
-export async function retireAnswer(engine: Engine, id: string, input: { by: string; reason: string }): Promise<AnswerView> {
+export async function retireAnswer(engine: Pick<Engine, 'store' | 'clock' | 'log' | 'config'>, id: string, input: { by: string; reason: string }): Promise<AnswerView> {
   const { entry, changed } = await engine.store.transaction(async (tx) => {
     const found = await tx.answers.get(id);
     if (!found) throw notFound('Answer', id);

@@ -14,7 +14,7 @@ import { type Engine, libraryKey } from '../engine/index.js';
  * a second one; its question, author and first acceptance stay. An entry retired meanwhile is left
  * alone and the answer makes a new entry.
  */
-export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecord, accepted: ProposalRecord, now: number): Promise<void> {
+export async function recordAnswer(libraryTopics: Engine['libraryTopics'], tx: Tx, request: RequestRecord, accepted: ProposalRecord, now: number): Promise<void> {
   const refreshes = accepted.provenance.refreshes;
   if (refreshes !== undefined && (await tx.answers.refresh(refreshes, { answer: accepted.answer, structured: accepted.structured, verifiedAt: now }))) return;
   const entry: AnswerRecord = {
@@ -38,5 +38,5 @@ export async function recordAnswer(engine: Engine, tx: Tx, request: RequestRecor
     created_at: now,
   };
   await tx.answers.insert(entry);
-  engine.libraryTopics.added(libraryKey(entry.topic, entry.kind), now);
+  libraryTopics.added(libraryKey(entry.topic, entry.kind), now);
 }

@@ -14,7 +14,7 @@ export interface JobOutcome<T> {
  * is false for a result nobody waits for any more: its deadline fell back first, or the request
  * was cancelled meanwhile.
  */
-export async function auditCall(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: JobOutcome<object>, used: boolean, now: number): Promise<void> {
+export async function auditCall(engine: Pick<Engine, 'clock' | 'llm'>, tx: Tx, job: LlmJobRecord, outcome: JobOutcome<object>, used: boolean, now: number): Promise<void> {
   const reply = outcome.reply!;
   await audit(engine, tx, {
     request_id: job.request_id,
@@ -33,7 +33,7 @@ export async function auditCall(engine: Engine, tx: Tx, job: LlmJobRecord, outco
 }
 
 /** Audits a fallback (`llm_fallback`): the stage, the model and why its result could not be used. */
-export async function auditFallback(engine: Engine, tx: Tx, job: LlmJobRecord, error: string, now: number): Promise<void> {
+export async function auditFallback(engine: Pick<Engine, 'clock' | 'llm'>, tx: Tx, job: LlmJobRecord, error: string, now: number): Promise<void> {
   await audit(engine, tx, { request_id: job.request_id, at: now, type: 'llm_fallback', actor: 'system', data: { stage: job.stage, model: engine.llm!.model, error } });
 }
 

@@ -1,7 +1,7 @@
 import { formatDuration } from '../../config/durations.js';
 import type { LlmJobRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { type Engine, withLeasedAsks, type AskSender } from '../engine/index.js';
+import { type Engine, type Intake, withLeasedAsks, type AskSender } from '../engine/index.js';
 import { finishDraft, type DraftOutcome } from './finish-llm-job.js';
 import { finishMatch, type MatchOutcome } from './finish-match.js';
 import { guarded } from '../routing/index.js';
@@ -18,7 +18,7 @@ const EXPIRE_PER_TICK = 5_000;
  * when it returns, and not used. The asks a batch places are written leased to `sender` and handed to
  * it once the batch commits, as a submit's are (no claim to find them), with where each stands.
  */
-export async function expireLlmJobs(engine: Engine, now: number, sender: AskSender): Promise<number> {
+export async function expireLlmJobs(engine: Intake & Pick<Engine, 'store'>, now: number, sender: AskSender): Promise<number> {
   const timeout = formatDuration(engine.llm!.timeoutMs);
   const outcomes = {
     draft: { reply: null, result: { ok: false, error: `no draft within llm.timeout (${timeout})` } } satisfies DraftOutcome,

@@ -1,5 +1,5 @@
 import { placeAsksOf } from '../routing/index.js';
-import { gatherChanges, updateRequest, writeChanges, type Engine } from '../engine/index.js';
+import { gatherChanges, updateRequest, writeChanges, type Engine, type Routing } from '../engine/index.js';
 import { createProposal } from '../review/index.js';
 import type { Tx } from '../../store/store.js';
 import type { LlmJobRecord } from '../../domain/records.js';
@@ -14,7 +14,7 @@ export type StructureOutcome = JobOutcome<{ structured: unknown; confidence: num
  * asks get their chance, with the usual limits (caps, quiet hours, mutes). A job already done (a
  * result arriving after the deadline fell back) or a request closed meanwhile only records the call.
  */
-export async function finishDraft(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: DraftOutcome, now: number): Promise<void> {
+export async function finishDraft(engine: Routing & Pick<Engine, 'llm'>, tx: Tx, job: LlmJobRecord, outcome: DraftOutcome, now: number): Promise<void> {
   const fresh = await tx.llmJobs.finish(job.id, now);
   const request = fresh ? await tx.requests.get(job.request_id) : undefined;
   // Not waiting any more: the deadline fell back already, or the request closed (cancelled, timed out).
@@ -39,7 +39,7 @@ export async function finishDraft(engine: Engine, tx: Tx, job: LlmJobRecord, out
  * when structuring failed (audited). `provenance.llm` says which parts came from the model. A request
  * cancelled meanwhile gets no proposal.
  */
-export async function finishStructuring(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: StructureOutcome, now: number): Promise<void> {
+export async function finishStructuring(engine: Pick<Engine, 'clock' | 'review' | 'llm'>, tx: Tx, job: LlmJobRecord, outcome: StructureOutcome, now: number): Promise<void> {
   const fresh = await tx.llmJobs.finish(job.id, now);
   const base = job.proposal!;
   const request = fresh ? await tx.requests.get(job.request_id) : undefined;

@@ -3,7 +3,7 @@ import type { LlmJobRecord, RequestRecord } from '../../domain/records.js';
 import { answerStatusAt } from '../../domain/answers.js';
 import { judgedAMatch } from '../../llm/match-answer.js';
 import type { Tx } from '../../store/store.js';
-import { type Engine, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
+import { type Intake, type Routing, type Drafting, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
 import { auditCall, auditFallback, type JobOutcome } from './audit-llm-call.js';
 import { reuseCandidates, reuseEntry } from '../requests/index.js';
 import { routeAndAsk } from '../routing/index.js';
@@ -18,7 +18,7 @@ export type MatchOutcome = JobOutcome<{ answers_question: boolean; confidence: n
  * rule decides. An entry retired or gone stale meanwhile is not offered. A request no longer waiting
  * (cancelled, timed out, or already decided at the deadline) only records the call.
  */
-export async function finishMatch(engine: Engine, tx: Tx, job: LlmJobRecord, outcome: MatchOutcome, now: number): Promise<void> {
+export async function finishMatch(engine: Intake, tx: Tx, job: LlmJobRecord, outcome: MatchOutcome, now: number): Promise<void> {
   const fresh = await tx.llmJobs.finish(job.id, now);
   const request = fresh ? await tx.requests.get(job.request_id) : undefined;
   const waiting = request !== undefined && request.status === 'queued' && request.drafting && request.proposal_id === null;
@@ -36,7 +36,7 @@ export async function finishMatch(engine: Engine, tx: Tx, job: LlmJobRecord, out
   } else {
     await auditFallback(engine, tx, job, result.error, now);
     const minScore = engine.config.library.min_score;
-    const match = bestMatch(request.question, await reuseCandidates(engine, tx, request, minScore, now), minScore);
+    const match = bestMatch(request.question, await reuseCandidates(engine.config, tx, request, minScore, now), minScore);
     if (match !== null) {
       await reuseEntry(engine, tx, request, match, { by: 'lexical', confidence: match.score }, now);
       return;
@@ -46,7 +46,7 @@ export async function finishMatch(engine: Engine, tx: Tx, job: LlmJobRecord, out
 }
 
 /** Routes a request no library entry answers, as a new one would be: its question drafted, then asked, held or failed. */
-async function askAfterJudgement(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+async function askAfterJudgement(engine: Routing & Drafting, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   if (!(await draftsQuestion(engine, tx, request, now))) await updateRequest(tx, request, { drafting: false, updated_at: now });
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);

@@ -13,12 +13,12 @@ import { reuseCandidates } from '../requests/index.js';
  * enough any more.
  */
 export async function judgeCall(
-  engine: Engine,
+  engine: Pick<Engine, 'store' | 'clock' | 'config'>,
   request: RequestRecord,
 ): Promise<{ call: Omit<LlmCall, 'signal'>; check: (content: string) => MatchOutcome['result'] } | null> {
   const now = engine.clock.now();
   const minScore = engine.config.library.llm_min_score;
-  const candidates = await reuseCandidates(engine, engine.store, request, minScore, now);
+  const candidates = await reuseCandidates(engine.config, engine.store, request, minScore, now);
   // A swapped word may be a synonym: the model tells.
   const best = bestMatch(request.question, candidates, minScore, { swaps: 'allowed' });
   if (best === null) return null;

@@ -1,4 +1,4 @@
-import { countOne, type Engine, MAX_LLM_ATTEMPTS } from '../engine/index.js';
+import { countOne, type Engine, type Intake, MAX_LLM_ATTEMPTS } from '../engine/index.js';
 import { kindSchemaOf } from '../consumers/index.js';
 import { CoalescedRun } from '../../delivery/coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../../store/lease-keeper.js';
@@ -36,7 +36,7 @@ export class LlmWorker {
   private readonly leases: LeaseKeeper;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Intake & Pick<Engine, 'store'>,
     private readonly client: LlmClient,
     /** Wakes the message and delivery dispatchers after a job's commit. */
     private readonly afterCommit: () => void,

@@ -21,7 +21,7 @@ export interface Drain<T, R> {
  * spent; returns how many it handled. Keyset paging (never "the first N again") means a row that fails
  * is not retried in a loop. Counts and released experts are taken only from committed batches.
  */
-export async function drainDue<T, R>(engine: Engine, batchSize: number, d: Drain<T, R>): Promise<number> {
+export async function drainDue<T, R>(engine: Pick<Engine, 'store' | 'log' | 'clock' | 'threadedTransport'>, batchSize: number, d: Drain<T, R>): Promise<number> {
   let handled = 0;
   let after: DueCursor | null = null;
   if ((await d.due(engine.store, null, 1)).length === 0) return 0;
@@ -43,7 +43,7 @@ export async function drainDue<T, R>(engine: Engine, batchSize: number, d: Drain
  * work. If any row throws, the whole batch is rolled back and redone row by row, each in its own
  * savepoint (`guarded`), so only the broken row fails, with reason `error`.
  */
-async function runBatch<T, R>(engine: Engine, d: Drain<T, R>, load: (tx: Tx) => Promise<T[]>): Promise<{ rows: T[]; results: R[]; freed: Set<string> }> {
+async function runBatch<T, R>(engine: Pick<Engine, 'store' | 'log' | 'clock' | 'threadedTransport'>, d: Drain<T, R>, load: (tx: Tx) => Promise<T[]>): Promise<{ rows: T[]; results: R[]; freed: Set<string> }> {
   const store = engine.store;
   try {
     return await store.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import type { ExpertRegistry } from '../../core/expert-registry.js';
 import { isWaiting, type AskRecord, type FailureCode, type RequestRecord } from '../../domain/records.js';
-import { nextDayStartOfAny, type Engine } from '../engine/index.js';
+import { nextDayStartOfAny, type Engine, type Routing } from '../engine/index.js';
 import { endDueAways } from '../experts/index.js';
 import { giveUp, warnExpiring } from '../requests/index.js';
 import { mayRemind, noteOverdueCards, remindReviewers } from '../review/index.js';
@@ -57,7 +57,7 @@ export class DueWorkState {
  * warnings of requests about to give up, then escalations, then waiting work, so capacity released by
  * the first two is used in the same tick.
  */
-export async function runDueWork(engine: Engine, state: DueWorkState, now: number): Promise<TickResult> {
+export async function runDueWork(engine: Routing & Pick<Engine, 'store' | 'review' | 'counters'>, state: DueWorkState, now: number): Promise<TickResult> {
   const result: TickResult = { timed_out: 0, rate_limited: 0, warned: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false };
   const freed = new Set<string>();
   const store = engine.store;
@@ -127,7 +127,7 @@ export async function runDueWork(engine: Engine, state: DueWorkState, now: numbe
  * local day began (daily caps reset at local midnight), after a start, or when the registry changed.
  * Replies and cancels place waiting work themselves, in their own transactions.
  */
-function wakeScope(engine: Engine, state: DueWorkState, now: number, freed: ReadonlySet<string>): WakeScope {
+function wakeScope(engine: Pick<Engine, 'experts' | 'config'>, state: DueWorkState, now: number, freed: ReadonlySet<string>): WakeScope {
   let all = false;
   if (now >= state.nextDayStart) {
     // Daily caps count in each expert's own zone: a day may begin for some of them at another hour.

@@ -10,6 +10,9 @@ const GONE_AFTER_MS = 3 * HEARTBEAT_MS;
 /** Rows of instances gone this long are removed (a killed process never removes its own). */
 const FORGET_AFTER_MS = 24 * 3_600_000;
 
+/** What reading the instances table reads: the store, the clock and which row is this instance's. */
+type InstanceReads = Pick<Engine, 'store' | 'clock'> & { instanceId: string };
+
 /** A short hash of the expert registry: instances reading different config files differ here. */
 export function registryHash(engine: Pick<Engine, 'experts'>): string {
   return createHash('sha256').update(JSON.stringify(engine.experts.toEntries())).digest('hex').slice(0, 12);
@@ -25,7 +28,7 @@ export class InstanceHeartbeat {
   private readonly startedAt: number;
   private warned = '';
 
-  constructor(private readonly engine: Engine & { instanceId: string }) {
+  constructor(private readonly engine: InstanceReads & Pick<Engine, 'log' | 'experts' | 'llmBacklog'>) {
     this.startedAt = engine.clock.now();
   }
 
@@ -69,13 +72,13 @@ export class InstanceHeartbeat {
  * `GET /instances`: every instance that registered, whether it is live (refreshed within 30 s), and
  * warnings when the live ones run different versions or expert registries.
  */
-export async function listInstances(engine: Engine & { instanceId: string }) {
+export async function listInstances(engine: InstanceReads) {
   const { items, warnings } = await instancesNow(engine);
   return { items, warnings };
 }
 
 /** `listInstances`, and the live instances' rows as stored. */
-async function instancesNow(engine: Engine & { instanceId: string }) {
+async function instancesNow(engine: InstanceReads) {
   const now = engine.clock.now();
   const rows = await engine.store.instances.list();
   const items = rows.map((r) => ({

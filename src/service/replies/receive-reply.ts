@@ -2,7 +2,7 @@ import { composeReplyFeedback, type ReplyFeedback } from '../../core/compose-fee
 import { isSameReply, readReply } from '../../core/read-reply.js';
 import type { AnswerRecord } from '../../domain/answers.js';
 import { notFound } from '../../errors.js';
-import { queueStructuring, closeAsk, expertName, tellExpert, tellInThread, audit, type Engine } from '../engine/index.js';
+import { queueStructuring, closeAsk, expertName, tellExpert, tellInThread, audit, type Engine, type Routing, type Attendance } from '../engine/index.js';
 import { placeWaiting, passOn } from '../routing/index.js';
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
 import { createProposal, proposalFromAnswer } from '../review/index.js';
@@ -28,7 +28,7 @@ export interface ReplyResult {
  * capacity (an answer, a skip, a mute, an unmute) gives waiting work its chance in the same
  * transaction: queued asks for the experts involved are sent and held requests placed at once.
  */
-export async function receiveReply(engine: Engine, tx: Tx, input: ReplyInput): Promise<ReplyResult> {
+export async function receiveReply(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm'>, tx: Tx, input: ReplyInput): Promise<ReplyResult> {
   const now = engine.clock.now();
   const result = await handleReply(engine, tx, input, now);
   if (result.outcome === 'unmuted') {
@@ -40,7 +40,7 @@ export async function receiveReply(engine: Engine, tx: Tx, input: ReplyInput): P
   return result;
 }
 
-async function handleReply(engine: Engine, tx: Tx, input: ReplyInput, now: number): Promise<ReplyResult> {
+async function handleReply(engine: Attendance & Pick<Engine, 'clock' | 'transportName' | 'threadedTransport' | 'review' | 'llm'>, tx: Tx, input: ReplyInput, now: number): Promise<ReplyResult> {
   const kind = readReply(input.text);
   const actor = `expert:${input.expert_id}`;
   const ask = await tx.asks.findForReply(input.expert_id, input.request_id ?? null);
@@ -85,18 +85,18 @@ async function handleReply(engine: Engine, tx: Tx, input: ReplyInput, now: numbe
     await audit(engine, tx, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
     const live = ask.state === 'open' || ask.state === 'queued';
     const passedTo = live ? await passOn(engine, tx, request, ask, 'mute', now) : null;
-    return await reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine, passedTo), hadAsk: live });
+    return await reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine.experts, passedTo), hadAsk: live });
   }
   if (ask.state !== 'open' && ask.state !== 'queued') {
     await audit(engine, tx, { request_id: request.id, at: now, type: 'ignored_reply', actor, data: { ask_id: ask.id, text: kind, ask_state: ask.state } });
     return await reply({ outcome: 'ignored' }, { outcome: 'ignored' });
   }
   const passedTo = await passOn(engine, tx, request, ask, 'skip', now);
-  return await reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine, passedTo) });
+  return await reply({ outcome: 'skipped' }, { outcome: 'skipped', passedTo: passedTo && expertName(engine.experts, passedTo) });
 }
 
 async function takeAnswer(
-  engine: Engine,
+  engine: Pick<Engine, 'clock' | 'experts' | 'transportName' | 'threadedTransport' | 'review' | 'llm'>,
   tx: Tx,
   request: RequestRecord,
   ask: AskRecord,

@@ -3,7 +3,7 @@ import { placeWaiting } from '../routing/index.js';
 import type { RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine, failRequest } from '../engine/index.js';
+import { audit, type Engine, type Routing, failRequest } from '../engine/index.js';
 import { updateReviewCard } from '../review/index.js';
 
 /**
@@ -12,7 +12,7 @@ import { updateReviewCard } from '../review/index.js';
  * the review queue; consumers hear of it through `request_failed`. A resolved request is left as is.
  * The experts it released take waiting work at once, in the caller's transaction.
  */
-export async function cancelRequest(engine: Engine, tx: Tx, requestId: string, by: string): Promise<RequestRecord> {
+export async function cancelRequest(engine: Routing & Pick<Engine, 'review'>, tx: Tx, requestId: string, by: string): Promise<RequestRecord> {
   const now = engine.clock.now();
   const request = await tx.requests.get(requestId);
   if (!request) throw notFound('Request', requestId);
@@ -24,7 +24,7 @@ export async function cancelRequest(engine: Engine, tx: Tx, requestId: string, b
       reason: 'request cancelled',
       decided_at: now,
     });
-    await updateReviewCard(engine, tx, { id: request.proposal_id, request_id: request.id }, now);
+    await updateReviewCard(engine.review, tx, { id: request.proposal_id, request_id: request.id }, now);
   }
   await audit(engine, tx, { request_id: request.id, at: now, type: 'cancelled', actor: by, data: {} });
   await failRequest(engine, tx, request, 'cancelled', 'The request was cancelled before it resolved.', now, by);

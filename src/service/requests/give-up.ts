@@ -16,7 +16,7 @@ export function giveUpReason(request: Pick<RequestRecord, 'held'>): FailureCode 
  * `rate_limited`, every live ask is released and `request_failed` is queued, all at `now`.
  * Adds the experts whose open asks were released to `freed`.
  */
-export async function giveUp(engine: Engine, tx: Tx, request: RequestRecord, now: number, freed: Set<string>): Promise<FailureCode> {
+export async function giveUp(engine: Pick<Engine, 'clock' | 'log' | 'threadedTransport'>, tx: Tx, request: RequestRecord, now: number, freed: Set<string>): Promise<FailureCode> {
   const code = giveUpReason(request);
   const after = formatDuration(request.routing_policy.give_up_after);
   const message =

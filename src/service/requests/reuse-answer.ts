@@ -5,7 +5,7 @@ import { newId } from '../../ids.js';
 import type { AnswerReads } from '../../store/answer-repository.js';
 import type { Tx } from '../../store/store.js';
 import { createProposal } from '../review/index.js';
-import { audit, countOne, type Engine, libraryKey, queueMatch, updateRequest, writeNewRequest } from '../engine/index.js';
+import { audit, countOne, type Engine, type Drafting, libraryKey, queueMatch, updateRequest, writeNewRequest } from '../engine/index.js';
 
 /** At most this many entries are scored, those sharing the most looked-up words: enough for any paraphrase, bounded for a popular topic. */
 export const REUSE_CANDIDATES = 50;
@@ -28,7 +28,7 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
  * hand are offered, so no consumer receives another's answers. The entries scored are those
  * `prefetchReuse` looked up for it before the transaction.
  */
-export async function offerReuse(engine: Engine, tx: Tx, request: RequestRecord, { fresh, stale }: LibraryCandidates, now: number): Promise<ReuseOutcome> {
+export async function offerReuse(engine: Drafting & Pick<Engine, 'log' | 'config' | 'review'>, tx: Tx, request: RequestRecord, { fresh, stale }: LibraryCandidates, now: number): Promise<ReuseOutcome> {
   if (fresh.length === 0 && stale.length === 0) return 'none';
   const library = engine.config.library;
   const match = bestMatch(request.question, fresh, library.min_score);
@@ -53,12 +53,12 @@ export interface LibraryCandidates {
 const NONE: LibraryCandidates = { fresh: [], stale: [] };
 
 /** The entries `offerReuse` scores for a request (none when reuse is off or its topic has no library). */
-async function lookUpReuse(engine: Engine, request: ReuseSubject & { mode: ReuseMode }, now: number): Promise<LibraryCandidates> {
+async function lookUpReuse(engine: Pick<Engine, 'store' | 'config' | 'llm' | 'libraryTopics'>, request: ReuseSubject & { mode: ReuseMode }, now: number): Promise<LibraryCandidates> {
   if (request.mode === 'off' || !(await engine.libraryTopics.mayHave(libraryKey(request.topic, request.kind), now))) return NONE;
   const library = engine.config.library;
   // With a model, entries down to its lower score are judged: they are looked up too.
   const lowest = engine.llm === null ? library.min_score : Math.min(library.min_score, library.llm_min_score);
-  return libraryCandidates(engine, engine.store, request, lowest, now);
+  return libraryCandidates(engine.config, engine.store, request, lowest, now);
 }
 
 /**
@@ -67,7 +67,7 @@ async function lookUpReuse(engine: Engine, request: ReuseSubject & { mode: Reuse
  * locks, does not wait for them: an entry accepted in between is missed, as if the submit had come a
  * moment earlier. One per subject, in order.
  */
-export function prefetchReuse(engine: Engine, subjects: ReadonlyArray<ReuseSubject & { mode: ReuseMode }>, now: number): Promise<LibraryCandidates[]> {
+export function prefetchReuse(engine: Pick<Engine, 'store' | 'config' | 'llm' | 'libraryTopics'>, subjects: ReadonlyArray<ReuseSubject & { mode: ReuseMode }>, now: number): Promise<LibraryCandidates[]> {
   return Promise.all(subjects.map((s) => lookUpReuse(engine, s, now)));
 }
 
@@ -75,7 +75,7 @@ export function prefetchReuse(engine: Engine, subjects: ReadonlyArray<ReuseSubje
 export type ReuseSubject = Pick<RequestRecord, 'topic' | 'kind' | 'question' | 'consumer_id'>;
 
 /** A stale entry that would have matched: the request's asks show its answer, which `same` confirms. */
-async function noteStaleMatch(engine: Engine, tx: Tx, request: RequestRecord, stale: AnswerRecord[], now: number): Promise<void> {
+async function noteStaleMatch(engine: Pick<Engine, 'clock' | 'log' | 'config'>, tx: Tx, request: RequestRecord, stale: AnswerRecord[], now: number): Promise<void> {
   const match = bestMatch(request.question, stale, engine.config.library.min_score);
   if (match === null) return;
   request.refreshes = match.entry.id;
@@ -84,8 +84,8 @@ async function noteStaleMatch(engine: Engine, tx: Tx, request: RequestRecord, st
 }
 
 /** Active, fresh entries of the request's topic and kind that could score `minScore` against its question, that its consumer may see. */
-export async function reuseCandidates(engine: Engine, reads: { answers: AnswerReads }, request: RequestRecord, minScore: number, now: number): Promise<AnswerRecord[]> {
-  return (await libraryCandidates(engine, reads, request, minScore, now)).fresh;
+export async function reuseCandidates(config: Engine['config'], reads: { answers: AnswerReads }, request: RequestRecord, minScore: number, now: number): Promise<AnswerRecord[]> {
+  return (await libraryCandidates(config, reads, request, minScore, now)).fresh;
 }
 
 /**
@@ -93,13 +93,13 @@ export async function reuseCandidates(engine: Engine, reads: { answers: AnswerRe
  * (they hold one of its rarer words) and that its consumer may see, fresh and stale apart.
  */
 async function libraryCandidates(
-  engine: Engine,
+  config: Engine['config'],
   reads: { answers: AnswerReads },
   request: ReuseSubject,
   minScore: number,
   now: number,
 ): Promise<{ fresh: AnswerRecord[]; stale: AnswerRecord[] }> {
-  const library = engine.config.library;
+  const library = config.library;
   const words = lookupWords(request.question, request.topic, minScore);
   if (words.length === 0) return { fresh: [], stale: [] };
   const found = await reads.answers.reuseCandidates({
@@ -120,7 +120,7 @@ async function libraryCandidates(
  * model's), and `reused {answer_id, score, by}` is audited. Nobody is asked.
  */
 export async function reuseEntry(
-  engine: Engine,
+  engine: Pick<Engine, 'clock' | 'log' | 'review' | 'counters'>,
   tx: Tx,
   request: RequestRecord,
   match: QuestionMatch<AnswerRecord>,

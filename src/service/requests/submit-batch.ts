@@ -2,7 +2,7 @@ import { normalizeTopic } from '../../core/normalize-topic.js';
 import { firstCandidates } from '../../core/route-request.js';
 import { StorageUnavailable } from '../../store/errors.js';
 import type { Tx } from '../../store/store.js';
-import { liveStates, type Engine } from '../engine/index.js';
+import { liveStates, type Engine, type Intake } from '../engine/index.js';
 import { dailyQuotaOf } from '../consumers/index.js';
 import { submitRequest, type SubmitInput, type SubmitOptions, type SubmitResult } from './submit-request.js';
 import type { ConsumerRecord } from '../../domain/records.js';
@@ -20,7 +20,7 @@ const MAX_BATCH = 64;
  * each other.
  */
 export async function submitAll(
-  engine: Engine,
+  engine: Intake & Pick<Engine, 'quotaConsumers'>,
   tx: Tx,
   inputs: readonly SubmitInput[],
   library: readonly LibraryCandidates[],
@@ -40,7 +40,7 @@ export async function submitAll(
     const needed = input.dedup_key !== undefined || defaultQuota || (await engine.quotaConsumers.mayHave(input.consumer_id, now));
     if (needed && !consumers.has(input.consumer_id)) consumers.set(input.consumer_id, await tx.consumers.get(input.consumer_id));
     const consumer = consumers.get(input.consumer_id);
-    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine, consumer) : null, library: library[i]! };
+    const options: SubmitOptions = { dailyQuota: needed ? dailyQuotaOf(engine.config, consumer) : null, library: library[i]! };
     if (consumer) options.dedupWindowMs = consumer.dedup_window_ms;
     results.push(await submitRequest(engine, tx, input, options));
   }
@@ -52,7 +52,7 @@ export async function submitAll(
  * (`prefetchReuse`), not beside it: on a small pool, a transaction waiting for lookups that wait for
  * its connection would never end.
  */
-export function libraryFor(engine: Engine, inputs: readonly SubmitInput[]): Promise<LibraryCandidates[]> {
+export function libraryFor(engine: Pick<Engine, 'store' | 'clock' | 'config' | 'llm' | 'libraryTopics'>, inputs: readonly SubmitInput[]): Promise<LibraryCandidates[]> {
   const subjects = inputs.map((input) => ({
     topic: normalizeTopic(input.topic),
     kind: input.kind ?? 'answer',

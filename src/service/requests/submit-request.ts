@@ -3,7 +3,7 @@ import { policyOf, type Policy } from '../../config/config-schema.js';
 import { normalizeTopic } from '../../core/normalize-topic.js';
 import { badRequest } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { draftsQuestion, queueDraft, audit, emitEvent, type Engine, newRequest, writeNewRequest } from '../engine/index.js';
+import { draftsQuestion, queueDraft, audit, emitEvent, type Engine, type Intake, newRequest, writeNewRequest } from '../engine/index.js';
 import type { Reason, RequestRecord, RequestStatus } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
 import { checkDailyQuota } from '../consumers/index.js';
@@ -46,7 +46,7 @@ export interface SubmitOptions {
 }
 
 /** Submits a request in the caller's transaction: deduplicated, routed and asked (or held, or failed at once). */
-export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, options: SubmitOptions): Promise<SubmitResult> {
+export async function submitRequest(engine: Intake, tx: Tx, input: SubmitInput, options: SubmitOptions): Promise<SubmitResult> {
   const unknown = (input.target_experts ?? []).filter((id) => !engine.experts.has(id));
   if (unknown.length > 0) {
     throw badRequest(
@@ -71,7 +71,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
   }
   // After deduplication: a submit answered with an existing request creates nothing, so it is not
   // refused and does not count.
-  if (options.dailyQuota != null) await checkDailyQuota(engine, tx, input.consumer_id, options.dailyQuota, now);
+  if (options.dailyQuota != null) await checkDailyQuota(engine.config, tx, input.consumer_id, options.dailyQuota, now);
 
   const request: RequestRecord = newRequest({
     id: newId('req'),
@@ -91,7 +91,7 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
     drafting: engine.llm !== null,
     asked_question: null,
     give_up_at: now + policy.give_up_after,
-    warn_at: warnAt(engine, now, now + policy.give_up_after),
+    warn_at: warnAt(engine.config, now, now + policy.give_up_after),
     created_at: now,
     updated_at: now,
   });
@@ -120,8 +120,8 @@ export async function submitRequest(engine: Engine, tx: Tx, input: SubmitInput, 
  * give-up time. None when no `warn_before` is set, or when it is as long as the whole wait (the
  * warning would go out as the request is submitted, telling nothing new).
  */
-function warnAt(engine: Engine, now: number, giveUpAt: number): number | null {
-  const before = engine.config.defaults.warn_before ?? null;
+function warnAt(config: Engine['config'], now: number, giveUpAt: number): number | null {
+  const before = config.defaults.warn_before ?? null;
   return before !== null && giveUpAt - before > now ? giveUpAt - before : null;
 }
 
@@ -129,7 +129,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-async function dedupAgainst(engine: Engine, tx: Tx, existing: RequestRecord, consumerId: string, now: number): Promise<SubmitResult | null> {
+async function dedupAgainst(engine: Pick<Engine, 'clock'>, tx: Tx, existing: RequestRecord, consumerId: string, now: number): Promise<SubmitResult | null> {
   const open = OPEN_STATUSES.includes(existing.status);
   const resolved = existing.status === 'accepted' && existing.proposal_id !== null;
   if (!open && !resolved) return null; // rejected or failed: ask again

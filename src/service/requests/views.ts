@@ -1,4 +1,4 @@
-import { expertTrail, subscribersAmong, type Engine } from '../engine/index.js';
+import { expertTrail, subscribersAmong, type Engine, type Attendance } from '../engine/index.js';
 import { iso } from '../../clock.js';
 import type { Policy } from '../../config/config-schema.js';
 import { formatDuration } from '../../config/durations.js';
@@ -23,7 +23,7 @@ export function policyView(p: Policy) {
  * its own request without reading any other route: who is asked, why it waits and until when, and
  * the latest proposal (pending or decided).
  */
-export async function requestView(engine: Engine, r: RequestRecord, now = engine.clock.now()): Promise<RequestView> {
+export async function requestView(engine: Attendance & Pick<Engine, 'store' | 'clock'>, r: RequestRecord, now = engine.clock.now()): Promise<RequestView> {
   return (await requestViews(engine, [r], now))[0]!;
 }
 
@@ -32,7 +32,7 @@ export async function requestView(engine: Engine, r: RequestRecord, now = engine
  * subscribers are read in one query each for the whole page: read request by request, a page of 50
  * was 150-250 queries, each a round trip to PostgreSQL (26 ms for a page at 100,000 requests).
  */
-export async function requestViews(engine: Engine, rows: readonly RequestRecord[], now = engine.clock.now()): Promise<RequestView[]> {
+export async function requestViews(engine: Attendance & Pick<Engine, 'store' | 'clock'>, rows: readonly RequestRecord[], now = engine.clock.now()): Promise<RequestView[]> {
   const { store } = engine;
   const ids = rows.map((r) => r.id);
   const [asks, proposals, attached, consumers] = await Promise.all([
@@ -50,7 +50,7 @@ export async function requestViews(engine: Engine, rows: readonly RequestRecord[
 }
 
 async function viewOf(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'store'>,
   r: RequestRecord,
   asks: readonly AskRecord[],
   latest: ProposalRecord | undefined,
@@ -98,7 +98,7 @@ async function viewOf(
 export type RequestView = Awaited<ReturnType<typeof viewOf>>;
 
 /** A page of requests, newest first, with the cursor of the next page (null on the last). */
-export async function listRequests(engine: Engine, query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
+export async function listRequests(engine: Attendance & Pick<Engine, 'store' | 'clock'>, query: RequestQuery): Promise<{ items: RequestView[]; next_cursor: string | null }> {
   const rows = await engine.store.requests.list({ ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   return {
@@ -108,13 +108,13 @@ export async function listRequests(engine: Engine, query: RequestQuery): Promise
 }
 
 /** An expert's own audit trail (away, back), oldest first. Unknown expert: 404. */
-export async function expertAuditTrail(engine: Engine, expertId: string) {
+export async function expertAuditTrail(engine: Pick<Engine, 'store' | 'experts'>, expertId: string) {
   if (!engine.experts.has(expertId)) throw notFound('Expert', expertId);
   return (await engine.store.requests.audit(expertTrail(expertId))).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
 }
 
 /** A request's audit trail, oldest first. Unknown id: 404. */
-export async function auditTrail(engine: Engine, requestId: string) {
-  if (!(await engine.store.requests.get(requestId))) throw notFound('Request', requestId);
-  return (await engine.store.requests.audit(requestId)).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
+export async function auditTrail(store: Engine['store'], requestId: string) {
+  if (!(await store.requests.get(requestId))) throw notFound('Request', requestId);
+  return (await store.requests.audit(requestId)).map((e) => ({ at: iso(e.at), type: e.type, actor: e.actor, data: e.data }));
 }

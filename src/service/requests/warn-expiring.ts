@@ -1,7 +1,7 @@
 import { iso } from '../../clock.js';
 import { formatShortDuration } from '../../config/durations.js';
 import { isWaiting } from '../../domain/records.js';
-import { audit, emitEvent, type Engine } from '../engine/index.js';
+import { audit, emitEvent, type Engine, type Attendance } from '../engine/index.js';
 import { waitingOf } from '../availability/index.js';
 import type { Tx } from '../../store/store.js';
 
@@ -12,7 +12,7 @@ import type { Tx } from '../../store/store.js';
  * have warned, answered or closed it since. `warn_at` is cleared in the same transaction as the event
  * is queued, so the warning goes out once, whatever the instances and restarts. Returns whether it did.
  */
-export async function warnExpiring(engine: Engine, tx: Tx, requestId: string, now: number): Promise<boolean> {
+export async function warnExpiring(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log'>, tx: Tx, requestId: string, now: number): Promise<boolean> {
   const request = await tx.requests.get(requestId);
   if (!request || !isWaiting(request) || request.warn_at === null || request.warn_at > now || request.give_up_at <= now) return false;
   await tx.requests.update(request.id, { warn_at: null });

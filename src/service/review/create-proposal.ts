@@ -10,7 +10,7 @@ import { proposalBody } from './proposal-body.js';
  * provenance is fixed at reply time (who answered, when, after an escalation or not), even when the
  * proposal itself is created later, once the answer is structured.
  */
-export function proposalFromAnswer(engine: Engine, ask: AskRecord, text: string, now: number): UnstructuredProposal {
+export function proposalFromAnswer(engine: Pick<Engine, 'experts' | 'transportName'>, ask: AskRecord, text: string, now: number): UnstructuredProposal {
   const expertName = engine.experts.get(ask.expert_id)?.name ?? ask.expert_id;
   return {
     id: newId('prop'),
@@ -36,10 +36,10 @@ export function proposalFromAnswer(engine: Engine, ask: AskRecord, text: string,
  * and the `proposal` event queued for auto-accepting subscribers, all in the caller's transaction.
  * The one place a proposal is created, with or without an LLM.
  */
-export async function createProposal(engine: Engine, tx: Tx, request: RequestRecord, proposal: ProposalRecord, now: number): Promise<void> {
+export async function createProposal(engine: Pick<Engine, 'clock' | 'review'>, tx: Tx, request: RequestRecord, proposal: ProposalRecord, now: number): Promise<void> {
   await tx.proposals.insert(proposal);
   await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
   await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
-  await postReviewCard(engine, tx, proposal, now);
+  await postReviewCard(engine.review, tx, proposal, now);
 }

@@ -6,7 +6,7 @@ import { compileSchema } from '../../llm/json-schema.js';
 import { DEFAULT_KIND_SCHEMA } from '../../llm/structure-answer.js';
 import { kindSchemaOf } from '../consumers/index.js';
 import type { Reads, Tx } from '../../store/store.js';
-import { audit, countOne, emitEvent, queueMessage, type Engine } from '../engine/index.js';
+import { audit, countOne, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
 import { updateReviewCard } from './review-channel.js';
 import { proposalBody } from './proposal-body.js';
 import { recordAnswer } from '../library/index.js';
@@ -33,7 +33,7 @@ export interface DecisionInput {
  * entry, and messages nobody.
  */
 export async function decideProposal(
-  engine: Engine,
+  engine: Roster & Pick<Engine, 'clock' | 'review' | 'counters' | 'llm' | 'libraryTopics'>,
   tx: Tx,
   proposalId: string,
   status: 'accepted' | 'rejected',
@@ -43,7 +43,7 @@ export async function decideProposal(
   const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
   const request = (await tx.requests.get(proposal.request_id))!;
-  const edit = status === 'accepted' ? await reviewerEdit(engine, tx, proposal, request, input) : null;
+  const edit = status === 'accepted' ? await reviewerEdit(engine.llm, tx, proposal, request, input) : null;
   const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
   if (!(await tx.proposals.decide(proposalId, status, decision))) return (await tx.proposals.get(proposalId))!;
   // The library entry this proposal was made of, if any.
@@ -56,7 +56,7 @@ export async function decideProposal(
     await tx.proposals.revise(proposalId, edit);
   }
   await tx.requests.update(request.id, { status, updated_at: now });
-  await updateReviewCard(engine, tx, proposal, now);
+  await updateReviewCard(engine.review, tx, proposal, now);
   await audit(engine, tx, {
     request_id: request.id,
     at: now,
@@ -76,7 +76,7 @@ export async function decideProposal(
     await tx.answers.countReuse(reusedFrom);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
   } else if (status === 'accepted') {
-    await recordAnswer(engine, tx, request, decided, now);
+    await recordAnswer(engine.libraryTopics, tx, request, decided, now);
     await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
     const expert = engine.experts.get(proposal.provenance.expert_id);
     await queueMessage(
@@ -105,11 +105,12 @@ export async function decideProposal(
  * The proposal a decision is about: unknown → 404; already decided → returned as it is (the decision
  * is a no-op); pending → checked that the decider is not the expert who answered (409).
  */
-export async function proposalToDecide(engine: Engine, reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
+export async function proposalToDecide(engine: Pick<Engine, 'experts'>, reads: Reads, proposalId: string, decidedBy: string): Promise<{ proposal: ProposalRecord; pending: boolean }> {
   const proposal = await reads.proposals.get(proposalId);
   if (!proposal) throw notFound('Proposal', proposalId);
   if (proposal.status !== 'pending') return { proposal, pending: false };
-  if (isAnsweringExpert(engine, decidedBy, proposal)) {
+  // The registry as it is now, after the read above (`PUT /experts` swaps it whole).
+  if (isAnsweringExpert(engine.experts, decidedBy, proposal)) {
     throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
   }
   return { proposal, pending: true };
@@ -120,10 +121,10 @@ export async function proposalToDecide(engine: Engine, reads: Reads, proposalId:
  * (a token's name, a typed `decided_by`, or a chat user as "<name> (slack:<id>)") matches the expert's
  * id or name, as recorded on the proposal or in the registry now, ignoring case and surrounding spaces.
  */
-export function isAnsweringExpert(engine: Engine, decidedBy: string, proposal: ProposalRecord): boolean {
+export function isAnsweringExpert(experts: Engine['experts'], decidedBy: string, proposal: ProposalRecord): boolean {
   const fold = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
   const expert = proposal.provenance;
-  const them = new Set([expert.expert_id, expert.expert_name, engine.experts.get(expert.expert_id)?.name ?? expert.expert_name].map(fold));
+  const them = new Set([expert.expert_id, expert.expert_name, experts.get(expert.expert_id)?.name ?? expert.expert_name].map(fold));
   const chatUser = /^(.*)\((?:slack|chat):([^)]+)\)\s*$/.exec(decidedBy);
   const decider = chatUser ? [decidedBy, chatUser[1]!, chatUser[2]!] : [decidedBy];
   return decider.some((d) => them.has(fold(d)));
@@ -136,7 +137,7 @@ export function isAnsweringExpert(engine: Engine, decidedBy: string, proposal: P
  * (validated against the kind's schema, or the default `{summary, facts}` with an LLM).
  */
 async function reviewerEdit(
-  engine: Engine,
+  llm: Engine['llm'],
   reads: Reads,
   proposal: ProposalRecord,
   request: RequestRecord,
@@ -144,7 +145,7 @@ async function reviewerEdit(
 ): Promise<Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'> | null> {
   const answer = input.answer?.trim();
   const changed = answer !== undefined && answer !== proposal.answer;
-  if (input.structured !== undefined) checkStructured(engine, await reads.consumers.list(), request, input.structured);
+  if (input.structured !== undefined) checkStructured(llm, await reads.consumers.list(), request, input.structured);
   if (!changed && input.structured === undefined) return null;
   const text = changed ? answer : proposal.answer;
   let structured = input.structured;
@@ -170,8 +171,8 @@ const isTextOnly = (structured: unknown) =>
  * kind (`kind_schemas`), or, with an LLM, the default `{summary, facts}`; without either there is no
  * structure to correct beyond the text itself.
  */
-function checkStructured(engine: Engine, consumers: readonly ConsumerRecord[], request: RequestRecord, structured: unknown): void {
-  const schema = kindSchemaOf(consumers, request.kind) ?? (engine.llm ? DEFAULT_KIND_SCHEMA : null);
+function checkStructured(llm: Engine['llm'], consumers: readonly ConsumerRecord[], request: RequestRecord, structured: unknown): void {
+  const schema = kindSchemaOf(consumers, request.kind) ?? (llm ? DEFAULT_KIND_SCHEMA : null);
   if (schema === null) {
     throw badRequest(`No consumer registered a schema for kind "${request.kind}", so there is no structured form to edit; edit the answer instead.`);
   }

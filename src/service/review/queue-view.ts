@@ -26,10 +26,10 @@ export interface ReturnedAnswer {
  * and the answers sent back on them (each request's other proposals are not read: a queue of hundreds
  * spent most of its time turning rows nobody shows into records).
  */
-export async function queueView(engine: Engine): Promise<QueueItem[]> {
-  const pending = await engine.store.proposals.pending();
+export async function queueView(store: Engine['store']): Promise<QueueItem[]> {
+  const pending = await store.proposals.pending();
   const ids = [...new Set(pending.map((p) => p.request_id))];
-  const [requests, returned] = await Promise.all([engine.store.requests.summaries(ids), engine.store.proposals.returnedFor(ids)]);
+  const [requests, returned] = await Promise.all([store.requests.summaries(ids), store.proposals.returnedFor(ids)]);
   const items: QueueItem[] = [];
   for (const p of pending) {
     const request = requests.get(p.request_id);

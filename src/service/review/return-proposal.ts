@@ -2,7 +2,7 @@ import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { badRequest } from '../../errors.js';
 import { proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, type Engine, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
+import { audit, countOne, type Intake, type Routing, type Drafting, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
 import { planAsk, routeAndAsk } from '../routing/index.js';
 import { updateReviewCard } from './review-channel.js';
 
@@ -23,7 +23,7 @@ export interface ReturnInput {
  * A proposal reused from the library has no expert to send it back to: returning it says "not a
  * match, ask an expert", and the request is routed as if nothing had matched.
  */
-export async function returnProposal(engine: Engine, tx: Tx, proposalId: string, input: ReturnInput): Promise<ProposalRecord> {
+export async function returnProposal(engine: Intake, tx: Tx, proposalId: string, input: ReturnInput): Promise<ProposalRecord> {
   const now = engine.clock.now();
   const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
@@ -36,7 +36,7 @@ export async function returnProposal(engine: Engine, tx: Tx, proposalId: string,
   if (reused) countOne(engine.counters.reuse, 'returned');
 
   const request = (await tx.requests.get(proposal.request_id))!;
-  await updateReviewCard(engine, tx, proposal, now);
+  await updateReviewCard(engine.review, tx, proposal, now);
   const typedBy = input.typed_by !== undefined ? { typed_by: input.typed_by } : {};
   if (!reused) {
     request.status = 'asked';
@@ -61,7 +61,7 @@ export async function returnProposal(engine: Engine, tx: Tx, proposalId: string,
  * when an LLM is configured, then asked, held or failed. Reuse is offered only at submit, so the
  * declined entry is never offered to it again.
  */
-async function askAnExpert(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+async function askAnExpert(engine: Routing & Drafting, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   await updateRequest(tx, request, { status: 'queued', drafting: await draftsQuestion(engine, tx, request, now), updated_at: now });
   const outcome = await routeAndAsk(engine, tx, request, now);
   if (outcome !== 'failed' && request.drafting) await queueDraft(engine, tx, request, now);

@@ -10,17 +10,17 @@ import { queueMessage, type Engine } from '../engine/index.js';
  * transaction that creates or decides the proposal; the card is rendered when the message goes out,
  * from the proposal as it stands then, so a card is never posted with buttons for a decided proposal.
  */
-export async function postReviewCard(engine: Engine, tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
-  await queueChannelMessage(engine, tx, 'review_card', proposal, now);
+export async function postReviewCard(review: Engine['review'], tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
+  await queueChannelMessage(review, tx, 'review_card', proposal, now);
 }
 
 /** Any decision, from any surface: the card loses its buttons and says who decided and when. */
-export async function updateReviewCard(engine: Engine, tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
-  await queueChannelMessage(engine, tx, 'review_update', proposal, now);
+export async function updateReviewCard(review: Engine['review'], tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
+  await queueChannelMessage(review, tx, 'review_update', proposal, now);
 }
 
-async function queueChannelMessage(engine: Engine, tx: Tx, purpose: 'review_card' | 'review_update', p: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
-  if (engine.review.channel === null) return;
+async function queueChannelMessage(review: Engine['review'], tx: Tx, purpose: 'review_card' | 'review_update', p: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
+  if (review.channel === null) return;
   await queueMessage(tx, { expert_id: '', request_id: p.request_id, ask_id: null, proposal_id: p.id, purpose, text: `${purpose} ${p.id}` }, now);
 }
 
@@ -63,12 +63,12 @@ const LAST_REMINDER = 'review.last_reminder_at';
  * per `remind_after`, whatever the number of proposals. Returns whether it reminded.
  */
 /** Whether a reminder may be due: the oldest pending proposal has waited `review.remind_after` (a read). */
-export async function mayRemind(engine: Engine, now: number): Promise<boolean> {
+export async function mayRemind(engine: Pick<Engine, 'store' | 'review'>, now: number): Promise<boolean> {
   const oldest = await engine.store.proposals.oldestPending();
   return oldest !== undefined && now - oldest.created_at >= engine.review.remindAfterMs;
 }
 
-export async function remindReviewers(engine: Engine, tx: Tx, now: number): Promise<boolean> {
+export async function remindReviewers(engine: Pick<Engine, 'log' | 'review' | 'counters'>, tx: Tx, now: number): Promise<boolean> {
   const every = engine.review.remindAfterMs;
   // One indexed row per tick: the oldest pending proposal (ids sort by creation).
   const oldest = await tx.proposals.oldestPending();
@@ -90,10 +90,10 @@ export async function remindReviewers(engine: Engine, tx: Tx, now: number): Prom
 }
 
 /** Cards whose request passed its give-up time while waiting for review are updated to say so, once. */
-export async function noteOverdueCards(engine: Engine, tx: Tx, now: number): Promise<void> {
+export async function noteOverdueCards(engine: Pick<Engine, 'review'>, tx: Tx, now: number): Promise<void> {
   if (engine.review.channel === null) return;
   for (const id of await tx.proposals.takeOverdueReviewCards(now)) {
     const proposal = await tx.proposals.get(id);
-    if (proposal) await updateReviewCard(engine, tx, proposal, now);
+    if (proposal) await updateReviewCard(engine.review, tx, proposal, now);
   }
 }

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { ReviewAction, ReviewOutcome } from '../../transport/transport.js';
 import { decideProposal } from './decide-proposal.js';
 import type { Tx } from '../../store/store.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, Intake } from '../engine/index.js';
 import { returnProposal } from './return-proposal.js';
 
 /**
@@ -11,7 +11,7 @@ import { returnProposal } from './return-proposal.js';
  * `<name> (slack:<user id>)`. The event id is recorded in the same transaction, so a redelivered click
  * decides once.
  */
-export async function reviewFromChat(engine: Engine, tx: Tx, a: ReviewAction): Promise<ReviewOutcome> {
+export async function reviewFromChat(engine: Intake & Pick<Engine, 'libraryTopics'>, tx: Tx, a: ReviewAction): Promise<ReviewOutcome> {
   if (a.eventId !== undefined && !(await tx.chat.markEvent(a.eventId, engine.clock.now()))) {
     return { outcome: 'duplicate', message: 'Already handled.' };
   }

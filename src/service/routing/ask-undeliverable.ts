@@ -1,6 +1,6 @@
 import { placeWaiting } from './place-waiting.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine } from '../engine/index.js';
+import { audit, type Routing } from '../engine/index.js';
 import { passOn } from './pass-on.js';
 
 /**
@@ -8,7 +8,7 @@ import { passOn } from './pass-on.js';
  * passed on exactly as a `skip` would pass it, with the audit row `ask_undeliverable` carrying the
  * platform's error code. Runs in the caller's transaction (the dispatcher's outcome commit).
  */
-export async function askUndeliverable(engine: Engine, tx: Tx, askId: string, code: string, now: number): Promise<void> {
+export async function askUndeliverable(engine: Routing, tx: Tx, askId: string, code: string, now: number): Promise<void> {
   const ask = await tx.asks.get(askId);
   if (!ask || ask.state !== 'open') return;
   const request = (await tx.requests.get(ask.request_id))!;

@@ -2,7 +2,7 @@ import { iso } from '../../clock.js';
 import { formatDuration, formatShortDuration } from '../../config/durations.js';
 import type { AskRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, closeAsk, expertName, type Engine } from '../engine/index.js';
+import { audit, closeAsk, expertName, type Routing } from '../engine/index.js';
 import { nextInChain } from './pass-on.js';
 import { planAsk } from './place-asks.js';
 
@@ -13,7 +13,7 @@ import { planAsk } from './place-asks.js';
  * counting against its expert, and the request becomes `escalated`. With nobody to escalate to the
  * ask keeps waiting for a reply and is not checked again. Returns whether it escalated.
  */
-export async function escalateAsk(engine: Engine, tx: Tx, due: AskRecord, now: number, freed: Set<string>): Promise<boolean> {
+export async function escalateAsk(engine: Routing, tx: Tx, due: AskRecord, now: number, freed: Set<string>): Promise<boolean> {
   const request = await tx.requests.get(due.request_id);
   // The due-work read locks nothing: another instance may have escalated, answered or closed this ask
   // since. Read again now that the request is held, and act only if it is still due.
@@ -27,7 +27,7 @@ export async function escalateAsk(engine: Engine, tx: Tx, due: AskRecord, now: n
     return false;
   }
   const waitedFor = ask.sent_at;
-  await closeAsk(engine, tx, ask, 'escalated', { why: 'escalated', to: expertName(engine, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
+  await closeAsk(engine, tx, ask, 'escalated', { why: 'escalated', to: expertName(engine.experts, target), after: formatShortDuration(request.routing_policy.escalation_after) }, now);
   freed.add(ask.expert_id);
   request.status = 'escalated';
   await tx.requests.update(request.id, { status: 'escalated', updated_at: now });

@@ -1,6 +1,6 @@
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
-import { closeAsk, expertName, audit, liveStates, type Engine, failRequest } from '../engine/index.js';
+import { closeAsk, expertName, audit, liveStates, type Engine, type Attendance, failRequest } from '../engine/index.js';
 import type { Reads, Tx } from '../../store/store.js';
 import { findCandidates, isCapped } from '../../core/route-request.js';
 import { iso } from '../../clock.js';
@@ -17,7 +17,7 @@ import { routeLive } from './route-live.js';
  * Returns the expert it was passed to, or null.
  */
 export async function passOn(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>,
   tx: Tx,
   request: RequestRecord,
   ask: AskRecord,
@@ -27,7 +27,7 @@ export async function passOn(
   detail: Record<string, unknown> = {},
 ): Promise<string | null> {
   const target = chosen ?? (await nextInChain(engine, tx, request, ask.expert_id, now));
-  const passedTo = target && expertName(engine, target);
+  const passedTo = target && expertName(engine.experts, target);
   const closure = why === 'mute' ? { why: 'muted' as const } : why === 'away' ? { why: 'away' as const, passedTo } : { why: 'skipped' as const, passedTo };
   await closeAsk(engine, tx, ask, 'skipped', closure, now);
   if (why === 'away') {
@@ -65,7 +65,7 @@ export async function passOn(
  * by their chat status) and not already asked on this request. A capped target is still returned: its
  * ask waits until the expert frees up.
  */
-export async function nextInChain(engine: Engine, reads: Reads, request: RequestRecord, fromExpertId: string, now = engine.clock.now()): Promise<string | null> {
+export async function nextInChain(engine: Pick<Engine, 'clock' | 'experts' | 'presence'>, reads: Reads, request: RequestRecord, fromExpertId: string, now = engine.clock.now()): Promise<string | null> {
   const asked = new Set((await reads.asks.listFor(request.id)).map((a) => a.expert_id));
   const seen = new Set<string>([fromExpertId]);
   let current = engine.experts.get(fromExpertId)?.escalation_to ?? null;
@@ -73,7 +73,7 @@ export async function nextInChain(engine: Engine, reads: Reads, request: Request
     seen.add(current);
     const expert = engine.experts.get(current);
     if (!expert) return null;
-    if (!asked.has(current) && !(await reads.asks.isMuted(current)) && !(await isAwayNow(engine, reads, current, now))) return current;
+    if (!asked.has(current) && !(await reads.asks.isMuted(current)) && !(await isAwayNow(engine.presence, reads, current, now))) return current;
     current = expert.escalation_to;
   }
   return null;
@@ -88,13 +88,13 @@ export async function nextInChain(engine: Engine, reads: Reads, request: Request
  * `status`: the expert is away by their chat status, not on a spell of their own. The ask is passed on
  * the same way, but with nobody to take it, it is left as it is (it waits for them) and null returned.
  */
-export async function passOnForAway(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, status: { until: number } | null = null): Promise<string | null> {
+export async function passOnForAway(engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, status: { until: number } | null = null): Promise<string | null> {
   const delegate = (await awaysAt(tx, [ask.expert_id], now)).get(ask.expert_id)?.delegate_to ?? null;
   const expert = delegate === null ? undefined : engine.experts.get(delegate);
   const detail = status ? { source: 'slack_status', until: iso(status.until) } : {};
   let standIn: string | null = null;
   if (expert && !(await tx.asks.listFor(request.id)).some((a) => a.expert_id === expert.id)) {
-    const free = !(await tx.asks.isMuted(expert.id)) && !(await isAwayNow(engine, tx, expert.id, now));
+    const free = !(await tx.asks.isMuted(expert.id)) && !(await isAwayNow(engine.presence, tx, expert.id, now));
     if (free) standIn = expert.id;
     const state = (await liveStates(engine, tx, [expert.id], now)).get(expert.id);
     const availableNow =
@@ -110,11 +110,11 @@ export async function passOnForAway(engine: Engine, tx: Tx, request: RequestReco
  * Who routing would ask on the request now among its candidates not asked on it yet, passing over
  * anyone away; null when nobody is left or everyone left is at a cap.
  */
-async function nextCandidate(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<string | null> {
+async function nextCandidate(engine: Attendance, tx: Tx, request: RequestRecord, now: number): Promise<string | null> {
   const asked = new Set((await tx.asks.listFor(request.id)).map((a) => a.expert_id));
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics).filter((c) => !asked.has(c.expertId));
   if (candidates.length === 0) return null;
   const { decision } = await routeLive(engine, tx, candidates, request.routing_policy, now);
   if (decision.outcome !== 'ask') return null;
-  return decision.ask.find((id) => !asked.has(id) && awayByStatus(engine, id, now) === null) ?? null;
+  return decision.ask.find((id) => !asked.has(id) && awayByStatus(engine.presence, id, now) === null) ?? null;
 }

@@ -6,7 +6,7 @@ import { isCapped, limitsFor } from '../../core/route-request.js';
 import { newId } from '../../ids.js';
 import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../../domain/records.js';
 import type { AskPatch, Tx } from '../../store/store.js';
-import { audit, liveStates, queueMessage, type Engine, isNewRequest, updateRequest, noteFirstAsk } from '../engine/index.js';
+import { audit, liveStates, queueMessage, type Engine, type Attendance, isNewRequest, updateRequest, noteFirstAsk } from '../engine/index.js';
 import { expertAvailability, inForce } from '../availability/index.js';
 
 /**
@@ -14,7 +14,7 @@ import { expertAvailability, inForce } from '../availability/index.js';
  * hours, expert not muted and not at a cap. Otherwise the ask stays `queued` and is sent later.
  * The ask is written once, in the state it ends up in. Must run inside a transaction.
  */
-export async function planAsk(engine: Engine, tx: Tx, request: RequestRecord, expertId: string, via: AskVia, now: number, instructions: string | null = null): Promise<AskRecord> {
+export async function planAsk(engine: Attendance & Pick<Engine, 'clock'>, tx: Tx, request: RequestRecord, expertId: string, via: AskVia, now: number, instructions: string | null = null): Promise<AskRecord> {
   const ask: AskRecord = {
     id: newId('ask'),
     request_id: request.id,
@@ -57,7 +57,7 @@ export type SendOutcome = 'sent' | BlockReason | 'capped' | 'muted' | 'set_away'
  * while `awayPassesOn`, for the caller to pass on; a new ask went to them because nobody else could
  * take the request, and waits.
  */
-export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false, awayPassesOn = !isNew): Promise<SendOutcome> {
+export async function trySendAsk(engine: Attendance & Pick<Engine, 'clock'>, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, isNew = false, awayPassesOn = !isNew): Promise<SendOutcome> {
   // A new ask (from `planAsk`) is inserted once at the end, in its final state; an existing one is updated.
   const save = async (patch: AskPatch) => {
     Object.assign(ask, patch);
@@ -69,7 +69,7 @@ export async function trySendAsk(engine: Engine, tx: Tx, request: RequestRecord,
 }
 
 async function decideSend(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'clock'>,
   tx: Tx,
   request: RequestRecord,
   ask: AskRecord,
@@ -124,7 +124,7 @@ async function decideSend(
     sentBack: ask.instructions
       ? { instructions: ask.instructions, previousAnswer: (await tx.proposals.listFor(request.id)).at(-1)?.answer ?? null }
       : undefined,
-    previous: ask.instructions ? undefined : await previousAnswer(engine, tx, request),
+    previous: ask.instructions ? undefined : await previousAnswer(engine.config, tx, request),
     guideUrl: engine.config.org.expert_guide_url,
   });
   const limits = limitsFor(policy, expert);
@@ -157,11 +157,11 @@ async function decideSend(
  * The stale library entry a request's asks show, while it is still in the library (a retired one is
  * not shown). Not on an ask sent back by a reviewer: the instructions are what the expert answers then.
  */
-async function previousAnswer(engine: Engine, tx: Tx, request: RequestRecord): Promise<PreviousAnswer | undefined> {
+async function previousAnswer(config: Engine['config'], tx: Tx, request: RequestRecord): Promise<PreviousAnswer | undefined> {
   if (!request.refreshes) return undefined;
   const entry = await tx.answers.get(request.refreshes);
   if (!entry || entry.status === 'retired') return undefined;
-  return { answer: entry.answer, expertName: entry.expert_name, verifiedAt: entry.verified_at, timeZone: engine.config.org.timezone };
+  return { answer: entry.answer, expertName: entry.expert_name, verifiedAt: entry.verified_at, timeZone: config.org.timezone };
 }
 
 /**

@@ -4,7 +4,7 @@ import { compareWaiting, type WaitingKey } from '../../core/waiting-order.js';
 import { isWaiting, type AskRecord, type RequestRecord } from '../../domain/records.js';
 import { StorageUnavailable } from '../../store/errors.js';
 import type { HeldRequest, Reads, Tx, WaitingAsk } from '../../store/store.js';
-import { type Engine, noteFirstAsk, failRequest, updateRequest, writeChanges } from '../engine/index.js';
+import { type Engine, type Routing, type Attendance, type Roster, noteFirstAsk, failRequest, updateRequest, writeChanges } from '../engine/index.js';
 import { passOn, passOnForAway } from './pass-on.js';
 import { trySendAsk, type SendOutcome } from './place-asks.js';
 import { routeLive } from './route-live.js';
@@ -33,7 +33,7 @@ type Item = (WaitingKey & { kind: 'ask'; ask: WaitingAsk }) | (WaitingKey & { ki
  * quiet hours ended. Experts found capped are remembered for the rest of the pass, so a long queue
  * behind a busy expert costs one check, not one per ask.
  */
-export async function placeWaiting(engine: Engine, tx: Tx, scope: WakeScope, now: number, depth = 0): Promise<PlaceResult> {
+export async function placeWaiting(engine: Routing, tx: Tx, scope: WakeScope, now: number, depth = 0): Promise<PlaceResult> {
   const result: PlaceResult = { sent: 0, placed: 0 };
   const items = await collect(engine, tx, scope, now);
   if (items.length === 0) return result;
@@ -62,7 +62,7 @@ export async function mayPlace(reads: Reads, scope: WakeScope, now: number): Pro
   return scope === 'all' || scope.size > 0 || (await reads.asks.dueQueued(now)).length > 0;
 }
 
-async function collect(engine: Engine, tx: Tx, scope: WakeScope, now: number): Promise<Item[]> {
+async function collect(engine: Roster, tx: Tx, scope: WakeScope, now: number): Promise<Item[]> {
   const byId = new Map<string, WaitingAsk>();
   for (const ask of await tx.asks.dueQueued(now)) byId.set(ask.id, ask);
   if (scope === 'all' || scope.size > 0) {
@@ -99,7 +99,7 @@ const capKey = (expertId: string, policy: Policy) =>
  * work too. An ask sent to an expert not asked on this request before is noted for the sender
  * (`noteFirstAsk`) unless an ask was passed on meanwhile.
  */
-export async function placeAsksOf(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<void> {
+export async function placeAsksOf(engine: Routing, tx: Tx, request: RequestRecord, now: number): Promise<void> {
   const result: PlaceResult = { sent: 0, placed: 0 };
   const freed = new Set<string>();
   const asks = await tx.asks.listFor(request.id);
@@ -123,7 +123,7 @@ export async function placeAsksOf(engine: Engine, tx: Tx, request: RequestRecord
 }
 
 async function sendWaitingAsk(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>,
   tx: Tx,
   waiting: AskRecord,
   now: number,
@@ -140,7 +140,7 @@ async function sendWaitingAsk(
 
 /** Tries a queued ask, current as of `request` (read in this transaction); what came of it, or `released` with its request closed. */
 async function sendQueuedAsk(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>,
   tx: Tx,
   request: RequestRecord | undefined,
   ask: AskRecord,
@@ -149,7 +149,7 @@ async function sendQueuedAsk(
   freed: Set<string>,
   result: PlaceResult,
 ): Promise<SendOutcome | 'released'> {
-  if (request && isWaiting(request)) await followDefaults(engine, tx, request, now);
+  if (request && isWaiting(request)) await followDefaults(engine.config, tx, request, now);
   if (!request || !isWaiting(request)) {
     // Closing a request releases its asks; a queued ask left on a closed one is let go here.
     await tx.asks.update(ask.id, { state: 'released', closed_at: now, send_after: null });
@@ -170,7 +170,7 @@ async function sendQueuedAsk(
     const before = await liveExperts(tx, request.id);
     if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);
     else if (outcome === 'set_away') await passOnForAway(engine, tx, request, ask, now);
-    else if (!(await passOnForAway(engine, tx, request, ask, now, { until: awayByStatus(engine, ask.expert_id, now)! }))) {
+    else if (!(await passOnForAway(engine, tx, request, ask, now, { until: awayByStatus(engine.presence, ask.expert_id, now)! }))) {
       // Away by their chat status and nobody else can take it: the ask waits for them.
       return trySendAsk(engine, tx, request, ask, now, false, false);
     }
@@ -183,10 +183,10 @@ async function sendQueuedAsk(
   return outcome;
 }
 
-async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): Promise<void> {
+async function placeHeld(engine: Routing, tx: Tx, held: HeldRequest, now: number, blocked: Set<string>, result: PlaceResult): Promise<void> {
   const request = await tx.requests.get(held.id);
   if (!request || !request.held || request.status !== 'queued') return;
-  const policy = await followDefaults(engine, tx, request, now);
+  const policy = await followDefaults(engine.config, tx, request, now);
   const candidates = findCandidates(request.topic, request.target_experts, engine.experts, engine.config.topics);
   if (candidates.length > 0 && candidates.every((c) => blocked.has(capKey(c.expertId, policy)))) return;
 
@@ -214,9 +214,9 @@ async function placeHeld(engine: Engine, tx: Tx, held: HeldRequest, now: number,
  * set itself, so raising a limit in the configuration (and restarting) releases what it held. Its
  * give-up deadline stays as it was fixed at submission. Returns the policy now in force.
  */
-async function followDefaults(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<Policy> {
+async function followDefaults(config: Engine['config'], tx: Tx, request: RequestRecord, now: number): Promise<Policy> {
   if (request.own_policy === null) return request.routing_policy;
-  const current: Policy = { ...policyOf(engine.config.defaults), ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
+  const current: Policy = { ...policyOf(config.defaults), ...request.own_policy, give_up_after: request.routing_policy.give_up_after };
   const changed = (Object.keys(current) as Array<keyof Policy>).some((k) => JSON.stringify(current[k]) !== JSON.stringify(request.routing_policy[k]));
   if (changed) await updateRequest(tx, request, { routing_policy: current, updated_at: now });
   return current;
@@ -231,7 +231,7 @@ async function liveExperts(tx: Tx, requestId: string): Promise<Set<string>> {
  * the request id, and the request fails with reason `error` so it is not retried forever;
  * the service keeps running either way.
  */
-export async function guarded(engine: Engine, tx: Tx, requestId: string, now: number, work: (tx: Tx) => Promise<void>, freed?: Set<string>): Promise<boolean> {
+export async function guarded(engine: Pick<Engine, 'clock' | 'log' | 'threadedTransport'>, tx: Tx, requestId: string, now: number, work: (tx: Tx) => Promise<void>, freed?: Set<string>): Promise<boolean> {
   try {
     await tx.savepoint(work);
     return true;

@@ -1,13 +1,13 @@
 import { findCandidates, firstCandidates, type RouteDecision } from '../../core/route-request.js';
 import type { RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine, failRequest, updateRequest, writeNewRequest } from '../engine/index.js';
+import { audit, type Engine, type Routing, type Attendance, type Roster, failRequest, updateRequest, writeNewRequest } from '../engine/index.js';
 import { routingFacts, suggestTopics } from '../availability/index.js';
 import { planAsk } from './place-asks.js';
 import { routeLive } from './route-live.js';
 
 /** Routes a new request (or one whose reused answer was sent back) and plans its asks. Returns what happened to the request. */
-export async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {
+export async function routeAndAsk(engine: Routing, tx: Tx, request: RequestRecord, now: number): Promise<'asked' | 'held' | 'failed'> {
   const decision = await decideRoute(engine, tx, request, now);
 
   if (decision.outcome === 'failed') {
@@ -41,7 +41,7 @@ export async function routeAndAsk(engine: Engine, tx: Tx, request: RequestRecord
  * free up. Used for new requests and for held ones placed later (`extra` says which).
  */
 export async function askAsRouted(
-  engine: Engine,
+  engine: Attendance & Pick<Engine, 'clock'>,
   tx: Tx,
   request: RequestRecord,
   decision: Extract<RouteDecision, { outcome: 'ask' }>,
@@ -59,7 +59,7 @@ export async function askAsRouted(
 }
 
 /** Why nobody can be asked: nobody takes the topic (and which topics are close), or everyone who does muted. */
-function noExpertMessage(engine: Engine, request: RequestRecord): string {
+function noExpertMessage(engine: Roster, request: RequestRecord): string {
   if (request.target_experts) return 'Every expert listed in target_experts has muted questions or is away.';
   const candidates = findCandidates(request.topic, null, engine.experts, engine.config.topics);
   if (candidates.length > 0) return `Every expert who takes the topic "${request.topic}" has muted questions or is away, and it has no other fallback.`;
@@ -67,7 +67,7 @@ function noExpertMessage(engine: Engine, request: RequestRecord): string {
 }
 
 /** Routing decision for a request: targets or exact matches first, the whole cascade only if needed. */
-async function decideRoute(engine: Engine, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
+async function decideRoute(engine: Attendance, tx: Tx, request: RequestRecord, now: number): Promise<RouteDecision> {
   const policy = request.routing_policy;
   const facts = routingFacts(engine, policy.quiet_hours, now);
   const first = firstCandidates(request.topic, request.target_experts, engine.experts);

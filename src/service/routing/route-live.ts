@@ -3,7 +3,7 @@ import type { Candidate, RouteDecision } from '../../core/route-request.js';
 import type { Policy } from '../../config/config-schema.js';
 import type { ExpertLiveState } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { liveStates, type Engine } from '../engine/index.js';
+import { liveStates, type Attendance } from '../engine/index.js';
 import { awayByStatus, routingFacts, inForce } from '../availability/index.js';
 
 /**
@@ -18,7 +18,7 @@ import { awayByStatus, routingFacts, inForce } from '../availability/index.js';
  * fails it, or one among listed targets (each of whom matters), is made on settled states only.
  */
 export async function routeLive(
-  engine: Engine,
+  engine: Attendance,
   tx: Tx,
   candidates: readonly Candidate[],
   policy: Policy,
@@ -32,7 +32,7 @@ export async function routeLive(
 }
 
 async function decideOn(
-  engine: Engine,
+  engine: Attendance,
   tx: Tx,
   candidates: readonly Candidate[],
   policy: Policy,
@@ -51,7 +51,7 @@ async function decideOn(
   const order = (id: string) => engine.experts.get(id)?.order ?? 0;
   const facts = routingFacts(engine, policy.quiet_hours, now);
   const byStatus = new Map(away);
-  for (const id of ids) if (!away.has(id) && awayByStatus(engine, id, now) !== null) byStatus.set(id, { delegate_to: null });
+  for (const id of ids) if (!away.has(id) && awayByStatus(engine.presence, id, now) !== null) byStatus.set(id, { delegate_to: null });
   const decision = chooseAroundAway(candidates, states, policy, order, facts, byStatus);
   if (decision.outcome === 'ask' || byStatus.size === away.size) return { decision, states };
   return { decision: chooseAroundAway(candidates, states, policy, order, facts, away), states };

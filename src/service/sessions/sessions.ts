@@ -16,7 +16,7 @@ export interface SignedIn {
 }
 
 /** Records a sign-in that lasts until `expiresAt`: its id, which only the encrypted session cookie carries. */
-export async function startSession(engine: Engine, who: SignedIn, expiresAt: number): Promise<string> {
+export async function startSession(engine: Pick<Engine, 'store' | 'clock'>, who: SignedIn, expiresAt: number): Promise<string> {
   const now = engine.clock.now();
   // 192 random bits: the cookie is encrypted too, but an id must not be guessable on its own either.
   const id = randomBytes(24).toString('base64url');
@@ -30,7 +30,7 @@ export async function startSession(engine: Engine, who: SignedIn, expiresAt: num
  * every instance at once. Notes the request in `last_seen` when that is older than `SEEN_EVERY_MS`; a
  * failure to note it is logged and does not refuse the request.
  */
-export async function isSessionLive(engine: Engine, id: string): Promise<boolean> {
+export async function isSessionLive(engine: Pick<Engine, 'store' | 'clock' | 'log'>, id: string): Promise<boolean> {
   const now = engine.clock.now();
   const session = await engine.store.sessions.live(id, now);
   if (!session) return false;
@@ -42,18 +42,18 @@ export async function isSessionLive(engine: Engine, id: string): Promise<boolean
 }
 
 /** Ends one session (sign-out); whether it was live. */
-export function endSession(engine: Engine, id: string): Promise<boolean> {
-  return engine.store.transaction((tx) => tx.sessions.end(id));
+export function endSession(store: Engine['store'], id: string): Promise<boolean> {
+  return store.transaction((tx) => tx.sessions.end(id));
 }
 
 /** `GET /sessions`: every live session, the earliest started first. */
-export async function listSessions(engine: Engine) {
+export async function listSessions(engine: Pick<Engine, 'store' | 'clock'>) {
   const rows = await engine.store.sessions.list(engine.clock.now());
   return rows.map((s) => ({ name: s.name, role: s.role, started_at: iso(s.started_at), expires_at: iso(s.expires_at), last_seen: iso(s.last_seen) }));
 }
 
 /** `DELETE /sessions?name=`: ends every live session of one person; how many. */
-export function revokeSessions(engine: Engine, name: string): Promise<number> {
+export function revokeSessions(engine: Pick<Engine, 'store' | 'clock'>, name: string): Promise<number> {
   const now = engine.clock.now();
   return engine.store.transaction((tx) => tx.sessions.endAllOf(name, now));
 }
