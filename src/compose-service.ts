@@ -4,6 +4,7 @@ import { ConfigError, type Config, type Secrets } from './config/load-config.js'
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher.js';
 import { MessageDispatcher } from './delivery/message-dispatcher.js';
 import { configureLlm } from './llm/configure-llm.js';
+import { configuredChannels } from './core/check-channels.js';
 import { countOne } from './service/engine/index.js';
 import { ExpertqService, type ExpertqServiceOptions } from './service/expertq-service.js';
 import { LlmWorker } from './service/llm/index.js';
@@ -103,6 +104,10 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     transport,
     log,
     clock,
+    channels: {
+      configured: configuredChannels(config),
+      running: new Set(transport.name === 'console' ? ['console'] : ['slack']),
+    },
     review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     ...(options.delivery ? { delivery: options.delivery } : {}),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+import { envName } from './env-name.js';
 const groups = z.array(z.string().trim().min(1, 'must not be empty').max(200)).default([]);
 
 /** Loopback hosts may use plain http (a provider on the developer's machine); every other issuer is https. */

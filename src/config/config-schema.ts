@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HOST_ENTRY_PROBLEM, parseHostEntry } from './allowed-hosts.js';
 import { authSchema } from './auth-schema.js';
 import { durationSchema } from './duration-schema.js';
+import { emailSchema } from './email-schema.js';
 import { parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
 import { timeZoneSchema } from './time-zone.js';
@@ -83,7 +84,7 @@ export const librarySchema = z
 
 export type LibrarySettings = z.infer<typeof librarySchema>;
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+import { envName } from './env-name.js';
 
 export const configSchema = z
   .object({
@@ -136,6 +137,7 @@ export const configSchema = z
       .strict()
       .nullable()
       .default(null),
+    email: emailSchema.nullable().default(null),
     server: z
       .object({
         port: z.number().int().min(0).max(65535).default(8776).describe('Where the API and UI listen; `PORT` or `serve --port` override it.'),

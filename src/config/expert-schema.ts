@@ -1,12 +1,22 @@
 import { z } from 'zod';
+import { EXPERT_CHANNELS, SLACK_USER_ID } from '../domain/channels.js';
 import { expertAvailabilityFields } from './expert-availability-schema.js';
 
 /** One registry entry as written in `service.yaml` and sent to `PUT /api/v1/experts`. */
 export const expertEntrySchema = z
   .object({
-    id: z.string().trim().min(1, 'must not be empty').max(200).describe('The chat user id (any string on the console).'),
+    id: z.string().trim().min(1, 'must not be empty').max(200).describe('How expertq names the expert (requests, audit, the API). An id that is a Slack user id (`U…`) is also their Slack address when `slack` is unset.'),
     name: z.string().trim().min(1, 'must not be empty').max(200).describe('The expert\'s name, as consumers and reviewers see it.'),
     topics: z.array(z.string().trim().min(1, 'must not be empty').max(200)).min(1, 'needs at least one topic').describe('Topics the expert answers; matched exactly after lowercasing and collapsing whitespace, else by word overlap.'),
+    slack: z.string().regex(SLACK_USER_ID, 'must be a Slack user id such as U0123ABCD').optional().describe('The expert\'s Slack user id (`U…`/`W…`).'),
+    email: z.email('must be an email address such as dana@example.com').max(254).optional().describe('The expert\'s email address.'),
+    teams: z.guid('must be a Microsoft Entra object id such as 00000000-0000-0000-0000-000000000000').optional().describe('The expert\'s Microsoft Entra object id (for Teams).'),
+    channels: z
+      .array(z.enum(EXPERT_CHANNELS))
+      .min(1, 'needs at least one channel')
+      .refine((list) => new Set(list).size === list.length, 'names a channel twice')
+      .optional()
+      .describe('Where the expert is asked, in order of preference (`slack`, `teams`, `email`); a permanent failure on one moves the question to the next. Unset: every channel the service runs and the expert has an address on, in the order slack, teams, email.'),
     escalation_to: z.string().min(1).nullable().optional().describe('Expert id asked next when this expert lets `escalation_after` pass, skips or mutes.'),
     ...expertAvailabilityFields,
   })

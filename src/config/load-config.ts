@@ -131,6 +131,10 @@ export interface Secrets {
   /** `auth.oidc.client_secret_env` and `auth.session_secret_env`. */
   oidcClientSecret: string | undefined;
   sessionSecret: string | undefined;
+  /** `email.smtp_url_env`, `email.imap_url_env` and `email.inbound_token_env`. */
+  emailSmtpUrl: string | undefined;
+  emailImapUrl: string | undefined;
+  emailInboundToken: string | undefined;
 }
 
 export function readSecrets(config: Config, env: Record<string, string | undefined>): Secrets {
@@ -146,5 +150,8 @@ export function readSecrets(config: Config, env: Record<string, string | undefin
     databaseUrl: get(config.storage.url_env),
     oidcClientSecret: get(config.auth.oidc?.client_secret_env),
     sessionSecret: get(config.auth.session_secret_env),
+    emailSmtpUrl: get(config.email?.smtp_url_env),
+    emailImapUrl: get(config.email?.imap_url_env),
+    emailInboundToken: get(config.email?.inbound_token_env),
   };
 }

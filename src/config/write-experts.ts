@@ -79,7 +79,7 @@ function renderEntries(experts: readonly ExpertEntry[], indent: number, flowTopi
 }
 
 /** Optional entry fields written after the required ones, in this order, only when set. */
-const OPTIONAL_FIELDS = ['timezone', 'working_hours', 'max_open_asks', 'max_asks_per_day'] as const;
+const OPTIONAL_FIELDS = ['slack', 'email', 'teams', 'channels', 'timezone', 'working_hours', 'max_open_asks', 'max_asks_per_day'] as const;
 
 function plainEntry(e: ExpertEntry): Record<string, unknown> {
   const entry: Record<string, unknown> = { id: e.id, name: e.name, topics: [...e.topics] };

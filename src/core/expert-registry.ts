@@ -1,10 +1,18 @@
 import type { ExpertEntry } from '../config/expert-schema.js';
+import { channelsOf, type ChannelName, type ExpertAddresses, type ExpertChannel } from '../domain/channels.js';
 import { normalizeTopic, topicTokens } from './normalize-topic.js';
 import { parseWorkingHours, type WorkingHours } from './working-hours.js';
 
-export interface RegisteredExpert {
+export interface RegisteredExpert extends ExpertAddresses {
   id: string;
   name: string;
+  /** Addresses on each channel, as configured (null: none), and the order of preference (null: the default). */
+  slack: string | null;
+  email: string | null;
+  teams: string | null;
+  channels: readonly ExpertChannel[] | null;
+  /** Where a question to the expert goes, in order: their preferred channels this service runs. Empty: never asked. */
+  reach: ChannelName[];
   /** Topics as configured, for display and for rewriting the file. */
   topics: string[];
   escalation_to: string | null;
@@ -24,7 +32,9 @@ export interface RegisteredExpert {
 
 /**
  * The expert registry from configuration, indexed for routing. Immutable: `PUT /experts` builds a
- * new one and swaps it in, so a routing decision never sees half an update.
+ * new one and swaps it in, so a routing decision never sees half an update. An expert no running
+ * channel reaches is listed but never a candidate (`running`: the channels this process runs; by
+ * default the console, which reaches everyone).
  */
 export class ExpertRegistry {
   readonly experts: readonly RegisteredExpert[];
@@ -32,12 +42,16 @@ export class ExpertRegistry {
   private readonly byTopic: Map<string, RegisteredExpert[]>;
   private readonly byToken: Map<string, RegisteredExpert[]>;
 
-  constructor(entries: readonly ExpertEntry[]) {
+  constructor(entries: readonly ExpertEntry[], running: ReadonlySet<ChannelName> = CONSOLE) {
     this.experts = entries.map((e, order) => {
       const normalizedTopics = [...new Set(e.topics.map(normalizeTopic))];
-      return {
+      const expert: RegisteredExpert = {
         id: e.id,
         name: e.name,
+        slack: e.slack ?? null,
+        email: e.email ?? null,
+        teams: e.teams ?? null,
+        channels: e.channels ?? null,
         topics: [...e.topics],
         escalation_to: e.escalation_to ?? null,
         timezone: e.timezone ?? null,
@@ -48,12 +62,16 @@ export class ExpertRegistry {
         order,
         normalizedTopics,
         topicTokens: normalizedTopics.map(topicTokens),
+        reach: [],
       };
+      expert.reach = channelsOf(expert, running);
+      return expert;
     });
     this.byId = new Map(this.experts.map((e) => [e.id, e]));
     this.byTopic = new Map();
     this.byToken = new Map();
     for (const expert of this.experts) {
+      if (expert.reach.length === 0) continue;
       for (const topic of expert.normalizedTopics) push(this.byTopic, topic, expert);
       for (const token of new Set(expert.topicTokens.flatMap((t) => [...t]))) push(this.byToken, token, expert);
     }
@@ -64,6 +82,11 @@ export class ExpertRegistry {
     const found = new Set<RegisteredExpert>();
     for (const token of tokens) for (const expert of this.byToken.get(token) ?? []) found.add(expert);
     return [...found].sort((a, b) => a.order - b.order);
+  }
+
+  /** Whether the expert can be asked on some running channel (an unknown id: no). */
+  reachable(id: string): boolean {
+    return (this.byId.get(id)?.reach.length ?? 0) > 0;
   }
 
   get(id: string): RegisteredExpert | undefined {
@@ -84,6 +107,8 @@ export class ExpertRegistry {
   }
 }
 
+const CONSOLE: ReadonlySet<ChannelName> = new Set(['console']);
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -97,6 +122,10 @@ export function entryOf(e: RegisteredExpert): ExpertEntry {
     name: e.name,
     topics: e.topics,
     escalation_to: e.escalation_to,
+    ...(e.slack !== null ? { slack: e.slack } : {}),
+    ...(e.email !== null ? { email: e.email } : {}),
+    ...(e.teams !== null ? { teams: e.teams } : {}),
+    ...(e.channels !== null ? { channels: [...e.channels] } : {}),
     ...(e.timezone !== null ? { timezone: e.timezone } : {}),
     ...(e.working_hours !== null ? { working_hours: e.working_hours } : {}),
     ...(e.max_open_asks !== null ? { max_open_asks: e.max_open_asks } : {}),

@@ -56,7 +56,8 @@ export type RouteDecision =
  */
 export function firstCandidates(topic: string, targetExperts: readonly string[] | null, registry: ExpertRegistry): Candidate[] {
   if (targetExperts && targetExperts.length > 0) {
-    return [...new Set(targetExperts)].map((expertId) => ({ expertId, step: 'target' as const, score: 1 }));
+    // A listed expert no running channel reaches is left out, as one not in the registry would be.
+    return [...new Set(targetExperts)].filter((id) => !registry.has(id) || registry.reachable(id)).map((expertId) => ({ expertId, step: 'target' as const, score: 1 }));
   }
   return registry.withTopic(topic).map((expert) => ({ expertId: expert.id, step: 'exact' as const, score: 1 }));
 }
@@ -88,7 +89,7 @@ export function findCandidates(
     candidates.push(c);
   }
   const fallback = fallbacks[topic]?.fallback;
-  if (fallback && !seen.has(fallback) && registry.has(fallback)) {
+  if (fallback && !seen.has(fallback) && registry.reachable(fallback)) {
     candidates.push({ expertId: fallback, step: 'fallback', score: 1 });
   }
   return candidates;

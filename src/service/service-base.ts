@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import { librarySchema } from '../config/config-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
+import { checkChannels, type ChannelPlan } from '../core/check-channels.js';
 import type { DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
 import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
@@ -34,6 +35,7 @@ export class ServiceBase implements Engine {
   readonly clock: Clock;
   readonly log: Logger;
   readonly config: Engine['config'];
+  readonly channels: ChannelPlan;
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
@@ -71,7 +73,13 @@ export class ServiceBase implements Engine {
       library: options.config.library ?? librarySchema.parse({}),
       file: options.config.file ?? null,
     };
-    this.experts = new ExpertRegistry(options.config.experts);
+    this.channels = options.channels ?? (options.transport.name === 'console'
+      ? { configured: new Set(), running: new Set(['console']) }
+      : { configured: new Set(['slack']), running: new Set(['slack']) });
+    this.experts = new ExpertRegistry(options.config.experts, this.channels.running);
+    const problems = checkChannels(options.config.experts, this.channels);
+    for (const { path, message } of problems.unconfigured) this.log.warn({ path }, `${path} ${message}`);
+    for (const line of problems.unreachable) this.log.warn(line);
     this.transportName = options.transport.name;
     this.threadedTransport = options.transport.threaded;
     this.transport = options.transport;

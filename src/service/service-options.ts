@@ -8,6 +8,7 @@ import type { LlmClient } from '../llm/create-llm-client.js';
 import type { Transport } from '../transport/transport.js';
 import type { ReviewSettings } from './engine/index.js';
 import type { DueWorkOptions } from './operations/index.js';
+import type { ChannelPlan } from '../core/check-channels.js';
 
 /** What an `ExpertqService` is built from. */
 export interface ExpertqServiceOptions {
@@ -29,6 +30,8 @@ export interface ExpertqServiceOptions {
    * away status. Absent: no status is consulted and no lookup is ever made.
    */
   presence?: ((expertId: string) => Promise<Presence>) | null;
+  /** The channels configured and running; default: what the transport is (the console alone, or Slack). */
+  channels?: ChannelPlan;
   /** The Slack review channel, its reviewers and the reminder period. */
   review?: Partial<ReviewSettings>;
   /** How much due work one tick does per transaction and in all (defaults: 1,000 and 5,000 rows). */

@@ -9,6 +9,7 @@ import type { Inbound, OutboundMessage, Transport } from './transport.js';
  */
 export class ConsoleTransport implements Transport {
   readonly name = 'console' as const;
+  readonly channel = 'console' as const;
   readonly threaded = false;
 
   constructor(

@@ -1,3 +1,4 @@
+import type { ChannelName, ExpertChannel } from '../domain/channels.js';
 import type { ChatRef, MessagePurpose } from '../domain/records.js';
 
 /** A direct message to one expert. */
@@ -7,6 +8,8 @@ export interface OutboundMessage {
   requestId: string | null;
   askId: string | null;
   purpose: MessagePurpose;
+  /** The channel it goes out on (an ask's channel for the ask's messages); null: the only one running. */
+  channel: ChannelName | null;
   text: string;
   /** `ask`: its six elements. `ask_update`: the six elements of the ask being updated (`text` is the status). */
   elements: string[] | null;
@@ -64,6 +67,8 @@ export class TransportError extends Error {
 /** A message from an expert, as a transport hands it to expertq. */
 export interface InboundReply {
   expertId: string;
+  /** The channel it came in on (the console's replies come through the API). */
+  channel?: ChannelName;
   text: string;
   requestId?: string;
   /** The ask a button, a modal or a thread reply belongs to. */
@@ -143,6 +148,47 @@ export interface Inbound {
    * done, or with a sentence saying why the spell was not set.
    */
   setAway(expertId: string, away: AwayRequest | null): Promise<string | null>;
+  /** An expert's automatic away reply to an ask (an out-of-office mail): the ask is passed on as for an away status. */
+  autoReply(notice: AutoReplyNotice): Promise<InboundOutcome>;
+  /** A sent ask could not be delivered after all (a bounce): a permanent failure of its channel. */
+  undeliverable(notice: UndeliverableNotice): Promise<InboundOutcome>;
+  /** Something that came in was refused (a reply token that does not verify, a failed DMARC check): audited, never an answer. */
+  refused(notice: RefusedNotice): Promise<InboundOutcome>;
+}
+
+export interface AutoReplyNotice {
+  expertId: string;
+  channel?: ChannelName;
+  /** The ask it answers (by its reply token), or where it threads. */
+  askId?: string;
+  thread?: ChatRef;
+  eventId?: string;
+  /** What it is, for the audit (`email_auto_reply`). */
+  source: string;
+}
+
+export interface UndeliverableNotice {
+  channel: ExpertChannel;
+  /** Where the ask that bounced was sent (its message id). */
+  thread: ChatRef;
+  eventId?: string;
+  error: string;
+}
+
+export interface RefusedNotice {
+  channel: ExpertChannel;
+  why: string;
+  /** The ask it names, when it names one (then the refusal is in that request's audit). */
+  askId?: string;
+  eventId?: string;
+}
+
+/** Where experts are on each channel: the registry's addresses, both ways. */
+export interface AddressBook {
+  /** The expert's address on a channel (their Slack user id, email address), or null when they have none there. */
+  addressOf(expertId: string, channel: ExpertChannel): string | null;
+  /** The expert at an address on a channel (email: any case), or null. */
+  expertAt(channel: ExpertChannel, address: string): string | null;
 }
 
 /**
@@ -151,10 +197,14 @@ export interface Inbound {
  * Inbound handlers commit before they resolve, so a transport acknowledges its platform only after.
  */
 export interface Transport {
-  readonly name: 'console' | 'chat';
+  readonly name: 'console' | 'chat' | 'email' | 'channels';
+  /** The channel it is (absent for a set of channels). */
+  readonly channel?: ChannelName;
   /** Has threads and can edit its messages (see `Engine.threadedTransport`). */
   readonly threaded: boolean;
   send(message: OutboundMessage): Promise<SentMessage | void>;
+  /** Whether it carries this message at all (email edits nothing it sent: `ask_update` is dropped); default yes. */
+  carries?(message: OutboundMessage): boolean;
   /** The expert's do-not-disturb and status, asked of the platform now (rejects when it cannot say). */
   presence?(expertId: string): Promise<Presence>;
   /** Why the transport cannot carry messages now (for `/readyz`), or null when it can. */

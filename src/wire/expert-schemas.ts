@@ -32,6 +32,13 @@ export const expertView = z
     name: z.string(),
     topics: z.array(z.string()),
     escalation_to: z.string().nullable(),
+    slack: z.string().optional().describe('The expert’s Slack user id, when set.'),
+    email: z.string().optional().describe('The expert’s email address, when set.'),
+    teams: z.string().optional().describe('The expert’s Microsoft Entra object id (Teams), when set.'),
+    channels: z.array(z.enum(['slack', 'teams', 'email'])).optional().describe('The expert’s order of preference, when set.'),
+    reached_on: z
+      .array(z.enum(['console', 'slack', 'teams', 'email']))
+      .describe('Where a question to this expert goes, in order: the first is tried first, and a permanent failure there moves the question to the next. Empty: no running channel reaches the expert, and they are never asked.'),
     timezone: z.string().optional().describe('The expert’s own time zone, when set (else the organisation’s).'),
     working_hours: z.string().optional().describe('When the expert may be asked, in their time zone, as configured; absent: any time.'),
     max_open_asks: z.number().int().optional().describe('The expert’s own cap on open questions, when set (else the default).'),

@@ -47,6 +47,7 @@ describe('GET /api/v1/experts', () => {
       name: 'Dana Smith',
       topics: ['billing', 'invoices'],
       escalation_to: 'lee',
+      reached_on: ['console'],
       muted: false,
       open_asks: 1,
       asks_today: 2,

@@ -121,6 +121,7 @@ export function ExpertsView(props: {
                 <th role="columnheader" scope="col">Expert</th>
                 <th role="columnheader" scope="col">Topics</th>
                 <th role="columnheader" scope="col">Escalates to</th>
+                <th role="columnheader" scope="col">Asked on</th>
                 <th role="columnheader" scope="col" class="num">Open asks</th>
                 <th role="columnheader" scope="col" class="num">Asks today</th>
                 <th role="columnheader" scope="col">State</th>
@@ -132,6 +133,7 @@ export function ExpertsView(props: {
                   <th role="rowheader" scope="row" data-label="Expert">{e.name} <code class="id">{e.id}</code></th>
                   <td role="cell" data-label="Topics">{e.topics.join(', ')}</td>
                   <td role="cell" data-label="Escalates to">{e.escalation_to ?? '—'}</td>
+                  <td role="cell" data-label="Asked on">{e.reached_on.length > 0 ? e.reached_on.join(' → ') : <span class="status status-muted" title="No running channel reaches this expert: they are never asked">no channel</span>}</td>
                   <td role="cell" data-label="Open asks" class="num">{e.open_asks}</td>
                   <td role="cell" data-label="Asks today" class="num">{e.asks_today}</td>
                   <td role="cell" data-label="State">

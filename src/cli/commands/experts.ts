@@ -26,8 +26,8 @@ export function addExpertCommands({ program, say, table, client, print }: CliCon
       print(experts, () => {
         table(
           // The state last, where it is never cut short: "off work until Thu 26 Nov 08:00 UTC".
-          ['EXPERT', 'NAME', 'OPEN', 'TODAY', 'TOPICS', 'STATE'],
-          experts.map((e) => [e.id, e.name, String(e.open_asks), String(e.asks_today), e.topics.join(', '), expertState(e, now, c.timeZone)]),
+          ['EXPERT', 'NAME', 'OPEN', 'TODAY', 'TOPICS', 'CHANNELS', 'STATE'],
+          experts.map((e) => [e.id, e.name, String(e.open_asks), String(e.asks_today), e.topics.join(', '), e.reached_on.join(', ') || 'none', expertState(e, now, c.timeZone)]),
         );
         const away = experts.map((e) => awayLine(e, now, c.timeZone)).filter((line): line is string => line !== null);
         if (away.length > 0) say(['', ...away].join('\n'));

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { KnownKeys } from './known-keys.js';
 import type { Clock } from '../../clock.js';
+import type { ChannelPlan } from '../../core/check-channels.js';
 import type { Config } from '../../config/load-config.js';
 import type { ExpertRegistry } from '../../core/expert-registry.js';
 import type { ReuseOutcome } from '../../domain/reuse.js';
@@ -33,6 +34,8 @@ export interface Engine {
   readonly config: Pick<Config, 'org' | 'defaults' | 'topics' | 'library'> & { file: string | null };
   /** Swapped whole by `PUT /experts`. */
   experts: ExpertRegistry;
+  /** The channels the service has configured and this process runs (which channel an ask takes). */
+  readonly channels: ChannelPlan;
   /** Name recorded in provenance (`console`, `chat`). */
   readonly transportName: string;
   /**
@@ -64,7 +67,7 @@ export interface Engine {
 }
 
 /** The organisation's settings and the expert registry: whose day starts when, in which zone, with what topics. */
-export type Roster = Pick<Engine, 'config' | 'experts'>;
+export type Roster = Pick<Engine, 'config' | 'experts' | 'channels'>;
 
 /** The roster and who is away now (availability rules, chat status): enough to choose an expert. */
 export type Attendance = Roster & Pick<Engine, 'presence'>;

@@ -2,6 +2,8 @@ import type { ExpertEntry } from '../../config/expert-schema.js';
 import { systemReason } from '../../config/load-config.js';
 import { writeExpertsSection } from '../../config/write-experts.js';
 import { iso } from '../../clock.js';
+import { checkChannels } from '../../core/check-channels.js';
+import type { ChannelName, ExpertChannel } from '../../domain/channels.js';
 import { ExpertRegistry, type RegisteredExpert } from '../../core/expert-registry.js';
 import { startOfNextLocalDay } from '../../core/local-time.js';
 import { isCapped, limitsFor } from '../../core/route-request.js';
@@ -18,6 +20,12 @@ export interface ExpertView {
   name: string;
   topics: string[];
   escalation_to: string | null;
+  slack?: string;
+  email?: string;
+  teams?: string;
+  channels?: ExpertChannel[];
+  /** Where a question goes, in order (the first running channel the expert has an address on first). */
+  reached_on: ChannelName[];
   timezone?: string;
   working_hours?: string;
   max_open_asks?: number;
@@ -56,6 +64,7 @@ export async function listExperts(engine: Attendance & Pick<Engine, 'store' | 'c
       name: e.name,
       topics: e.topics,
       escalation_to: e.escalation_to,
+      reached_on: e.reach,
       muted: s.muted,
       open_asks: s.openAsks,
       asks_today: s.asksToday,
@@ -64,6 +73,10 @@ export async function listExperts(engine: Attendance & Pick<Engine, 'store' | 'c
       unavailable: unavailable === null ? null : unavailable.until === undefined ? { why: unavailable.why } : { why: unavailable.why, until: unavailable.until },
       away: away && awayView(away),
     };
+    if (e.slack !== null) view.slack = e.slack;
+    if (e.email !== null) view.email = e.email;
+    if (e.teams !== null) view.teams = e.teams;
+    if (e.channels !== null) view.channels = [...e.channels];
     if (e.timezone !== null) view.timezone = e.timezone;
     if (e.working_hours !== null) view.working_hours = e.working_hours;
     if (e.max_open_asks !== null) view.max_open_asks = e.max_open_asks;
@@ -107,6 +120,7 @@ function unavailableNow(engine: Pick<Engine, 'config' | 'presence'>, expert: Reg
  */
 export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log'>, entries: ExpertEntry[]): Promise<ExpertView[]> {
   checkFallbacks(engine.config, entries);
+  refuseUnconfiguredChannels(engine, entries);
   if (engine.config.file) {
     try {
       writeExpertsSection(engine.config.file, entries);
@@ -116,6 +130,7 @@ export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'cloc
     }
   }
   installExperts(engine, entries);
+  for (const line of checkChannels(entries, engine.channels).unreachable) engine.log.warn(line);
   engine.log.info({ experts: entries.length }, 'expert registry replaced');
   return listExperts(engine);
 }
@@ -136,11 +151,27 @@ export function checkFallbacks(config: Engine['config'], entries: readonly Exper
 }
 
 /**
+ * `PUT /experts` refuses a `channels` entry naming a channel the service does not have (a file that
+ * does so is warned about instead, so the rest of it still loads).
+ */
+function refuseUnconfiguredChannels(engine: Pick<Engine, 'channels'>, entries: readonly ExpertEntry[]): void {
+  const { unconfigured } = checkChannels(entries, engine.channels);
+  if (unconfigured.length > 0) throw badRequest('The registry names a channel this service does not have.', unconfigured);
+}
+
+/** Logs what the registry's channels leave out: unconfigured channels named, experts nobody can reach. */
+export function warnAboutChannels(engine: Pick<Engine, 'channels' | 'log'>, entries: readonly ExpertEntry[]): void {
+  const { unconfigured, unreachable } = checkChannels(entries, engine.channels);
+  for (const { path, message } of unconfigured) engine.log.warn({ path }, `${path} ${message}`);
+  for (const line of unreachable) engine.log.warn(line);
+}
+
+/**
  * Swaps in a new registry. Live state (mutes, counts) is in the database by id, so it carries over;
  * the scheduler sees a new registry object and gives all waiting work its chance at its next tick.
  */
-export function installExperts(engine: Pick<Engine, 'experts'>, entries: readonly ExpertEntry[]): void {
-  engine.experts = new ExpertRegistry(entries);
+export function installExperts(engine: Pick<Engine, 'experts' | 'channels'>, entries: readonly ExpertEntry[]): void {
+  engine.experts = new ExpertRegistry(entries, engine.channels.running);
 }
 
 /** Whether `entries` are what the registry already holds, in the same order (order is the last tie-break). */
@@ -158,7 +189,11 @@ export function sameExperts(experts: Engine['experts'], entries: readonly Expert
         r.timezone === (e.timezone ?? null) &&
         r.working_hours === (e.working_hours ?? null) &&
         r.max_open_asks === (e.max_open_asks ?? null) &&
-        r.max_asks_per_day === (e.max_asks_per_day ?? null)
+        r.max_asks_per_day === (e.max_asks_per_day ?? null) &&
+        r.slack === (e.slack ?? null) &&
+        r.email === (e.email ?? null) &&
+        r.teams === (e.teams ?? null) &&
+        (r.channels ?? []).join() === (e.channels ?? []).join()
       );
     })
   );

@@ -3,7 +3,7 @@ import { ConfigError, type Config } from '../../config/load-config.js';
 import { rereadConfig } from '../../config/reread-config.js';
 import { watchFile, type FileWatch } from '../../config/watch-file.js';
 import { AppError } from '../../errors.js';
-import { checkFallbacks, installExperts, sameExperts } from './experts.js';
+import { checkFallbacks, installExperts, sameExperts, warnAboutChannels } from './experts.js';
 import type { Engine, Roster } from '../engine/index.js';
 
 /** What a reload did: replaced the registry, found it already current, or kept it (the file is invalid). */
@@ -56,6 +56,7 @@ export class ExpertsReloader {
       return 'unchanged';
     }
     installExperts(engine, experts);
+    warnAboutChannels(engine, experts);
     engine.log.info({ file, trigger, experts: experts.length }, `expert registry reloaded from ${file}: ${experts.length} experts`);
     return 'reloaded';
   }

@@ -41,6 +41,7 @@ export interface SlackTransportOptions {
  */
 export class SlackTransport implements Transport {
   readonly name = 'chat' as const;
+  readonly channel = 'slack' as const;
   readonly threaded = true;
   readonly app: App;
   private readonly receiver: ExpertqReceiver;

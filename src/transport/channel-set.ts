@@ -1,0 +1,71 @@
+import type { ChannelName } from '../domain/channels.js';
+import { TransportError, type Inbound, type OutboundMessage, type Presence, type SentMessage, type Transport } from './transport.js';
+
+/**
+ * Every channel the service runs, as one transport: each message goes out on the channel recorded
+ * with it (an ask's channel is chosen when it is queued, from the expert's preference), and each
+ * channel hands its experts' replies and reviewers' decisions to the same inbound handlers.
+ */
+export class ChannelSet implements Transport {
+  readonly name: Transport['name'];
+  readonly threaded: boolean;
+  private readonly channels: ReadonlyMap<ChannelName, Transport>;
+
+  constructor(channels: readonly Transport[]) {
+    if (channels.length === 0) throw new Error('a channel set needs at least one channel');
+    this.channels = new Map(channels.map((c) => [c.channel ?? 'console', c]));
+    this.name = channels.length === 1 ? channels[0]!.name : 'channels';
+    this.threaded = channels.some((c) => c.threaded);
+  }
+
+  /** The channels running, in the order they were given. */
+  get running(): ChannelName[] {
+    return [...this.channels.keys()];
+  }
+
+  /** One of the channels, when it runs. */
+  get(channel: ChannelName): Transport | undefined {
+    return this.channels.get(channel);
+  }
+
+  async send(message: OutboundMessage): Promise<SentMessage | void> {
+    const channel = message.channel ?? this.running[0]!;
+    const transport = this.channels.get(channel);
+    // Only when instances run different channels (a configuration being rolled out): not retried here.
+    if (!transport) throw new TransportError(`the ${channel} channel does not run in this process`, 'channel_not_running', true);
+    return transport.send(message);
+  }
+
+  carries(message: OutboundMessage): boolean {
+    const transport = this.channels.get(message.channel ?? this.running[0]!);
+    return transport?.carries ? transport.carries(message) : true;
+  }
+
+  /** An expert's status, from the channel that can tell (Slack). */
+  get presence(): ((expertId: string) => Promise<Presence>) | undefined {
+    const teller = [...this.channels.values()].find((c) => c.presence);
+    return teller?.presence ? (id) => teller.presence!(id) : undefined;
+  }
+
+  notReady(): string | null {
+    const reasons = [...this.channels.values()].flatMap((c) => c.notReady?.() ?? []);
+    return reasons.length > 0 ? reasons.join('; ') : null;
+  }
+
+  async start(inbound: Inbound): Promise<void> {
+    const started: Transport[] = [];
+    try {
+      for (const channel of this.channels.values()) {
+        await channel.start(inbound);
+        started.push(channel);
+      }
+    } catch (error) {
+      await Promise.allSettled(started.map((c) => c.stop()));
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.channels.values()].map((c) => c.stop()));
+  }
+}
