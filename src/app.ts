@@ -23,6 +23,7 @@ import { MAX_ID_LENGTH } from './wire/schemas.js';
 import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
+import { emailRoutes, type EmailEvents } from './http/routes/email.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
 import { instanceRoutes } from './http/routes/instances.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
   mcp?: { progressEveryMs?: number };
   /** The chat transport's HTTP event handler (`--transport chat`); null or absent: 501. */
   chat?: ChatEvents | null;
+  /** The email channel's inbound route and unsubscribe links; null or absent: off. */
+  email?: EmailEvents | null;
   /** Sign-in through an OpenID provider (`auth.oidc`), prepared at start-up; null or absent: tokens only. */
   signIn?: SignIn | null;
 }
@@ -120,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async (req) => servedDocument(app, req, options.publicUrl));
       await api.register(chatRoutes, { chat: options.chat ?? null });
+      await api.register(emailRoutes, { email: options.email ?? null });
       await api.register(async (secured) => {
         secured.addHook('onRequest', bearerAuth(options.credentials, cookieAuth));
         await secured.register(meRoutes);
