@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { MessageRecord } from '../domain/records.js';
+import { refChannel } from '../domain/channels.js';
+import type { ChatRef, MessageRecord } from '../domain/records.js';
 import { CoalescedRun } from './coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { AskPlace, Store, Tx } from '../store/store.js';
@@ -198,9 +199,12 @@ export class MessageDispatcher {
   /** The message as the transport takes it, or why it is dropped. `place`: where its ask stands, if it has one. */
   private async prepare(m: MessageRecord, place: AskPlace | undefined): Promise<OutboundMessage | string> {
     const { outbox, proposals } = this.store;
-    let thread = place?.ref ?? null;
+    const channel = m.channel ?? null;
+    // A place on another channel is no place here (an ask moved from Slack to email starts afresh).
+    const here = (ref: ChatRef | null | undefined) => (ref && (channel === null || refChannel(ref) === channel) ? ref : null);
+    let thread = here(place?.ref);
     // An expert asked again on the same request (a sent-back answer) is asked in the first ask's thread.
-    if (m.purpose === 'ask' && !thread) thread = place?.firstRef ?? null;
+    if (m.purpose === 'ask' && !thread) thread = here(place?.firstRef);
     let elements = m.elements;
     if (m.purpose === 'ask' && m.ask_id && place?.state !== 'open') {
       return 'the ask closed before it was sent';
@@ -209,7 +213,8 @@ export class MessageDispatcher {
       if (!thread || !m.ask_id) return 'the ask message was never posted';
       elements = await outbox.askElements(m.ask_id);
     }
-    const base = { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, text: m.text, elements, thread };
+    const base: OutboundMessage = { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, channel, text: m.text, elements, thread };
+    if (this.transport.carries && !this.transport.carries(base)) return `the ${channel ?? this.transport.name} channel does not carry ${m.purpose} messages`;
     if (m.purpose === 'review_card' || m.purpose === 'review_update') {
       const card = m.proposal_id && this.hooks.reviewCard ? await this.hooks.reviewCard(m.proposal_id, this.clock.now()) : null;
       if (!card) return 'the proposal is gone';

@@ -40,3 +40,8 @@ export function channelsOf(expert: ExpertAddresses, running: ReadonlySet<Channel
 export function nextChannel(expert: ExpertAddresses, running: ReadonlySet<ChannelName>, tried: readonly string[]): ChannelName | null {
   return channelsOf(expert, running).find((c) => !tried.includes(c)) ?? null;
 }
+
+/** The channel a stored place (an ask's message) is on: email and Teams places say so, Slack's are its channel ids. */
+export function refChannel(ref: { channel: string }): ExpertChannel {
+  return ref.channel === 'email' || ref.channel === 'teams' ? ref.channel : 'slack';
+}

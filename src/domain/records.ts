@@ -1,3 +1,4 @@
+import type { ChannelName } from './channels.js';
 /** The records and status unions every layer shares: plain data, no I/O, whatever stores them. */
 import type { Policy } from '../config/config-schema.js';
 
@@ -71,6 +72,8 @@ export interface AskRecord {
   closed_at: number | null;
   /** A queued ask held back by quiet hours: the instant they end. Null otherwise. */
   send_after: number | null;
+  /** The channel it went out on (null while queued, and on the console before channels were recorded). */
+  channel?: ChannelName | null;
   /** An ask made by a reviewer's "send back": the reviewer's instructions (null otherwise). */
   instructions?: string | null;
 }
@@ -164,6 +167,8 @@ export interface MessageRecord {
   request_id: string | null;
   ask_id: string | null;
   purpose: MessagePurpose;
+  /** The channel it goes out on (an ask's channel for the ask's messages); null: the only one running. */
+  channel?: ChannelName | null;
   text: string;
   /** An ask's six elements in order (`text` is them joined by newlines); null for other messages. */
   elements: string[] | null;
