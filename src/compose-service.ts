@@ -49,7 +49,7 @@ export function composeService(options: ComposeServiceOptions): ExpertqService {
     service.clock,
     service.log,
     {
-      onUndeliverable: (tx, message, code, now) => askUndeliverable(service, tx, message.ask_id!, code, now),
+      onUndeliverable: (tx, message, code, now) => askUndeliverable(service, tx, message.ask_id!, code, now, message.channel ?? null),
       afterOutcomes: () => deliveries.kick(),
       reviewCard: (proposalId, now) => reviewCardOf(service.store, proposalId, now),
       onFailure: (code) => countOne(service.counters.transportFailures, code),

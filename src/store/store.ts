@@ -24,7 +24,7 @@ export interface RequestQuery {
 }
 
 export type RequestPatch = Partial<Pick<RequestRecord, 'status' | 'reason' | 'proposal_id' | 'held' | 'warn_at' | 'updated_at' | 'drafting' | 'asked_question' | 'routing_policy'>>;
-export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at' | 'send_after'>>;
+export type AskPatch = Partial<Pick<AskRecord, 'state' | 'sent_at' | 'escalate_at' | 'closed_at' | 'send_after' | 'channel'>>;
 
 /**
  * Everything expertq keeps, behind one asynchronous interface with a repository per aggregate. Every

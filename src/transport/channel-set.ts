@@ -29,16 +29,32 @@ export class ChannelSet implements Transport {
   }
 
   async send(message: OutboundMessage): Promise<SentMessage | void> {
-    const channel = message.channel ?? this.running[0]!;
-    const transport = this.channels.get(channel);
+    if (message.channel === null) return this.sendOnAny(message);
+    const transport = this.channels.get(message.channel);
     // Only when instances run different channels (a configuration being rolled out): not retried here.
-    if (!transport) throw new TransportError(`the ${channel} channel does not run in this process`, 'channel_not_running', true);
+    if (!transport) throw new TransportError(`the ${message.channel} channel does not run in this process`, 'channel_not_running', true);
     return transport.send(message);
   }
 
+  /** A message for no channel in particular (a notice): the first channel that has an address for the expert. */
+  private async sendOnAny(message: OutboundMessage): Promise<SentMessage | void> {
+    let last: unknown = null;
+    for (const [channel, transport] of this.channels) {
+      if (!carries(transport, message)) continue;
+      try {
+        return await transport.send({ ...message, channel });
+      } catch (error) {
+        if (!(error instanceof TransportError && error.code === 'no_address')) throw error;
+        last = error;
+      }
+    }
+    throw last ?? new TransportError('no running channel carries this message', 'no_channel', true);
+  }
+
   carries(message: OutboundMessage): boolean {
-    const transport = this.channels.get(message.channel ?? this.running[0]!);
-    return transport?.carries ? transport.carries(message) : true;
+    if (message.channel === null) return [...this.channels.values()].some((c) => carries(c, message));
+    const transport = this.channels.get(message.channel);
+    return transport ? carries(transport, message) : true;
   }
 
   /** An expert's status, from the channel that can tell (Slack). */
@@ -68,4 +84,8 @@ export class ChannelSet implements Transport {
   async stop(): Promise<void> {
     await Promise.allSettled([...this.channels.values()].map((c) => c.stop()));
   }
+}
+
+function carries(transport: Transport, message: OutboundMessage): boolean {
+  return transport.carries ? transport.carries(message) : true;
 }

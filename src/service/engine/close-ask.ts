@@ -1,4 +1,5 @@
 import { composeAskStatus, type AskClosure } from '../../core/compose-feedback.js';
+import type { ChannelName } from '../../domain/channels.js';
 import type { AskRecord, AskState } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
 import { queueMessage, type Engine } from './engine.js';
@@ -20,20 +21,23 @@ export async function closeAsk(
   ask.state = state;
   ask.closed_at = now;
   if (wasSent && engine.threadedTransport) {
-    await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'ask_update', text: composeAskStatus(closure) }, now);
+    await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'ask_update', channel: ask.channel ?? null, text: composeAskStatus(closure) }, now);
   }
 }
 
 /** A short message in the ask's thread (threaded transports only; the console has nowhere to put it). */
-export async function tellInThread(engine: Pick<Engine, 'threadedTransport'>, tx: Tx, ask: Pick<AskRecord, 'id' | 'expert_id' | 'request_id'>, text: string, now: number): Promise<void> {
+export async function tellInThread(engine: Pick<Engine, 'threadedTransport'>, tx: Tx, ask: Pick<AskRecord, 'id' | 'expert_id' | 'request_id' | 'channel'>, text: string, now: number): Promise<void> {
   if (!engine.threadedTransport) return;
-  await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'feedback', text }, now);
+  await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'feedback', channel: ask.channel ?? null, text }, now);
 }
 
-/** A top-level direct message that belongs to no ask (threaded transports only). */
-export async function tellExpert(engine: Pick<Engine, 'threadedTransport'>, tx: Tx, expertId: string, text: string, now: number): Promise<void> {
+/**
+ * A top-level direct message that belongs to no ask (threaded transports only): on `channel` (where the
+ * expert just wrote from), else on the first channel that has an address for them.
+ */
+export async function tellExpert(engine: Pick<Engine, 'threadedTransport'>, tx: Tx, expertId: string, text: string, now: number, channel: ChannelName | null = null): Promise<void> {
   if (!engine.threadedTransport) return;
-  await queueMessage(tx, { expert_id: expertId, request_id: null, ask_id: null, purpose: 'notice', text }, now);
+  await queueMessage(tx, { expert_id: expertId, request_id: null, ask_id: null, purpose: 'notice', channel, text }, now);
 }
 
 /** The display name of an expert, or the id of one no longer in the registry. */

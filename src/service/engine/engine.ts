@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { KnownKeys } from './known-keys.js';
 import type { Clock } from '../../clock.js';
 import type { ChannelPlan } from '../../core/check-channels.js';
+import type { ChannelName } from '../../domain/channels.js';
 import type { Config } from '../../config/load-config.js';
 import type { ExpertRegistry } from '../../core/expert-registry.js';
 import type { ReuseOutcome } from '../../domain/reuse.js';
@@ -67,7 +68,7 @@ export interface Engine {
 }
 
 /** The organisation's settings and the expert registry: whose day starts when, in which zone, with what topics. */
-export type Roster = Pick<Engine, 'config' | 'experts' | 'channels'>;
+export type Roster = Pick<Engine, 'config' | 'experts'>;
 
 /** The roster and who is away now (availability rules, chat status): enough to choose an expert. */
 export type Attendance = Roster & Pick<Engine, 'presence'>;
@@ -91,6 +92,8 @@ export interface ServiceCounters {
   llmFailures: Map<string, number>;
   /** Proposals made from a library entry, by what became of them. */
   reuse: Map<ReuseOutcome, number>;
+  /** What a channel refused at the door (a reply token that does not verify, DMARC), by `channel why`. */
+  refusedInbound: Map<string, number>;
 }
 
 /** Adds one to a counter of a labelled count. */
@@ -172,7 +175,7 @@ export function subscribersAmong(consumers: readonly ConsumerRecord[], attachedI
  */
 export async function queueMessage(
   tx: Tx,
-  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[]; proposal_id?: string },
+  message: Pick<MessageRecord, 'expert_id' | 'request_id' | 'ask_id' | 'purpose' | 'text'> & { elements?: string[]; proposal_id?: string; channel?: ChannelName | null },
   now: number,
 ): Promise<void> {
   // Each field written out: callers pass messages of several shapes, and spreading them took V8's
@@ -184,6 +187,7 @@ export async function queueMessage(
     ask_id: message.ask_id,
     proposal_id: message.proposal_id ?? null,
     purpose: message.purpose,
+    channel: message.channel ?? null,
     text: message.text,
     elements: message.elements ?? null,
     state: 'pending',

@@ -118,7 +118,7 @@ function unavailableNow(engine: Pick<Engine, 'config' | 'presence'>, expert: Reg
  * it is checked against the rest of the configuration, then the file is rewritten and only then the
  * registry swapped, so the file stays the source of truth. Live state is kept by id.
  */
-export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log'>, entries: ExpertEntry[]): Promise<ExpertView[]> {
+export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log' | 'channels'>, entries: ExpertEntry[]): Promise<ExpertView[]> {
   checkFallbacks(engine.config, entries);
   refuseUnconfiguredChannels(engine, entries);
   if (engine.config.file) {

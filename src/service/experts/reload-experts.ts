@@ -29,7 +29,7 @@ export class ExpertsReloader {
   private watch: FileWatch | null = null;
 
   constructor(
-    private readonly engine: Roster & Pick<Engine, 'log'>,
+    private readonly engine: Roster & Pick<Engine, 'log' | 'channels'>,
     private readonly file: string,
     startedWith: Config,
   ) {

@@ -51,10 +51,10 @@ async function topLevel(engine: Routing & Pick<Engine, 'transportName' | 'review
   }
   if (kind === 'mute') {
     await muteAndPassOn(engine, tx, input.expertId, `expert:${input.expertId}`, now);
-    await tellExpert(engine, tx, input.expertId, `You are muted: no more questions until you reply \`unmute\`. Your ${open.length} open questions were passed on.`, now);
+    await tellExpert(engine, tx, input.expertId, `You are muted: no more questions until you reply \`unmute\`. Your ${open.length} open questions were passed on.`, now, input.channel ?? null);
     return { outcome: 'muted', request_id: null };
   }
   if (!engine.experts.has(input.expertId)) return { outcome: 'unknown' };
-  await tellExpert(engine, tx, input.expertId, open.length === 0 ? composeNoOpenAsk() : composeAnswerInThread(open.length), now);
+  await tellExpert(engine, tx, input.expertId, open.length === 0 ? composeNoOpenAsk() : composeAnswerInThread(open.length), now, input.channel ?? null);
   return { outcome: open.length === 0 ? 'no_open_ask' : 'ambiguous' };
 }

@@ -86,6 +86,8 @@ export async function decideProposal(
         request_id: request.id,
         ask_id: proposal.provenance.ask_id,
         purpose: 'accepted',
+        // On the channel the question went out on.
+        channel: proposal.provenance.ask_id ? ((await tx.asks.get(proposal.provenance.ask_id))?.channel ?? null) : null,
         text: composeAcceptedNotice({
           orgName: engine.config.org.name,
           expertName: expert?.name ?? proposal.provenance.expert_name,

@@ -85,13 +85,14 @@ export async function nextInChain(engine: Pick<Engine, 'clock' | 'experts' | 'pr
  * expert routing would choose for the request among those not asked on it yet, else as `skip` does.
  * The delegate is passed over when muted, away, unknown or already asked on this request.
  *
- * `status`: the expert is away by their chat status, not on a spell of their own. The ask is passed on
+ * `status`: the expert is away by what a channel shows (a Slack status until a time, an out-of-office
+ * mail), not on a spell of their own. The ask is passed on
  * the same way, but with nobody to take it, it is left as it is (it waits for them) and null returned.
  */
-export async function passOnForAway(engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, status: { until: number } | null = null): Promise<string | null> {
+export async function passOnForAway(engine: Attendance & Pick<Engine, 'clock' | 'threadedTransport'>, tx: Tx, request: RequestRecord, ask: AskRecord, now: number, status: { source: string; until?: number } | null = null): Promise<string | null> {
   const delegate = (await awaysAt(tx, [ask.expert_id], now)).get(ask.expert_id)?.delegate_to ?? null;
   const expert = delegate === null ? undefined : engine.experts.get(delegate);
-  const detail = status ? { source: 'slack_status', until: iso(status.until) } : {};
+  const detail = status ? { source: status.source, ...(status.until !== undefined ? { until: iso(status.until) } : {}) } : {};
   let standIn: string | null = null;
   if (expert && !(await tx.asks.listFor(request.id)).some((a) => a.expert_id === expert.id)) {
     const free = !(await tx.asks.isMuted(expert.id)) && !(await isAwayNow(engine.presence, tx, expert.id, now));

@@ -133,10 +133,12 @@ async function decideSend(
   // The expert's slot is taken now, after the wait (if any) for another instance routing to them:
   // the ask's history says when it really began to count against their limits.
   const sentAt = Math.max(now, engine.clock.now());
-  const sent: AskPatch = { state: 'open', sent_at: sentAt, escalate_at: sentAt + policy.escalation_after };
+  // The expert's first channel this service runs; a permanent failure there moves the ask to the next.
+  const channel = expert.reach[0] ?? null;
+  const sent: AskPatch = { state: 'open', sent_at: sentAt, escalate_at: sentAt + policy.escalation_after, channel };
   if (wasDeferred) sent.send_after = null;
   await save(sent);
-  await queueMessage(tx, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', text: elements.join('\n'), elements }, now);
+  await queueMessage(tx, { expert_id: expert.id, request_id: request.id, ask_id: ask.id, purpose: 'ask', channel, text: elements.join('\n'), elements }, now);
   // An ask of a request being submitted: its expert was never asked on it, and nothing in a submit
   // closes the ask again or rolls it back (a failed submit's transaction fails whole).
   if (isNewRequest(request)) noteFirstAsk(tx, ask.id);
@@ -145,7 +147,7 @@ async function decideSend(
     at: sentAt,
     type: 'asked',
     actor: 'system',
-    data: { ask_id: ask.id, expert_id: expert.id, expert_name: expert.name, via: ask.via },
+    data: { ask_id: ask.id, expert_id: expert.id, expert_name: expert.name, via: ask.via, channel },
   });
   if (request.status === 'queued') {
     await updateRequest(tx, request, { status: 'asked', held: false, updated_at: now });

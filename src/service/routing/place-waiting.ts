@@ -170,7 +170,7 @@ async function sendQueuedAsk(
     const before = await liveExperts(tx, request.id);
     if (outcome === 'muted') await passOn(engine, tx, request, ask, 'mute', now);
     else if (outcome === 'set_away') await passOnForAway(engine, tx, request, ask, now);
-    else if (!(await passOnForAway(engine, tx, request, ask, now, { until: awayByStatus(engine.presence, ask.expert_id, now)! }))) {
+    else if (!(await passOnForAway(engine, tx, request, ask, now, { source: 'slack_status', until: awayByStatus(engine.presence, ask.expert_id, now)! }))) {
       // Away by their chat status and nobody else can take it: the ask waits for them.
       return trySendAsk(engine, tx, request, ask, now, false, false);
     }
