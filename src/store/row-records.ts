@@ -1,6 +1,6 @@
 import type { AnswerRecord } from '../domain/answers.js';
 import type { AuditEntry, AwayState, ConsumerRecord, ExpertLiveState, LlmJobRecord, MessageRecord, ProposalRecord, RequestRecord } from '../domain/records.js';
-import type { RequestSummary } from './store.js';
+import type { HeldRequest, RequestSummary } from './store.js';
 
 /**
  * Rows to records, for every engine: each keeps JSON as text, flags as 0/1 and times as epoch
@@ -38,6 +38,16 @@ export function toRequest(r: Row): RequestRecord {
     warn_at: (r.warn_at as number | null | undefined) ?? null,
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
+  };
+}
+
+/** A held request's row, as the scheduler weighs it. */
+export function toHeld(r: Row): HeldRequest {
+  return {
+    id: r.id as string,
+    topic: r.topic as string,
+    target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
+    created_at: r.created_at as number,
   };
 }
 

@@ -1,9 +1,12 @@
+import { pgStatements } from '../shared/placeholders.js';
+import { ASKS, WAITING_ASKS } from '../shared/asks-sql.js';
+
 /**
- * The statements of `PgAsks`. The scheduler's repeat the partial indexes' conditions word for word
- * (`asks_escalate`, `asks_send_after`, `asks_queued`), so the planner can use them: a plan on another
- * index would read every open ask each tick. The keyset form resumes a scan after the last row handled.
+ * The statements of `PgAsks`; those the same in SQLite are written once in `shared/asks-sql.ts`. The
+ * scheduler's repeat the partial indexes' conditions word for word (`asks_escalate`, `asks_send_after`,
+ * `asks_queued`), so the planner can use them: a plan on another index would read every open ask each
+ * tick. The keyset form resumes a scan after the last row handled.
  */
-const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
 
 // Several experts in one round trip (routing reads every candidate of a topic). Sent today = live
 // asks sent today + closed asks sent today: each expert's live asks are read once, for all three counts.
@@ -18,14 +21,8 @@ const SOME_STATES = `SELECT e.id AS expert_id, live.open, live.queued, live.toda
     LEFT JOIN expert_state AS s ON s.expert_id = e.id`;
 
 export const SQL = {
-  insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-  listFor: 'SELECT * FROM asks WHERE request_id = $1 ORDER BY created_at, id',
+  ...pgStatements(ASKS),
   listForMany: 'SELECT * FROM asks WHERE request_id = ANY($1::text[]) ORDER BY created_at, id',
-  askOnRequest: `SELECT * FROM asks WHERE expert_id = $1 AND request_id = $2
-      ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`,
-  oldestOpenAsk: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id LIMIT 1`,
-  openOf: `SELECT * FROM asks WHERE expert_id = $1 AND state = 'open' ORDER BY sent_at, id`,
   someStates: SOME_STATES,
   // The experts given asks on hints, read as `someStates` does (under their locks, this transaction's
   // asks counted), each against the caps its asks were sent under ($3, $4; null: none): if one is
@@ -56,24 +53,10 @@ export const SQL = {
         FROM asks WHERE sent_at >= $1 AND sent_at >= COALESCE(($2::jsonb ->> expert_id)::bigint, $3) GROUP BY expert_id) today) AS today,
       (SELECT COALESCE(json_agg(kept), '[]') FROM (SELECT expert_id, muted, away_until, away_delegate, away_note, away_set_by, away_set_at
         FROM expert_state WHERE muted = 1 OR away_until IS NOT NULL) kept) AS kept`,
-  setMuted: `INSERT INTO expert_state (expert_id, muted, updated_at) VALUES ($1, $2, $3)
-      ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`,
-  muted: 'SELECT muted FROM expert_state WHERE expert_id = $1',
   someAway: 'SELECT * FROM expert_state WHERE expert_id = ANY($1::text[]) AND away_until IS NOT NULL',
-  allAway: 'SELECT * FROM expert_state WHERE away_until IS NOT NULL',
-  dueAways: 'SELECT expert_id, away_until FROM expert_state WHERE away_until IS NOT NULL AND away_until <= $1 ORDER BY away_until, expert_id',
-  setAway: `INSERT INTO expert_state (expert_id, muted, updated_at, away_until, away_delegate, away_note, away_set_by, away_set_at)
-      VALUES ($1, 0, $2, $3, $4, $5, $6, $7)
-      ON CONFLICT (expert_id) DO UPDATE SET updated_at = excluded.updated_at, away_until = excluded.away_until,
-        away_delegate = excluded.away_delegate, away_note = excluded.away_note, away_set_by = excluded.away_set_by, away_set_at = excluded.away_set_at`,
-  // Two instances ending the same spell: the second waits for the first's row lock, then finds it cleared.
-  endAway: `UPDATE expert_state SET away_until = NULL, away_delegate = NULL, away_note = NULL, away_set_by = NULL, away_set_at = NULL, updated_at = $1
-      WHERE expert_id = $2 AND away_until = $3`,
   escalations: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 ORDER BY escalate_at, id LIMIT $2`,
   escalationsAfter: `SELECT * FROM asks WHERE state = 'open' AND escalate_at <= $1 AND escalate_at >= $2
       AND (escalate_at > $2 OR id > $3) ORDER BY escalate_at, id LIMIT $4`,
   // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
-  queuedDue: `${WAITING} WHERE a.state = 'queued' AND a.send_after <= $1 AND r.drafting = 0`,
-  queuedAll: `${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`,
-  queuedOf: `${WAITING} WHERE a.expert_id = $1 AND a.state = 'queued' AND r.drafting = 0`,
+  queuedDue: `${WAITING_ASKS} WHERE a.state = 'queued' AND a.send_after <= $1 AND r.drafting = 0`,
 };

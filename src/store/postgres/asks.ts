@@ -4,6 +4,7 @@ import { ExpertStateMemo } from '../expert-state-memo.js';
 import { awayValues, byRequest, liveAway, toAway, toLiveState } from '../row-records.js';
 import { all, type Db, one, run, write } from './sql.js';
 import { SQL } from './asks-sql.js';
+import { askValues } from '../shared/asks-sql.js';
 import type { LoadHints } from './load-hints.js';
 
 /** One expert given asks on a hint, and the tightest caps those asks were sent under (null: none). */
@@ -107,10 +108,7 @@ export class PgAsks implements AskRepository {
   async insert(ask: AskRecord): Promise<void> {
     if (this.hinting && !this.memo.isSettled(ask.expert_id)) this.placedAt = Math.min(this.placedAt, ask.created_at);
     this.memo.added(ask);
-    await write(this.db, SQL.insert, [
-      ask.id, ask.request_id, ask.expert_id, ask.state, ask.via, ask.created_at, ask.sent_at, ask.escalate_at, ask.closed_at, ask.send_after,
-      ask.instructions ?? null,
-    ]);
+    await write(this.db, SQL.insert, askValues(ask));
   }
 
   async update(id: string, patch: AskPatch): Promise<void> {
@@ -123,7 +121,7 @@ export class PgAsks implements AskRepository {
   }
 
   async get(id: string): Promise<AskRecord | undefined> {
-    return (await one(this.db, `SELECT * FROM asks WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, [id])) as AskRecord | undefined;
+    return (await one(this.db, `${SQL.get}${this.locking ? ' FOR UPDATE' : ''}`, [id])) as AskRecord | undefined;
   }
 
   async listFor(requestId: string): Promise<AskRecord[]> {

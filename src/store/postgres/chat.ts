@@ -1,6 +1,10 @@
 import type { AskRecord, AskState, ChatRef } from '../../domain/records.js';
 import type { AskPlace, ChatRepository } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
+import { pgStatements } from '../shared/placeholders.js';
+import { CHAT } from '../shared/chat-sql.js';
+
+const SQL = pgStatements(CHAT);
 
 /**
  * Each ask's state, its own post and the first post of its expert on its request (a later ask goes in
@@ -40,17 +44,11 @@ export class PgChat implements ChatRepository {
   }
 
   async ref(askId: string): Promise<ChatRef | undefined> {
-    return (await one(this.db, 'SELECT channel, ts, thread_ts FROM chat_asks WHERE ask_id = $1', [askId])) as ChatRef | undefined;
+    return (await one(this.db, SQL.ref, [askId])) as ChatRef | undefined;
   }
 
   async askByRef(ref: ChatRef): Promise<AskRecord | undefined> {
-    return (await one(
-      this.db,
-      `SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id
-        WHERE chat_asks.channel = $1 AND (chat_asks.ts = $2 OR chat_asks.thread_ts = $2)
-        ORDER BY asks.created_at DESC, asks.id DESC LIMIT 1`,
-      [ref.channel, ref.ts],
-    )) as AskRecord | undefined;
+    return (await one(this.db, SQL.askByRef, [ref.channel, ref.ts, ref.ts])) as AskRecord | undefined;
   }
 
   async askPlaces(askIds: readonly string[]): Promise<Map<string, AskPlace>> {

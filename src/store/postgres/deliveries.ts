@@ -1,9 +1,10 @@
 import type { DeliveryJob, DeliveryRecord, EventRecord } from '../../domain/records.js';
 import { json, type Row } from '../row-records.js';
-import { pgStatements } from '../shared/placeholders.js';
+import { pgStatements, pgText } from '../shared/placeholders.js';
+import { renewLeases } from '../shared/leases-sql.js';
 import { claimedJobs, DELIVERIES, DELIVERY_COLUMNS, deliveryValues, EVENT_TYPE, eventValues, toEvent } from '../shared/deliveries-sql.js';
 import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery } from '../store.js';
-import { all, type Db, one, run, whereClause, write } from './sql.js';
+import { all, type Db, one, PG_IN_ARRAY, run, whereClause, write } from './sql.js';
 
 const SQL = pgStatements(DELIVERIES);
 
@@ -104,10 +105,6 @@ export class PgDeliveries {
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {
-    return run(
-      this.db,
-      `UPDATE deliveries SET lease_until = $1 WHERE id = ANY($2::text[]) AND state = 'pending' AND claimed_by = $3`,
-      [leaseUntil, [...ids], owner],
-    );
+    return run(this.db, pgText(renewLeases('deliveries', PG_IN_ARRAY)), [leaseUntil, [...ids], owner]);
   }
 }

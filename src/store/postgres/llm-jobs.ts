@@ -4,6 +4,7 @@ import type { LlmJobRepository, WorkClaim } from '../store.js';
 import { all, type Db, one, run, write } from './sql.js';
 import { pgText } from '../shared/placeholders.js';
 import { jobValues, LLM_JOBS, oldestFirst } from '../shared/llm-jobs-sql.js';
+import { renewLeases } from '../shared/leases-sql.js';
 
 /**
  * Drafting and structuring jobs, in PostgreSQL. The pending ones are ranges on the partial indexes
@@ -65,11 +66,6 @@ export class PgLlmJobs implements LlmJobRepository {
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {
-    return run(
-      this.db,
-      `UPDATE llm_jobs SET lease_until = $1 WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb))
-        AND state = 'pending' AND claimed_by = $3`,
-      [leaseUntil, json(ids), owner],
-    );
+    return run(this.db, pgText(renewLeases('llm_jobs', 'IN (SELECT jsonb_array_elements_text(?::jsonb))')), [leaseUntil, json(ids), owner]);
   }
 }

@@ -1,11 +1,13 @@
 import type { MessageRecord } from '../../domain/records.js';
-import { json, messageText, parseJson, toMessage } from '../row-records.js';
+import { messageText, parseJson, toMessage } from '../row-records.js';
+import { pgStatements, pgText } from '../shared/placeholders.js';
+import { renewLeases } from '../shared/leases-sql.js';
+import { MESSAGE_COLUMNS, MESSAGES, messageValues } from '../shared/messages-sql.js';
 import type { MessageLease, WorkClaim } from '../store.js';
-import { all, type Db, one, run, write } from './sql.js';
+import { all, type Db, one, PG_IN_ARRAY, run, write } from './sql.js';
 import type { OlderInstances } from './generation.js';
 
-const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
-  next_attempt_at, created_at, sent_at, last_error`;
+const SQL = pgStatements(MESSAGES);
 
 /** The conditions of a due, unleased message at `$1`, word for word those of the partial index `messages_due`. */
 const DUE = `state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)`;
@@ -19,27 +21,15 @@ export class PgMessages {
   ) {}
 
   async enqueue(m: MessageRecord, lease?: MessageLease): Promise<void> {
-    await write(
-      this.db,
-      `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
-        attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [m.id, m.expert_id, m.request_id, m.ask_id, m.proposal_id ?? null, m.purpose, this.older?.mayServe !== false ? m.text : messageText(m),
-        m.elements === null ? null : json(m.elements), m.state, m.attempts, m.next_attempt_at, m.created_at,
-        lease?.owner ?? null, lease?.leaseUntil ?? null],
-    );
+    await write(this.db, SQL.enqueue, messageValues(m, this.older?.mayServe !== false ? m.text : messageText(m), lease));
   }
 
   async listFor(requestId: string): Promise<MessageRecord[]> {
-    const rows = await all(this.db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE request_id = $1 ORDER BY created_at, id`, [requestId]);
-    return rows.map(toMessage);
+    return (await all(this.db, SQL.listFor, [requestId])).map(toMessage);
   }
 
   async askElements(askId: string): Promise<string[] | null> {
-    const row = await one(
-      this.db,
-      `SELECT elements FROM messages WHERE ask_id = $1 AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`,
-      [askId],
-    );
+    const row = await one(this.db, SQL.askElements, [askId]);
     return row ? (parseJson(row.elements) as string[] | null) : null;
   }
 
@@ -87,18 +77,10 @@ export class PgMessages {
   }
 
   async drop(id: string, why: string): Promise<void> {
-    await write(
-      this.db,
-      `UPDATE messages SET state = 'dropped', last_error = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2 AND state = 'pending'`,
-      [why, id],
-    );
+    await write(this.db, SQL.drop, [why, id]);
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {
-    return run(
-      this.db,
-      `UPDATE messages SET lease_until = $1 WHERE id = ANY($2::text[]) AND state = 'pending' AND claimed_by = $3`,
-      [leaseUntil, [...ids], owner],
-    );
+    return run(this.db, pgText(renewLeases('messages', PG_IN_ARRAY)), [leaseUntil, [...ids], owner]);
   }
 }

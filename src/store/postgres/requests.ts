@@ -1,6 +1,8 @@
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository, RequestSummary } from '../store.js';
-import { byId, consumersByRequest, json, type Row, toAudit, toRequest, toRequestSummary } from '../row-records.js';
+import { byId, consumersByRequest, json, toAudit, toHeld, toRequest, toRequestSummary } from '../row-records.js';
+import { pgStatements, pgText } from '../shared/placeholders.js';
+import { auditValues, REQUEST_COLUMNS, REQUEST_PLACEHOLDERS, REQUESTS, requestValues } from '../shared/requests-sql.js';
 import { searchWords } from '../../core/search-words.js';
 import { SEARCH_WORDS_OF, searchStatement, searchWordsOf } from './request-search.js';
 import { all, type Db, one, run, whereClause, write } from './sql.js';
@@ -14,10 +16,9 @@ import { OPEN, WAITING } from '../shared/rules-sql.js';
  * last row handled.
  */
 
-const INSERT = `INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
-    routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-    drafting, asked_question, own_policy, warn_at, refreshes, search_words)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, ${SEARCH_WORDS_OF('$23')})`;
+const SQL = pgStatements(REQUESTS);
+const INSERT = pgText(`INSERT INTO requests (${REQUEST_COLUMNS}, search_words)
+    VALUES (${REQUEST_PLACEHOLDERS}, ${SEARCH_WORDS_OF('?')})`);
 const SUBSCRIBE = 'INSERT INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING';
 // A consumer attached later: not its submitter, who is subscribed already, row or not.
 const ATTACH = `INSERT INTO request_subscribers (request_id, consumer_id, via, created_at)
@@ -36,9 +37,6 @@ const WARNINGS_AFTER = `SELECT id, warn_at FROM requests WHERE warn_at IS NOT NU
 const SUMMARIES = `SELECT id, consumer_id, kind, topic, question, asked_question, drafting, status, created_at,
     CASE json_typeof(context::json -> 'asked_because') WHEN 'string' THEN context::json ->> 'asked_because' END AS asked_because
   FROM requests WHERE id = ANY($1::text[])`;
-const HELD = `SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
-    AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
-    ORDER BY created_at, id`;
 
 /**
  * Requests with their subscribers and audit trail, in PostgreSQL. Inside a transaction (`locking`),
@@ -53,18 +51,12 @@ export class PgRequests implements RequestRepository {
   ) {}
 
   async insert(r: RequestRecord): Promise<void> {
-    await write(this.db, INSERT, [
-      r.id, r.consumer_id, r.kind, r.topic, r.question, json(r.context),
-      r.target_experts === null ? null : json(r.target_experts), json(r.routing_policy), r.dedup_key, r.status,
-      r.reason?.code ?? null, r.reason?.message ?? null, r.proposal_id, r.held ? 1 : 0, r.give_up_at, r.created_at, r.updated_at,
-      r.drafting ? 1 : 0, r.asked_question, r.own_policy === null ? null : json(r.own_policy), r.warn_at, r.refreshes ?? null,
-      searchWordsOf(r.question, r.asked_question),
-    ]);
+    await write(this.db, INSERT, [...requestValues(r), searchWordsOf(r.question, r.asked_question)]);
     if (this.older?.mayServe !== false) await write(this.db, SUBSCRIBE, [r.id, r.consumer_id, 'submitter', r.created_at]);
   }
 
   async get(id: string): Promise<RequestRecord | undefined> {
-    const row = await one(this.db, `SELECT * FROM requests WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, [id]);
+    const row = await one(this.db, `${SQL.get}${this.locking ? ' FOR UPDATE' : ''}`, [id]);
     return row && toRequest(row);
   }
 
@@ -127,10 +119,7 @@ export class PgRequests implements RequestRepository {
     // Two instances submitting one key at once: the second waits here until the first commits, then
     // finds its request (READ COMMITTED reads what committed before each statement).
     if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('dedup:' || $1, 0))`, [dedupKey]);
-    const row = await one(this.db, 'SELECT * FROM requests WHERE dedup_key = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT 1', [
-      dedupKey,
-      since,
-    ]);
+    const row = await one(this.db, SQL.findByDedupKey, [dedupKey, since]);
     return row && toRequest(row);
   }
 
@@ -139,7 +128,7 @@ export class PgRequests implements RequestRepository {
     // then counts its request too (READ COMMITTED reads what committed before each statement, so the
     // count is a statement of its own, after the lock).
     if (this.locking) await write(this.db, `SELECT pg_advisory_xact_lock(hashtextextended('quota:' || $1, 0))`, [consumerId]);
-    const row = await one(this.db, 'SELECT COUNT(*) AS n FROM requests WHERE consumer_id = $1 AND created_at >= $2', [consumerId, since]);
+    const row = await one(this.db, SQL.countSubmittedSince, [consumerId, since]);
     return Number(row?.n ?? 0);
   }
 
@@ -157,11 +146,11 @@ export class PgRequests implements RequestRepository {
   }
 
   async appendAudit(e: AuditEntry): Promise<void> {
-    await write(this.db, 'INSERT INTO audit (request_id, at, type, actor, data) VALUES ($1, $2, $3, $4, $5)', [e.request_id, e.at, e.type, e.actor, json(e.data)]);
+    await write(this.db, SQL.appendAudit, auditValues(e));
   }
 
   async audit(requestId: string): Promise<AuditEntry[]> {
-    return (await all(this.db, 'SELECT * FROM audit WHERE request_id = $1 ORDER BY seq', [requestId])).map(toAudit);
+    return (await all(this.db, SQL.audit, [requestId])).map(toAudit);
   }
 
   // Scheduler (issue 4): every query is a range on a partial index, so an idle tick costs little
@@ -178,11 +167,6 @@ export class PgRequests implements RequestRepository {
   }
 
   async held(): Promise<HeldRequest[]> {
-    return (await all(this.db, HELD)).map((r: Row) => ({
-      id: r.id as string,
-      topic: r.topic as string,
-      target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
-      created_at: r.created_at as number,
-    }));
+    return (await all(this.db, SQL.held)).map(toHeld);
   }
 }

@@ -35,6 +35,9 @@ export async function write(db: Db, text: string, values: unknown[] = []): Promi
   else await db.query(text, values);
 }
 
+/** The ids of an array in `?` (a shared text's placeholder: `pgText` numbers it). */
+export const PG_IN_ARRAY = '= ANY(?::text[])';
+
 /**
  * `WHERE a = $1 AND b = $2` from the filters whose value is given, numbering from `first`. Each
  * clause carries one `$?` where its value goes.

@@ -24,3 +24,22 @@ export function forWhereClause(clause: string): string {
 export function pgStatements<K extends string>(table: Readonly<Record<K, string>>): Record<K, string> {
   return Object.fromEntries(Object.entries<string>(table).map(([k, text]) => [k, pgText(text)])) as Record<K, string>;
 }
+
+/**
+ * A text with named values (`@outbox`, SQLite's own form) as PostgreSQL runs it: each name becomes
+ * `$1`, `$2`, … in the order it first comes, and `values` gives each number its value.
+ */
+export function pgNamed(text: string, named: Readonly<Record<string, unknown>>): { text: string; values: unknown[] } {
+  const numbers = new Map<string, number>();
+  const values: unknown[] = [];
+  const out = text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|(?<!@)@([A-Za-z_]\w*)/g, (token, name: string | undefined) => {
+    if (name === undefined) return token;
+    let n = numbers.get(name);
+    if (n === undefined) {
+      if (!(name in named)) throw new Error(`no value for @${name}`);
+      numbers.set(name, (n = values.push(named[name])));
+    }
+    return `$${n}`;
+  });
+  return { text: out, values };
+}

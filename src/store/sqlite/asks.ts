@@ -3,7 +3,8 @@ import type { ExpertStateMemo } from '../expert-state-memo.js';
 import type { AskRecord, AwayState, ExpertLiveState } from '../../domain/records.js';
 import type { AskPatch, AskRepository, DueCursor, WaitingAsk } from '../store.js';
 import { byRequest } from '../row-records.js';
-import { awayValues, type Row, statementCache, toAway, toLiveState } from './rows.js';
+import { awayValues, prepareAll, type Row, statementCache, toAway, toLiveState } from './rows.js';
+import { ASKS, askValues, WAITING_ASKS } from '../shared/asks-sql.js';
 
 /**
  * The scheduler's statements repeat the partial indexes' conditions word for word (`asks_escalate`,
@@ -11,21 +12,13 @@ import { awayValues, type Row, statementCache, toAway, toLiveState } from './row
  * another index would read every open ask each tick. The keyset form resumes a scan after the last
  * row handled.
  */
-const WAITING = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
-const DUE_WAITING = WAITING.replace('asks a', 'asks a INDEXED BY asks_send_after');
+const DUE_WAITING = WAITING_ASKS.replace('asks a', 'asks a INDEXED BY asks_send_after');
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
-    insert: p(`INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
-        VALUES (@id, @request_id, @expert_id, @state, @via, @created_at, @sent_at, @escalate_at, @closed_at, @send_after, @instructions)`),
-    get: p('SELECT * FROM asks WHERE id = ?'),
-    listFor: p('SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id'),
+    ...prepareAll(db, ASKS),
     listForMany: p('SELECT * FROM asks WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id'),
-    askOnRequest: p(`SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
-        ORDER BY CASE state WHEN 'open' THEN 0 WHEN 'escalated' THEN 1 ELSE 2 END, created_at DESC LIMIT 1`),
-    oldestOpenAsk: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id LIMIT 1`),
-    openOf: p(`SELECT * FROM asks WHERE expert_id = ? AND state = 'open' ORDER BY sent_at, id`),
     // One expert: each query is a range on an index of asks.
     oneState: p(`SELECT
         (SELECT COUNT(*) FROM asks WHERE expert_id = @id AND state = 'open') AS open,
@@ -40,25 +33,12 @@ function prepare(db: Database.Database) {
     // index alone (\`asks_sent_expert\`), each counted against its expert's own day start.
     sentSince: p('SELECT expert_id, sent_at FROM asks WHERE sent_at >= ?').raw(),
     allMuted: p('SELECT expert_id FROM expert_state WHERE muted = 1'),
-    setMuted: p(`INSERT INTO expert_state (expert_id, muted, updated_at) VALUES (?, ?, ?)
-        ON CONFLICT (expert_id) DO UPDATE SET muted = excluded.muted, updated_at = excluded.updated_at`),
-    muted: p('SELECT muted FROM expert_state WHERE expert_id = ?'),
     awayOf: p('SELECT * FROM expert_state WHERE expert_id = ? AND away_until IS NOT NULL'),
-    allAway: p('SELECT * FROM expert_state WHERE away_until IS NOT NULL'),
-    dueAways: p('SELECT expert_id, away_until FROM expert_state WHERE away_until IS NOT NULL AND away_until <= ? ORDER BY away_until, expert_id'),
-    setAway: p(`INSERT INTO expert_state (expert_id, muted, updated_at, away_until, away_delegate, away_note, away_set_by, away_set_at)
-        VALUES (?, 0, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (expert_id) DO UPDATE SET updated_at = excluded.updated_at, away_until = excluded.away_until,
-          away_delegate = excluded.away_delegate, away_note = excluded.away_note, away_set_by = excluded.away_set_by, away_set_at = excluded.away_set_at`),
-    endAway: p(`UPDATE expert_state SET away_until = NULL, away_delegate = NULL, away_note = NULL, away_set_by = NULL, away_set_at = NULL, updated_at = ?
-        WHERE expert_id = ? AND away_until = ?`),
     escalations: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? ORDER BY escalate_at, id LIMIT ?`),
     escalationsAfter: p(`SELECT * FROM asks INDEXED BY asks_escalate WHERE state = 'open' AND escalate_at <= ? AND escalate_at >= ?
       AND (escalate_at > ? OR id > ?) ORDER BY escalate_at, id LIMIT ?`),
     // Asks of a request whose question is still being drafted are not waiting work yet (the draft's end places them).
     queuedDue: p(`${DUE_WAITING} WHERE a.state = 'queued' AND a.send_after <= ? AND r.drafting = 0`),
-    queuedAll: p(`${WAITING} WHERE a.state = 'queued' AND r.drafting = 0`),
-    queuedOf: p(`${WAITING} WHERE a.expert_id = ? AND a.state = 'queued' AND r.drafting = 0`),
   };
 }
 
@@ -84,7 +64,7 @@ export class SqliteAsks implements AskRepository {
 
   async insert(ask: AskRecord): Promise<void> {
     this.memo?.added(ask);
-    this.stmts.insert.run({ ...ask, instructions: ask.instructions ?? null });
+    this.stmts.insert.run(...askValues(ask));
   }
 
   async update(id: string, patch: AskPatch): Promise<void> {

@@ -1,15 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { AskRecord, AskState, ChatRef } from '../../domain/records.js';
 import type { AskPlace, ChatRepository } from '../store.js';
+import { CHAT } from '../shared/chat-sql.js';
+import { prepareAll } from './rows.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
+    ...prepareAll(db, CHAT),
     setRef: p('INSERT OR REPLACE INTO chat_asks (ask_id, channel, ts, thread_ts) VALUES (?, ?, ?, ?)'),
-    ref: p('SELECT channel, ts, thread_ts FROM chat_asks WHERE ask_id = ?'),
-    askByRef: p(`SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id
-        WHERE chat_asks.channel = @channel AND (chat_asks.ts = @ts OR chat_asks.thread_ts = @ts)
-        ORDER BY asks.created_at DESC, asks.id DESC LIMIT 1`),
     firstRef: p(`SELECT c.channel, c.ts, c.thread_ts FROM asks a JOIN chat_asks c ON c.ask_id = a.id
         WHERE a.request_id = ? AND a.expert_id = ? ORDER BY a.created_at, a.id LIMIT 1`),
     markEvent: p('INSERT OR IGNORE INTO chat_events (id, at) VALUES (?, ?)'),
@@ -34,7 +33,7 @@ export class SqliteChat implements ChatRepository {
   }
 
   async askByRef(ref: ChatRef): Promise<AskRecord | undefined> {
-    return this.stmts.askByRef.get({ channel: ref.channel, ts: ref.ts }) as AskRecord | undefined;
+    return this.stmts.askByRef.get(ref.channel, ref.ts, ref.ts) as AskRecord | undefined;
   }
 
   async askPlaces(askIds: readonly string[]): Promise<Map<string, AskPlace>> {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ConsumerRecord } from '../../domain/records.js';
 import type { ConsumerRepository } from '../store.js';
 import { CONSUMERS, consumerValues } from '../shared/consumers-sql.js';
-import { type Row, toConsumer } from './rows.js';
+import { prepareAll, type Row, toConsumer } from './rows.js';
 
 /** Registered consumers, in SQLite. */
 export class SqliteConsumers implements ConsumerRepository {
@@ -10,10 +10,8 @@ export class SqliteConsumers implements ConsumerRepository {
 
   constructor(db: Database.Database) {
     this.stmts = {
-      upsert: db.prepare(CONSUMERS.upsert),
-      get: db.prepare(CONSUMERS.get),
+      ...prepareAll(db, CONSUMERS),
       list: db.prepare('SELECT * FROM consumers ORDER BY created_at, rowid'),
-      delete: db.prepare(CONSUMERS.delete),
     };
   }
 

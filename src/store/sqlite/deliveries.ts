@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DeliveryJob, DeliveryRecord, EventRecord } from '../../domain/records.js';
 import type { DeliveryClaim, DeliveryOutcome, DeliveryQuery } from '../store.js';
 import { json, type Row, statementCache, whereClause, prepareAll } from './rows.js';
+import { renewLeases, SQLITE_IN_JSON } from '../shared/leases-sql.js';
 import { claimedJobs, DELIVERIES, DELIVERY_COLUMNS, deliveryValues, EVENT_TYPE, eventValues, toEvent } from '../shared/deliveries-sql.js';
 
 function prepare(db: Database.Database) {
@@ -30,8 +31,7 @@ function prepare(db: Database.Database) {
     pendingFor: p(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE consumer_id = ? AND state = 'pending'`),
     dropPending: p(`UPDATE deliveries SET state = 'dropped', lease_until = NULL, last_error = 'consumer deleted'
         WHERE consumer_id = ? AND state = 'pending'`),
-    renew: p(`UPDATE deliveries SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
-        AND state = 'pending' AND claimed_by = @owner`),
+    renew: p(renewLeases('deliveries', SQLITE_IN_JSON)),
   };
 }
 
@@ -111,6 +111,6 @@ export class SqliteDeliveries {
   }
 
   renewLeases(ids: readonly string[], owner: string, leaseUntil: number): number {
-    return this.stmts.renew.run({ ids: json(ids), owner, leaseUntil }).changes;
+    return this.stmts.renew.run(leaseUntil, json(ids), owner).changes;
   }
 }

@@ -3,6 +3,7 @@ import type { LlmJobRecord } from '../../domain/records.js';
 import type { LlmJobRepository, WorkClaim } from '../store.js';
 import { json, type Row, toLlmJob } from './rows.js';
 import { jobValues, LLM_JOBS, oldestFirst } from '../shared/llm-jobs-sql.js';
+import { renewLeases, SQLITE_IN_JSON } from '../shared/leases-sql.js';
 
 /** The LLM job statements; the pending ones are ranges on the partial indexes of migration 4. */
 function prepare(db: Database.Database) {
@@ -21,8 +22,7 @@ function prepare(db: Database.Database) {
     waiting: p(`SELECT COUNT(*) FROM llm_jobs INDEXED BY llm_jobs_pending WHERE state = 'pending' AND (deadline_at IS NULL OR deadline_at > ?)`).pluck(),
     finish: p(LLM_JOBS.finish),
     release: p(LLM_JOBS.release),
-    renew: p(`UPDATE llm_jobs SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
-      AND state = 'pending' AND claimed_by = @owner`),
+    renew: p(renewLeases('llm_jobs', SQLITE_IN_JSON)),
   };
 }
 
@@ -66,6 +66,6 @@ export class SqliteLlmJobs implements LlmJobRepository {
   }
 
   async renewLeases(ids: readonly string[], owner: string, leaseUntil: number): Promise<number> {
-    return this.stmts.renew.run({ ids: json(ids), owner, leaseUntil }).changes;
+    return this.stmts.renew.run(leaseUntil, json(ids), owner).changes;
   }
 }

@@ -1,17 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/records.js';
 import type { MessageLease, WorkClaim } from '../store.js';
-import { json, messageText, parseJson, toMessage, type Row } from './rows.js';
+import { json, messageText, parseJson, prepareAll, toMessage, type Row } from './rows.js';
+import { MESSAGES, messageValues } from '../shared/messages-sql.js';
+import { renewLeases, SQLITE_IN_JSON } from '../shared/leases-sql.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
-    enqueue: p(`INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
-        attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES (@id, @expert_id, @request_id, @ask_id, @proposal_id,
-        @purpose, @text, @elements, @state, @attempts, @next_attempt_at, @created_at, @claimed_by, @lease_until)`),
-    listFor: p(`SELECT id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
-      next_attempt_at, created_at, sent_at, last_error FROM messages WHERE request_id = ? ORDER BY created_at, id`),
-    askElements: p(`SELECT elements FROM messages WHERE ask_id = ? AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`),
+    ...prepareAll(db, MESSAGES),
     anyDue: p(`SELECT EXISTS (SELECT 1 FROM messages INDEXED BY messages_due WHERE state = 'pending'
         AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)) AS due`),
     claim: p(`UPDATE messages SET claimed_by = @owner, lease_until = @leaseUntil WHERE id IN (
@@ -23,10 +20,7 @@ function prepare(db: Database.Database) {
     reschedule: p(`UPDATE messages SET state = CASE WHEN @next IS NULL THEN 'dead' ELSE 'pending' END,
         next_attempt_at = COALESCE(@next, next_attempt_at), last_error = @error, attempts = attempts + 1, claimed_by = NULL,
         lease_until = NULL WHERE id = @id AND state = 'pending' AND claimed_by = @owner`),
-    drop: p(`UPDATE messages SET state = 'dropped', last_error = ?, claimed_by = NULL, lease_until = NULL
-        WHERE id = ? AND state = 'pending'`),
-    renew: p(`UPDATE messages SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))
-        AND state = 'pending' AND claimed_by = @owner`),
+    renew: p(renewLeases('messages', SQLITE_IN_JSON)),
   };
 }
 
@@ -39,14 +33,7 @@ export class SqliteMessages {
   }
 
   enqueue(m: MessageRecord, lease?: MessageLease): void {
-    this.stmts.enqueue.run({
-      ...m,
-      proposal_id: m.proposal_id ?? null,
-      text: messageText(m),
-      elements: m.elements === null ? null : json(m.elements),
-      claimed_by: lease?.owner ?? null,
-      lease_until: lease?.leaseUntil ?? null,
-    });
+    this.stmts.enqueue.run(...messageValues(m, messageText(m), lease));
   }
 
   listFor(requestId: string): MessageRecord[] {
@@ -83,6 +70,6 @@ export class SqliteMessages {
   }
 
   renewLeases(ids: readonly string[], owner: string, leaseUntil: number): number {
-    return this.stmts.renew.run({ ids: json(ids), owner, leaseUntil }).changes;
+    return this.stmts.renew.run(leaseUntil, json(ids), owner).changes;
   }
 }

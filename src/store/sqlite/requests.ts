@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { type AuditEntry, OPEN_STATUSES, type RequestRecord } from '../../domain/records.js';
 import type { DueCursor, HeldRequest, RequestPatch, RequestQuery, RequestRepository, RequestSummary } from '../store.js';
-import { byId, consumersByRequest } from '../row-records.js';
+import { byId, consumersByRequest, toHeld } from '../row-records.js';
 import { searchRequests, SqliteRequestSearch } from './request-search.js';
-import { json, type Row, statementCache, toAudit, toRequest, toRequestSummary, whereClause } from './rows.js';
+import { json, prepareAll, type Row, statementCache, toAudit, toRequest, toRequestSummary, whereClause } from './rows.js';
+import { auditValues, REQUEST_COLUMNS, REQUEST_PLACEHOLDERS, REQUESTS, requestValues } from '../shared/requests-sql.js';
 import { OPEN, WAITING } from '../shared/rules-sql.js';
 
 /**
@@ -17,33 +18,21 @@ import { OPEN, WAITING } from '../shared/rules-sql.js';
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
-    insert: p(`INSERT INTO requests (id, consumer_id, kind, topic, question, context, target_experts,
-        routing_policy, dedup_key, status, reason_code, reason_message, proposal_id, held, give_up_at, created_at, updated_at,
-        drafting, asked_question, own_policy, warn_at, refreshes)
-        VALUES (@id, @consumer_id, @kind, @topic, @question, @context, @target_experts, @routing_policy, @dedup_key,
-        @status, @reason_code, @reason_message, @proposal_id, @held, @give_up_at, @created_at, @updated_at,
-        @drafting, @asked_question, @own_policy, @warn_at, @refreshes)`),
-    get: p('SELECT * FROM requests WHERE id = ?'),
+    ...prepareAll(db, REQUESTS),
+    insert: p(`INSERT INTO requests (${REQUEST_COLUMNS}) VALUES (${REQUEST_PLACEHOLDERS})`),
     summaries: p(`SELECT id, consumer_id, kind, topic, question, asked_question, drafting, status, created_at,
         CASE json_type(context, '$.asked_because') WHEN 'text' THEN json_extract(context, '$.asked_because') END AS asked_because
       FROM requests WHERE id IN (SELECT value FROM json_each(?))`),
-    findByDedupKey: p('SELECT * FROM requests WHERE dedup_key = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 1'),
-    countSubmittedSince: p('SELECT COUNT(*) AS n FROM requests WHERE consumer_id = ? AND created_at >= ?'),
     addSubscriber: p('INSERT OR IGNORE INTO request_subscribers (request_id, consumer_id, via, created_at) VALUES (?, ?, ?, ?)'),
     subscribers: p('SELECT consumer_id FROM request_subscribers WHERE request_id = ? ORDER BY created_at, consumer_id'),
     subscribersOfMany: p(`SELECT request_id, consumer_id FROM request_subscribers
         WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, consumer_id`),
-    appendAudit: p('INSERT INTO audit (request_id, at, type, actor, data) VALUES (?, ?, ?, ?, ?)'),
-    audit: p('SELECT * FROM audit WHERE request_id = ? ORDER BY seq'),
     giveUps: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${WAITING} AND give_up_at <= ? ORDER BY give_up_at, id LIMIT ?`),
     giveUpsAfter: p(`SELECT id, give_up_at FROM requests INDEXED BY requests_give_up WHERE ${WAITING} AND give_up_at <= ? AND give_up_at >= ?
       AND (give_up_at > ? OR id > ?) ORDER BY give_up_at, id LIMIT ?`),
     warnings: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${WAITING} AND warn_at <= ? ORDER BY warn_at, id LIMIT ?`),
     warningsAfter: p(`SELECT id, warn_at FROM requests INDEXED BY requests_warn WHERE warn_at IS NOT NULL AND ${WAITING} AND warn_at <= ? AND warn_at >= ?
       AND (warn_at > ? OR id > ?) ORDER BY warn_at, id LIMIT ?`),
-    held: p(`SELECT id, topic, target_experts, created_at FROM requests r WHERE held = 1
-      AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.request_id = r.id AND a.state IN ('queued', 'open'))
-      ORDER BY created_at, id`),
   };
 }
 
@@ -63,19 +52,7 @@ export class SqliteRequests implements RequestRepository {
   }
 
   async insert(r: RequestRecord): Promise<void> {
-    this.stmts.insert.run({
-      ...r,
-      context: json(r.context),
-      target_experts: r.target_experts === null ? null : json(r.target_experts),
-      routing_policy: json(r.routing_policy),
-      own_policy: r.own_policy === null ? null : json(r.own_policy),
-      reason_code: r.reason?.code ?? null,
-      reason_message: r.reason?.message ?? null,
-      held: r.held ? 1 : 0,
-      drafting: r.drafting ? 1 : 0,
-      refreshes: r.refreshes ?? null,
-      reason: undefined,
-    });
+    this.stmts.insert.run(...requestValues(r));
     this.stmts.addSubscriber.run(r.id, r.consumer_id, SUBMITTER, r.created_at);
   }
 
@@ -147,7 +124,7 @@ export class SqliteRequests implements RequestRepository {
   }
 
   async appendAudit(e: AuditEntry): Promise<void> {
-    this.stmts.appendAudit.run(e.request_id, e.at, e.type, e.actor, json(e.data));
+    this.stmts.appendAudit.run(...auditValues(e));
   }
 
   async audit(requestId: string): Promise<AuditEntry[]> {
@@ -171,11 +148,6 @@ export class SqliteRequests implements RequestRepository {
   }
 
   async held(): Promise<HeldRequest[]> {
-    return (this.stmts.held.all() as Row[]).map((r) => ({
-      id: r.id as string,
-      topic: r.topic as string,
-      target_experts: r.target_experts === null ? null : JSON.parse(r.target_experts as string),
-      created_at: r.created_at as number,
-    }));
+    return (this.stmts.held.all() as Row[]).map(toHeld);
   }
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ServiceStateRepository } from '../store.js';
-import type { Row } from './rows.js';
+import { prepareAll, type Row } from './rows.js';
 import { SERVICE_STATE } from '../shared/small-sql.js';
 
 /** Small named values the service keeps between runs, in SQLite. */
@@ -8,10 +8,7 @@ export class SqliteServiceState implements ServiceStateRepository {
   private readonly stmts;
 
   constructor(db: Database.Database) {
-    this.stmts = {
-      get: db.prepare(SERVICE_STATE.get),
-      set: db.prepare(SERVICE_STATE.set),
-    };
+    this.stmts = prepareAll(db, SERVICE_STATE);
   }
 
   async get(key: string): Promise<string | undefined> {
