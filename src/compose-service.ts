@@ -13,7 +13,9 @@ import { reviewCardOf } from './service/review/index.js';
 import { askUndeliverable } from './service/routing/index.js';
 import type { Store } from './store/store.js';
 import { slackCode } from './transport/slack/slack-code.js';
-import type { Transport } from './transport/transport.js';
+import type { AddressBook, Transport } from './transport/transport.js';
+import { ChannelSet } from './transport/channel-set.js';
+import { addressOn } from './domain/channels.js';
 
 /*
  * The composition root: every worker of a process is built here, and nowhere else.
@@ -68,8 +70,11 @@ export interface WireServiceOptions {
   store: Store;
   log: Logger;
   clock: Clock;
-  /** A transport, or one built from the service's expert names (the console transport prints them). */
-  transport: Transport | ((expertName: (id: string) => string) => Transport);
+  /**
+   * A transport, or one built from the service's expert names (the console transport prints them) and
+   * its address book (channels know experts by their addresses).
+   */
+  transport: Transport | ((expertName: (id: string) => string, book: AddressBook) => Transport);
   /** Run the tick, pruning and the heartbeat on timers. Tests turn them off and call `service.tick()` themselves. */
   timers: boolean;
   /** Tuning for the webhook dispatcher (tests shorten the timeout). */
@@ -97,7 +102,14 @@ export interface WiredService {
 export async function wireService(options: WireServiceOptions): Promise<WiredService> {
   const { config, log, clock } = options;
   const llm = configureLlm(config, options.secrets, log);
-  const transport = typeof options.transport === 'function' ? options.transport((id) => service.experts.get(id)?.name ?? id) : options.transport;
+  const book: AddressBook = {
+    addressOf: (id, channel) => {
+      const expert = service.experts.get(id);
+      return expert ? addressOn(expert, channel) : null;
+    },
+    expertAt: (channel, address) => service.experts.at(channel, address)?.id ?? null,
+  };
+  const transport = typeof options.transport === 'function' ? options.transport((id) => service.experts.get(id)?.name ?? id, book) : options.transport;
   const service: ExpertqService = composeService({
     config,
     store: options.store,
@@ -106,7 +118,7 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     clock,
     channels: {
       configured: configuredChannels(config),
-      running: new Set(transport.name === 'console' ? ['console'] : ['slack']),
+      running: new Set(transport instanceof ChannelSet ? transport.running : [transport.channel ?? (transport.name === 'console' ? 'console' : 'slack')]),
     },
     review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
@@ -122,6 +134,9 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
       home: (id) => service.expertHome(id),
       setAway: (id, away) => service.awayFromChat(id, away),
+      autoReply: (notice) => service.receiveNotice({ kind: 'auto_reply', ...notice }),
+      undeliverable: (notice) => service.receiveNotice({ kind: 'undeliverable', ...notice }),
+      refused: (notice) => service.receiveNotice({ kind: 'refused', ...notice }),
     });
   } catch (error) {
     throw new ConfigError(`The ${transport.name} transport could not start: ${slackCode(error)}${config.chat?.app_token_env ? ` (check ${config.chat.app_token_env})` : ''}.`);

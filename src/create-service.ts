@@ -12,13 +12,18 @@ import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
 import type { Transport } from './transport/transport.js';
+import type { EmailChannel } from './transport/email/email-channel.js';
+import { openChannels, type OpenedChannels, type TransportMode } from './open-channels.js';
 import { retentionOf, wireService, type WiredService, type WireServiceOptions } from './compose-service.js';
 
 export interface CreateServiceOptions {
   /** Path of `service.yaml`, or a configuration already loaded with `loadConfig`. */
   config: string | Config;
-  /** `console` (default) prints asks to `out`; or pass your own Transport. */
-  transport?: 'console' | 'chat' | Transport;
+  /**
+   * `console` (default) prints asks to `out`; `chat` runs Slack alone; `channels` every channel the file
+   * configures (`chat:` for Slack, `email:`); or pass your own Transport.
+   */
+  transport?: TransportMode | Transport;
   out?: Writable;
   logger?: Logger;
   clock?: Clock;
@@ -58,6 +63,8 @@ export class Expertq {
     readonly config: Config,
     readonly secrets: Secrets,
     readonly transport: Transport,
+    /** The channels that take requests of their own over HTTP (Slack's events, email's inbound route and links). */
+    readonly channels: { slack: Transport | null; email: EmailChannel | null },
     private readonly store: Store,
     private readonly timer: NodeJS.Timeout | null,
     /** Retention (`storage.retention*`) and expired sessions: hourly in a server with timers, or on demand. */
@@ -138,12 +145,10 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   const secrets = readSecrets(config, readEnv(config.file, options.env));
   const log = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
-  // The chat transport is checked with Slack before the database opens: nothing half-starts.
-  // Loaded only for the chat transport: the Slack libraries take most of a console server's start-up.
-  const slack =
-    options.transport === 'chat'
-      ? await (await import('./transport/slack/create-slack-transport.js')).createSlackTransport(config, secrets, log, clock)
-      : null;
+  // Slack is checked with Slack before the database opens: nothing half-starts.
+  const mode = typeof options.transport === 'object' ? null : (options.transport ?? 'console');
+  const publicUrl = () => config.server.public_url ?? options.serverUrl?.() ?? `http://${config.server.host}:${config.server.port}`;
+  const opened = mode === 'chat' || mode === 'channels' ? await openChannels(mode, config, secrets, log, clock, publicUrl) : null;
 
   const store = await openStore(
     config.storage.url_env === undefined
@@ -151,12 +156,28 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
       : { urlEnv: config.storage.url_env, url: secrets.databaseUrl, poolSize: config.storage.pool_size },
     log,
   );
-  const transport: WireServiceOptions['transport'] =
-    slack ??
-    (typeof options.transport === 'object'
-      ? options.transport
-      : // With JSON logs on stdout, the readable blocks go to stderr: stdout stays one JSON object per line.
-        (expertName) => new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, options.serverUrl ? clientHintCommand(config.file, options.serverUrl) : hintCommand(config.file)));
+  let email: EmailChannel | null = null;
+  let transport: WireServiceOptions['transport'];
+  if (opened) {
+    let build: Awaited<ReturnType<OpenedChannels['prepare']>>;
+    try {
+      build = await opened.prepare(store);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    transport = (_name, book) => {
+      const built = build(book);
+      email = built.email;
+      return built.transport;
+    };
+  } else {
+    transport =
+      typeof options.transport === 'object'
+        ? options.transport
+        : // With JSON logs on stdout, the readable blocks go to stderr: stdout stays one JSON object per line.
+          (expertName) => new ConsoleTransport(log, options.out ?? (stdoutLogsReadable() ? process.stdout : process.stderr), expertName, options.serverUrl ? clientHintCommand(config.file, options.serverUrl) : hintCommand(config.file));
+  }
   let wired: WiredService;
   try {
     wired = await wireService({ config, secrets, store, log, clock, transport, timers: options.timers !== false });
@@ -170,5 +191,5 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   if (reloader && options.watchConfig !== false) {
     reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
   }
-  return new Expertq(service, config, secrets, wired.transport, store, timer, pruner, pruneTimer, reloader, heartbeat);
+  return new Expertq(service, config, secrets, wired.transport, { slack: opened?.slack ?? null, email }, store, timer, pruner, pruneTimer, reloader, heartbeat);
 }

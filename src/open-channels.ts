@@ -7,6 +7,8 @@ import { AddressedChannel } from './transport/addressed-channel.js';
 import { ChannelSet } from './transport/channel-set.js';
 import type { AddressBook, Transport } from './transport/transport.js';
 import type { EmailChannel } from './transport/email/email-channel.js';
+import type { EmailEvents } from './http/routes/email.js';
+import type { ExpertqService } from './service/expertq-service.js';
 
 /** Which channels `serve` runs: the console alone, Slack alone (`--transport chat`), or every one the file configures. */
 export type TransportMode = 'console' | 'chat' | 'channels';
@@ -22,8 +24,8 @@ const EMAIL_SECRET_KEY = 'email_link_secret';
 export interface OpenedChannels {
   /** Slack, built and checked before the database opens (null when it does not run). */
   slack: (Transport & { readonly channel: 'slack' }) | null;
-  /** Builds the rest once the store is open, around the service's address book. */
-  finish(store: Store, book: AddressBook, publicUrl: string): Promise<{ transport: Transport; email: EmailChannel | null }>;
+  /** Loads what the rest needs from the database (email's link secret), then builds them around the service's address book. */
+  prepare(store: Store): Promise<(book: AddressBook) => { transport: Transport; email: EmailChannel | null }>;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface OpenedChannels {
  * else opens, so nothing half-starts), then email, whose link secret lives in the database. Each is put
  * behind the address book, and all of them in one ChannelSet.
  */
-export async function openChannels(mode: TransportMode, config: Config, secrets: Secrets, log: Logger, clock: Clock): Promise<OpenedChannels> {
+export async function openChannels(mode: TransportMode, config: Config, secrets: Secrets, log: Logger, clock: Clock, publicUrl: () => string): Promise<OpenedChannels> {
   const wantsSlack = mode === 'chat' || (mode === 'channels' && config.chat !== null);
   const wantsEmail = mode === 'channels' && config.email !== null;
   if (mode === 'channels' && !wantsSlack && !wantsEmail) {
@@ -47,17 +49,33 @@ export async function openChannels(mode: TransportMode, config: Config, secrets:
   }
   return {
     slack: slack as OpenedChannels['slack'],
-    async finish(store, book, publicUrl) {
-      const channels: Transport[] = [];
-      if (slack) channels.push(new AddressedChannel(slack as Transport & { readonly channel: 'slack' }, book));
-      let email: EmailChannel | null = null;
-      if (smtpUrl) {
-        const { EmailChannel } = await import('./transport/email/email-channel.js');
-        const secret = await store.serviceState.setIfAbsent(EMAIL_SECRET_KEY, randomBytes(32).toString('base64url'));
-        email = new EmailChannel({ settings: config.email!, smtpUrl, imapUrl: secrets.emailImapUrl ?? null, orgName: config.org.name, publicUrl, secret, log });
-        channels.push(new AddressedChannel(email, book));
-      }
-      return { transport: new ChannelSet(channels), email };
+    async prepare(store) {
+      const emailChannel = smtpUrl ? (await import('./transport/email/email-channel.js')).EmailChannel : null;
+      const secret = smtpUrl ? await store.transaction((tx) => tx.serviceState.setIfAbsent(EMAIL_SECRET_KEY, randomBytes(32).toString('base64url'))) : '';
+      return (book) => {
+        const channels: Transport[] = [];
+        if (slack) channels.push(new AddressedChannel(slack as Transport & { readonly channel: 'slack' }, book));
+        const email = emailChannel && smtpUrl
+          ? new emailChannel({ settings: config.email!, smtpUrl, imapUrl: secrets.emailImapUrl ?? null, orgName: config.org.name, publicUrl, secret, log })
+          : null;
+        if (email) channels.push(new AddressedChannel(email, book));
+        return { transport: new ChannelSet(channels), email };
+      };
+    },
+  };
+}
+
+/** What the email routes do: take a raw message, and mute the expert an unsubscribe link names. */
+export function emailEvents(email: EmailChannel, inboundToken: string | null, service: ExpertqService): EmailEvents {
+  return {
+    inboundToken,
+    receive: (raw) => email.receive(raw),
+    async unsubscribe(link) {
+      const address = email.unsubscribeAddress(link);
+      const expert = address === null ? undefined : service.experts.at('email', address);
+      if (!expert) return null;
+      await service.muteExpert(expert.id, `expert:${expert.id}`);
+      return { expertName: expert.name };
     },
   };
 }

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, portOverride, readEnv, type Config, type Secre
 import { localServerUrl } from './config/how-to-run.js';
 import type { Credential } from './http/auth.js';
 import { createService, type Expertq } from './create-service.js';
+import { defaultMode, emailEvents, type TransportMode } from './open-channels.js';
 import { prepareSignIn, type SignIn } from './http/sign-in/prepare-sign-in.js';
 import { createLogger } from './log.js';
 import type { ExpertqService } from './service/expertq-service.js';
@@ -17,7 +18,8 @@ const CLOSE_GRACE_MS = 3_000;
 
 export interface ServeOptions {
   configPath: string;
-  transport?: 'console' | 'chat';
+  /** `console` (default), `chat` (Slack alone), `channels` (every channel the file configures), or `auto`: channels when the file configures one, else the console. */
+  transport?: TransportMode | 'auto';
   env?: NodeJS.ProcessEnv;
   /** Where the console transport prints asks (stdout by default). */
   out?: Writable;
@@ -78,7 +80,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const portFrom = options.port !== undefined ? '--port' : envPort !== undefined ? 'PORT' : `server.port in ${loaded.file}`;
   // What printed hints name: the port chosen above, then the one really bound (port 0 picks one).
   let listening: string | undefined = port === 0 ? undefined : localServerUrl(loaded.server.host, port);
-  const expertq = await createService({ config: loaded, transport: options.transport, out: options.out, logger: log, clock: options.clock, env: options.env, serverUrl: () => listening });
+  const transport = options.transport === 'auto' ? defaultMode(loaded) : options.transport;
+  const expertq = await createService({ config: loaded, transport, out: options.out, logger: log, clock: options.clock, env: options.env, serverUrl: () => listening });
   const { config, secrets, service } = expertq;
   let credentials: Credential[];
   let signIn: SignIn | null;
@@ -96,13 +99,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   }
   // The Slack transport answers HTTP-mode events; its class is not imported here, so a console server never loads it.
-  const chat = expertq.transport.name === 'chat' ? (expertq.transport as unknown as ChatEvents) : null;
+  const chat = (expertq.channels.slack ?? (expertq.transport.name === 'chat' ? expertq.transport : null)) as unknown as ChatEvents | null;
+  const email = expertq.channels.email && emailEvents(expertq.channels.email, expertq.secrets.emailInboundToken ?? null, service);
   const app = await buildApp({
     service,
     credentials,
     logger: log,
     bodyLimit: config.server.body_limit,
     chat,
+    email,
     signIn,
     publicMetrics: config.server.public_metrics,
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },
@@ -123,7 +128,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     throw error;
   }
-  log.info({ url: address, config: config.file, config_from: options.configFrom ?? '--config', db: config.storage.url_env === undefined ? config.storagePath : `PostgreSQL from ${config.storage.url_env}`, transport: options.transport ?? 'console', experts: service.experts.experts.length }, 'expertq is serving');
+  log.info({ url: address, config: config.file, config_from: options.configFrom ?? '--config', db: config.storage.url_env === undefined ? config.storagePath : `PostgreSQL from ${config.storage.url_env}`, transport: transport ?? 'console', channels: [...service.channels.running], experts: service.experts.experts.length }, 'expertq is serving');
 
   let closed = false;
   return {

@@ -1,5 +1,5 @@
 import type { ExpertEntry } from '../config/expert-schema.js';
-import { channelsOf, type ChannelName, type ExpertAddresses, type ExpertChannel } from '../domain/channels.js';
+import { addressOn, channelsOf, type ChannelName, type ExpertAddresses, type ExpertChannel } from '../domain/channels.js';
 import { normalizeTopic, topicTokens } from './normalize-topic.js';
 import { parseWorkingHours, type WorkingHours } from './working-hours.js';
 
@@ -41,6 +41,7 @@ export class ExpertRegistry {
   private readonly byId: Map<string, RegisteredExpert>;
   private readonly byTopic: Map<string, RegisteredExpert[]>;
   private readonly byToken: Map<string, RegisteredExpert[]>;
+  private readonly byAddress = new Map<string, RegisteredExpert>();
 
   constructor(entries: readonly ExpertEntry[], running: ReadonlySet<ChannelName> = CONSOLE) {
     this.experts = entries.map((e, order) => {
@@ -71,6 +72,10 @@ export class ExpertRegistry {
     this.byTopic = new Map();
     this.byToken = new Map();
     for (const expert of this.experts) {
+      for (const channel of ['slack', 'teams', 'email'] as const) {
+        const address = addressOn(expert, channel);
+        if (address !== null) this.byAddress.set(`${channel} ${channel === 'email' ? address.toLowerCase() : address}`, expert);
+      }
       if (expert.reach.length === 0) continue;
       for (const topic of expert.normalizedTopics) push(this.byTopic, topic, expert);
       for (const token of new Set(expert.topicTokens.flatMap((t) => [...t]))) push(this.byToken, token, expert);
@@ -82,6 +87,11 @@ export class ExpertRegistry {
     const found = new Set<RegisteredExpert>();
     for (const token of tokens) for (const expert of this.byToken.get(token) ?? []) found.add(expert);
     return [...found].sort((a, b) => a.order - b.order);
+  }
+
+  /** The expert at an address on a channel (an email address in any case), or undefined. */
+  at(channel: ExpertChannel, address: string): RegisteredExpert | undefined {
+    return this.byAddress.get(`${channel} ${channel === 'email' ? address.toLowerCase() : address}`);
   }
 
   /** Whether the expert can be asked on some running channel (an unknown id: no). */

@@ -1,3 +1,4 @@
+import { channelPhrase } from '../wire/channel-phrase.js';
 import { relativeText, timeText } from '../core/describe-time.js';
 import { waitSentence } from '../core/wait-sentence.js';
 import type { RequestRecord as RequestView } from '../wire/types.js';
@@ -12,7 +13,7 @@ export function waitingMessage(view: RequestView, now: number): string {
   for (const a of view.asked) {
     if (a.sent_at === null) continue;
     const escalates = a.escalates_at && a.escalates_to ? `; passes to ${a.escalates_to} at ${timeText(Date.parse(a.escalates_at), now)} if unanswered` : '';
-    parts.push(`Asked ${a.expert_name} ${relativeText(Date.parse(a.sent_at), now)}${escalates}.`);
+    parts.push(`Asked ${a.expert_name}${channelPhrase(a.channel)} ${relativeText(Date.parse(a.sent_at), now)}${escalates}.`);
   }
   const wait = view.waiting;
   if (wait) parts.push(waitingSentence(view, wait, now));

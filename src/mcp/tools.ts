@@ -29,7 +29,7 @@ export const MAX_WAIT_S = 50;
 const DONE = new Set(['accepted', 'rejected', 'failed']);
 
 const submit = submitRequestBody.shape;
-const askedShape = z.array(z.object({ expert_name: z.string(), sent_at: z.string().nullable() }));
+const askedShape = z.array(z.object({ expert_name: z.string(), sent_at: z.string().nullable(), channel: z.string().nullable() }));
 
 /**
  * The expertq tools, defined once for both transports. A human answer takes hours and an
@@ -130,7 +130,7 @@ export function registerTools(server: McpServer, backend: McpBackend, options: T
           ...answerOf(view),
           status: view.status,
           done,
-          ...(done ? {} : { asked: view.asked.map((a) => ({ expert_name: a.expert_name, sent_at: a.sent_at })), waiting: view.waiting, gives_up_at: view.gives_up_at }),
+          ...(done ? {} : { asked: view.asked.map((a) => ({ expert_name: a.expert_name, sent_at: a.sent_at, channel: a.channel })), waiting: view.waiting, gives_up_at: view.gives_up_at }),
           next_check_after_s: done ? 0 : 5,
         };
         const text = done

@@ -10,7 +10,7 @@ import { decideProposal, type DecisionInput, reviewFromChat, returnProposal, typ
 import { listInstances } from './operations/index.js';
 import { endSession, isSessionLive, listSessions, revokeSessions, startSession, type SignedIn } from './sessions/index.js';
 import { endAway, setAway, type AwayInput, awayFromChat, expertHome, listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts/index.js';
-import { receiveInbound, receiveReply, type ReplyInput, type ReplyResult } from './replies/index.js';
+import { receiveAutoReply, receiveInbound, receiveRefused, receiveReply, receiveUndeliverable, type ChannelNotice, type ReplyInput, type ReplyResult } from './replies/index.js';
 import { liveStates, withLeasedAsks } from './engine/index.js';
 import { listTopics, type TopicView } from './availability/index.js';
 import { addAnswers, getAnswer, libraryStats, listAnswers, retireAnswer, type AnswerListQuery, type AnswerView, type AnswerViewer, type CuratedInput } from './library/index.js';
@@ -84,6 +84,15 @@ export class ExpertqService extends ServiceBase {
   async receiveInbound(input: InboundReply): Promise<InboundOutcome> {
     const result = await this.store.transaction((tx) => receiveInbound(this, tx, input));
     this.log.info({ expert_id: input.expertId, request_id: result.request_id, outcome: result.outcome, event_id: input.eventId }, 'chat reply received');
+    return this.committed(result);
+  }
+
+  /** What a channel reports besides replies (an out-of-office, a bounce, a refusal); committed once per event id before it resolves. */
+  async receiveNotice(notice: ChannelNotice): Promise<InboundOutcome> {
+    const result = await this.store.transaction((tx) =>
+      notice.kind === 'auto_reply' ? receiveAutoReply(this, tx, notice) : notice.kind === 'undeliverable' ? receiveUndeliverable(this, tx, notice) : receiveRefused(this, tx, notice),
+    );
+    this.log.info({ kind: notice.kind, request_id: result.request_id, outcome: result.outcome, event_id: notice.eventId }, 'channel notice received');
     return this.committed(result);
   }
 

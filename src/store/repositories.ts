@@ -201,6 +201,8 @@ export interface ServiceStateReads {
 
 export interface ServiceStateRepository extends ServiceStateReads {
   set(key: string, value: string): Promise<void>;
+  /** Stores `value` unless the key has one already; resolves with the value kept (two instances racing agree on one). */
+  setIfAbsent(key: string, value: string): Promise<string>;
 }
 
 /** A running instance of expertq, as it registered itself and last reported. */

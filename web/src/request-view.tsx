@@ -1,3 +1,4 @@
+import { channelPhrase } from '../../src/wire/channel-phrase.js';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, Unauthorized, type Api } from './api.js';
 import { auditSentence } from './audit-words.js';
@@ -125,7 +126,7 @@ export function RequestView(props: { api: Api; id: string; onUnauthorized: () =>
                 {request.asks.map((ask) => (
                   <li key={ask.id}>
                     {name(ask.expert_id)}: <span class="state">{ask.state}</span>
-                    {ask.sent_at ? <> · sent <time dateTime={ask.sent_at}>{dateTime(ask.sent_at)}</time></> : ' · not sent yet'}
+                    {ask.sent_at ? <> · sent{channelPhrase(ask.channel)} <time dateTime={ask.sent_at}>{dateTime(ask.sent_at)}</time></> : ' · not sent yet'}
                   </li>
                 ))}
               </ul>

@@ -1,3 +1,4 @@
+import { channelPhrase } from '../../wire/channel-phrase.js';
 import { Option } from 'commander';
 import type { Client } from '../../client/client.js';
 import { CliError } from '../cli-error.js';
@@ -60,7 +61,7 @@ export function addRequestCommands({ program, say, table, client, print, when }:
         say(`  Question: ${r.question}`);
         const askedAs = askedAsLine(r);
         if (askedAs) say(`  ${askedAs}`);
-        for (const a of r.asks) say(`  Ask ${a.id} → ${a.expert_id}: ${a.state}${a.sent_at ? ` (sent ${when(a.sent_at, c)})` : ''}`);
+        for (const a of r.asks) say(`  Ask ${a.id} → ${a.expert_id}: ${a.state}${a.sent_at ? ` (sent${channelPhrase(a.channel)} ${when(a.sent_at, c)})` : ''}`);
         if (!TERMINAL.includes(r.status)) for (const line of waitingLines(r, Date.now(), c.timeZone)) say(`  ${line}`);
         if (proposal) {
           say(`  Proposal ${proposal.id} (${proposalState(proposal)})`);

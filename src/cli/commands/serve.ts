@@ -13,13 +13,13 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description('start the HTTP API, approval UI and transport')
-    .addOption(new Option('--transport <name>', 'how asks reach experts').choices(['console', 'chat']).default('console'))
+    .addOption(new Option('--transport <name>', 'how asks reach experts: console, chat (Slack alone) or channels (every channel the config file sets up); default: channels when the file sets one up (chat:, email:), else console').choices(['console', 'chat', 'channels']))
     .option('--port <n>', 'listen on this port (default: $PORT, else server.port)')
-    .action(async (opts: { transport: 'console' | 'chat'; port?: string }) => {
+    .action(async (opts: { transport?: 'console' | 'chat' | 'channels'; port?: string }) => {
       const { startServer } = await import('../../server.js');
       const port = portOverride(opts.port, '--port');
       const config = resolveConfigPath(program.opts<{ config?: string }>().config);
-      const server = await startServer({ configPath: config.path, configFrom: config.from, transport: opts.transport, ...(port !== undefined ? { port } : {}) });
+      const server = await startServer({ configPath: config.path, configFrom: config.from, transport: opts.transport ?? 'auto', ...(port !== undefined ? { port } : {}) });
       const stop = async (signal: string) => {
         server.service.log.info({ signal }, 'shutting down');
         // Whatever is left after the deadline is dropped: committed work waits in the database for the next start.

@@ -4,6 +4,12 @@ import type { Tx } from '../../store/store.js';
 import { audit, countOne, type Engine } from '../engine/index.js';
 import { askUndeliverable, passOnForAway, placeWaiting } from '../routing/index.js';
 
+/** What a channel reports besides replies, by kind. */
+export type ChannelNotice =
+  | ({ kind: 'auto_reply' } & AutoReplyNotice)
+  | ({ kind: 'undeliverable' } & UndeliverableNotice)
+  | ({ kind: 'refused' } & RefusedNotice);
+
 /**
  * What a channel reports besides replies, each in one transaction with the record that its event was
  * seen (a mail taken twice, by two instances or from the mailbox and the inbound route, acts once).

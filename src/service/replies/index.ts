@@ -4,3 +4,4 @@
  */
 export { receiveInbound } from './receive-inbound.js';
 export { receiveReply, type ReplyInput, type ReplyResult } from './receive-reply.js';
+export { receiveAutoReply, receiveRefused, receiveUndeliverable, type ChannelNotice } from './channel-notices.js';

@@ -71,7 +71,7 @@ async function viewOf(
     dedup_key: r.dedup_key,
     status: r.status,
     reason: r.reason,
-    asks: asks.map((a) => ({ id: a.id, expert_id: a.expert_id, sent_at: iso(a.sent_at), state: a.state })),
+    asks: asks.map((a) => ({ id: a.id, expert_id: a.expert_id, sent_at: iso(a.sent_at), channel: a.channel ?? null, state: a.state })),
     asked: asks
       .filter((a) => a.state === 'open' || a.state === 'queued')
       .map((a) => {
@@ -81,6 +81,7 @@ async function viewOf(
           expert_id: a.expert_id,
           expert_name: expert?.name ?? a.expert_id,
           sent_at: iso(a.sent_at),
+          channel: a.channel ?? null,
           escalates_at: iso(a.state === 'open' ? a.escalate_at : null),
           escalates_to: next?.name ?? null,
         };

@@ -3,7 +3,7 @@ import { pgText } from '../shared/placeholders.js';
 import { SERVICE_STATE } from '../shared/small-sql.js';
 import { type Db, one, write } from './sql.js';
 
-const SQL = { get: pgText(SERVICE_STATE.get), set: pgText(SERVICE_STATE.set) };
+const SQL = { get: pgText(SERVICE_STATE.get), set: pgText(SERVICE_STATE.set), setIfAbsent: pgText(SERVICE_STATE.setIfAbsent) };
 
 /** Small named values the service keeps between runs, in PostgreSQL. */
 export class PgServiceState implements ServiceStateRepository {
@@ -19,5 +19,10 @@ export class PgServiceState implements ServiceStateRepository {
 
   async set(key: string, value: string): Promise<void> {
     await write(this.db, SQL.set, [key, value]);
+  }
+
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    await write(this.db, SQL.setIfAbsent, [key, value]);
+    return (await this.get(key))!;
   }
 }

@@ -7,12 +7,12 @@ import type { MessageLease } from '../store.js';
  * Claiming, rescheduling, marking sent and renewing differ: SQLite pins the due index, PostgreSQL
  * locks what it claims (SKIP LOCKED), and each passes lists its own way.
  */
-export const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state, attempts,
+export const MESSAGE_COLUMNS = `id, expert_id, request_id, ask_id, proposal_id, purpose, channel, text, elements, state, attempts,
   next_attempt_at, created_at, sent_at, last_error`;
 
 export const MESSAGES = {
-  enqueue: `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, text, elements, state,
-      attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  enqueue: `INSERT INTO messages (id, expert_id, request_id, ask_id, proposal_id, purpose, channel, text, elements, state,
+      attempts, next_attempt_at, created_at, claimed_by, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   listFor: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE request_id = ? ORDER BY created_at, id`,
   askElements: `SELECT elements FROM messages WHERE ask_id = ? AND purpose = 'ask' ORDER BY created_at DESC, id DESC LIMIT 1`,
   drop: `UPDATE messages SET state = 'dropped', last_error = ?, claimed_by = NULL, lease_until = NULL
@@ -27,6 +27,7 @@ export const messageValues = (m: MessageRecord, text: string, lease: MessageLeas
   m.ask_id,
   m.proposal_id ?? null,
   m.purpose,
+  m.channel ?? null,
   text,
   m.elements === null ? null : json(m.elements),
   m.state,

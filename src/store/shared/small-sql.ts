@@ -5,6 +5,7 @@
 export const SERVICE_STATE = {
   get: 'SELECT value FROM service_state WHERE key = ?',
   set: 'INSERT INTO service_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  setIfAbsent: 'INSERT INTO service_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
 } as const;
 
 export const INSTANCES = {

@@ -169,4 +169,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_name ON sessions (name);
   CREATE INDEX sessions_expires ON sessions (expires_at);
   `,
+  // 25: the channel each ask went out on (slack, email, …) and the channel each message goes out on;
+  // null on rows from before, which went out on the one transport there was.
+  `
+  ALTER TABLE asks ADD COLUMN channel TEXT;
+  ALTER TABLE messages ADD COLUMN channel TEXT;
+  `,
 ];

@@ -18,4 +18,9 @@ export class SqliteServiceState implements ServiceStateRepository {
   async set(key: string, value: string): Promise<void> {
     this.stmts.set.run(key, value);
   }
+
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    this.stmts.setIfAbsent.run(key, value);
+    return (await this.get(key))!;
+  }
 }

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { mailbox, type EmailSettings } from '../../config/email-schema.js';
 import type { Inbound, InboundOutcome, OutboundMessage, SentMessage, Transport } from '../transport.js';
-import { askMail, newMessageId } from './ask-mail.js';
+import { askMail, newMessageId, UNSUBSCRIBE_PURPOSE } from './ask-mail.js';
+import { readSignedLink } from './mail-tokens.js';
 import { ImapInbox } from './imap-inbox.js';
 import { takeMail } from './take-mail.js';
 import { SmtpSender } from './smtp-sender.js';
@@ -14,7 +15,7 @@ export interface EmailChannelOptions {
   imapUrl: string | null;
   orgName: string;
   /** Where links in mail point (`server.public_url`, else the address the server listens on). */
-  publicUrl: string;
+  publicUrl: () => string;
   /** Key of reply tokens and signed links, the same on every instance (kept in the database). */
   secret: string;
   log: Logger;
@@ -60,7 +61,7 @@ export class EmailChannel implements Transport {
       to: message.expertId,
       replyDomain: this.replyDomain,
       fromLocalPart: this.from.localPart,
-      publicUrl: this.options.publicUrl,
+      publicUrl: this.options.publicUrl(),
       secret: this.options.secret,
       messageId,
       expertId: message.expertId,
@@ -92,6 +93,11 @@ export class EmailChannel implements Transport {
   async stop(): Promise<void> {
     await this.inbox?.stop();
     this.sender.close();
+  }
+
+  /** The address a one-click unsubscribe link of ours names, or null when it is not one (changed, or made with another key). */
+  unsubscribeAddress(link: string): string | null {
+    return readSignedLink(this.options.secret, UNSUBSCRIBE_PURPOSE, link, Date.now())?.payload ?? null;
   }
 
   /** One inbound message (raw MIME), from the mailbox or the inbound route; resolves once it is committed. */

@@ -47,6 +47,7 @@ const elements = askElements({
 
 const ask: OutboundMessage = {
   id: 'msg_01JABCDEFGHJKMNPQRSTVWXYZ1',
+  channel: 'email',
   expertId: 'dana',
   requestId: 'req_01JABCDEFGHJKMNPQRSTVWXYZ2',
   askId: ASK_ID,
