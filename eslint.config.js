@@ -26,7 +26,7 @@ const LAYERS = [
   { type: 'service', files: ['service/expertq-service', 'service/service-base', 'service/service-options'] },
   { type: 'interface', folders: ['http', 'mcp', 'metrics'] },
   // compose-service is the composition root: every worker and timer is built there.
-  { type: 'composition', files: ['app', 'compose-service', 'create-service', 'log'] },
+  { type: 'composition', files: ['app', 'compose-service', 'create-service', 'open-channels', 'log'] },
   { type: 'server', files: ['server'] },
   { type: 'cli', folders: ['cli'] },
   { type: 'entry', files: ['index'] },

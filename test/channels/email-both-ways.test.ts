@@ -62,7 +62,7 @@ describe('email both ways', () => {
     const queue = await kit.call('GET', '/api/v1/proposals?status=pending');
     expect(queue.body.map((p: { answer: string }) => p.answer)).toEqual(['Refunds take 30 days.']);
 
-    expect((await kit.call('POST', `/api/v1/proposals/${queue.body[0].id}/accept`, {})).status).toBe(200);
+    expect((await kit.call('POST', `/api/v1/proposals/${queue.body[0].id}/accept`, { decided_by: 'rita' })).status).toBe(200);
     await kit.settle();
     const accepted = hook.received.find((r) => r.json.event === 'proposal_accepted');
     expect((accepted!.json as { proposal: { answer: string } }).proposal.answer).toBe('Refunds take 30 days.');

@@ -34,9 +34,9 @@ describe('expertq experts', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('lists every configured expert with name, open asks, asks today and topics', async () => {
     const result = await cli('experts');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^dana\s+Dana Smith\s+0\s+0\s+billing, invoices, refunds\s+available$/m);
-    expect(result.stdout).toMatch(/^lee\s+Lee Chen\s+0\s+0\s+billing, payments\s+available$/m);
-    expect(result.stdout).toMatch(/^sam\s+Sam Okafor\s+0\s+0\s+deployments, kubernetes, on-call\s+available$/m);
+    expect(result.stdout).toMatch(/^dana\s+Dana Smith\s+0\s+0\s+billing, invoices, refunds\s+console\s+available$/m);
+    expect(result.stdout).toMatch(/^lee\s+Lee Chen\s+0\s+0\s+billing, payments\s+console\s+available$/m);
+    expect(result.stdout).toMatch(/^sam\s+Sam Okafor\s+0\s+0\s+deployments, kubernetes, on-call\s+console\s+available$/m);
     expect(result.stdout).toMatch(/^EXPERT\s+NAME\s+OPEN\s+TODAY\s+TOPICS\s+CHANNELS\s+STATE$/m);
     expect(result.stdout).not.toMatch(/muted/);
   });

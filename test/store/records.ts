@@ -49,6 +49,7 @@ export function ask(id: string, requestId: string, expertId: string, over: Parti
     closed_at: null,
     send_after: null,
     instructions: null,
+    channel: null,
     ...over,
   };
 }
@@ -76,6 +77,7 @@ export function message(id: string, over: Partial<MessageRecord> = {}): MessageR
     request_id: null,
     ask_id: null,
     purpose: 'notice',
+    channel: null,
     text: `Message ${id}`,
     elements: null,
     proposal_id: null,

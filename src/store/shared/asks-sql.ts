@@ -8,8 +8,8 @@ import type { AskRecord } from '../../domain/records.js';
 export const WAITING_ASKS = 'SELECT a.*, r.created_at AS request_created_at FROM asks a JOIN requests r ON r.id = a.request_id';
 
 export const ASKS = {
-  insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insert: `INSERT INTO asks (id, request_id, expert_id, state, via, created_at, sent_at, escalate_at, closed_at, send_after, instructions, channel)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   get: 'SELECT * FROM asks WHERE id = ?',
   listFor: 'SELECT * FROM asks WHERE request_id = ? ORDER BY created_at, id',
   askOnRequest: `SELECT * FROM asks WHERE expert_id = ? AND request_id = ?
@@ -46,4 +46,5 @@ export const askValues = (ask: AskRecord) => [
   ask.closed_at,
   ask.send_after,
   ask.instructions ?? null,
+  ask.channel ?? null,
 ];

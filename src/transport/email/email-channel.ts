@@ -64,7 +64,8 @@ export class EmailChannel implements Transport {
       publicUrl: this.options.publicUrl(),
       secret: this.options.secret,
       messageId,
-      expertId: message.expertId,
+      // Tokens name the address in lower case: replies come back from it in any case.
+      expertId: message.expertId.toLowerCase(),
     });
     await this.sender.send(mail);
     // The ask's place: replies without a token, and bounces, find the ask by this Message-ID.

@@ -48,6 +48,10 @@ export async function takeMail(raw: Buffer, inbound: Inbound, options: TakeMailO
     log.info({ why: mail.why }, 'automatic mail is not an answer; ignored');
     return { outcome: 'ignored' };
   }
+  if (mail.text.trim() === '') {
+    log.info('a reply with no text of its own (only the quote, or nothing): not an answer');
+    return { outcome: 'ignored' };
+  }
   return inbound.reply({ expertId: mail.from, text: mail.text, ...place, eventId });
 }
 
