@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
 
-import { envName } from './env-name.js';
+import { envName } from './setting-schemas.js';
 const groups = z.array(z.string().trim().min(1, 'must not be empty').max(200)).default([]);
 
 /** Loopback hosts may use plain http (a provider on the developer's machine); every other issuer is https. */

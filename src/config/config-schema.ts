@@ -84,7 +84,7 @@ export const librarySchema = z
 
 export type LibrarySettings = z.infer<typeof librarySchema>;
 
-import { envName } from './env-name.js';
+import { envName, patternSchema } from './setting-schemas.js';
 
 export const configSchema = z
   .object({
@@ -120,17 +120,7 @@ export const configSchema = z
         // Asks wait out each expert's do-not-disturb and away status in Slack (scopes dnd:read, users.profile:read).
         use_slack_status: z.boolean().default(false).describe('Asks wait out each expert\'s Slack do-not-disturb and away status (scopes `dnd:read`, `users.profile:read`; [slack.md](slack.md#slack-status-and-do-not-disturb)).'),
         away_status_emoji: z.array(z.string().regex(/^:[^:\s]+:$/, 'must be an emoji code such as :palm_tree:')).default([':palm_tree:', ':airplane:', ':face_with_thermometer:']).describe('Slack status emoji that mean away (with an expiry: away until then).'),
-        away_status_pattern: z
-          .string()
-          .min(1)
-          .refine((p) => {
-            try {
-              new RegExp(p, 'i');
-              return true;
-            } catch {
-              return false;
-            }
-          }, 'must be a regular expression')
+        away_status_pattern: patternSchema
           .default('out of office|ooo|vacation|holiday|on leave')
           .describe('Slack status text that means away: a regular expression, any case.'),
       })

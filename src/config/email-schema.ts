@@ -1,19 +1,8 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
-import { envName } from './env-name.js';
+import { envName, patternSchema as pattern } from './setting-schemas.js';
 
-const pattern = z
-  .string()
-  .min(1)
-  .refine((p) => {
-    try {
-      new RegExp(p, 'i');
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be a regular expression');
 
 /**
  * `email:`: experts are asked by mail and answer by replying; reviewers may decide from mailed links.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { stringify } from 'yaml';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { callJson } from './json-call.js';
 import { captureLogger, type Capture } from './capture.js';
 import { FakeClock } from './fake-clock.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
@@ -51,16 +52,7 @@ export async function startEmailKit(options: { config?: Record<string, unknown>;
     clock,
     logs,
     dir,
-    async call(method, path, body) {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      await settle();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    },
+    call: (method, path, body) => callJson(server.url, settle, method, path, body),
     async inbound(raw, token = INBOUND_TOKEN) {
       const res = await fetch(`${server.url}/api/v1/email/inbound`, { method: 'POST', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${token}` }, body: raw });
       const text = await res.text();

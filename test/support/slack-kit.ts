@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { callJson } from './json-call.js';
 import { captureLogger, type Capture } from './capture.js';
 import { FakeClock } from './fake-clock.js';
 import { APP_TOKEN, BOT_TOKEN, FakeSlack, SIGNING_SECRET, slackSignature } from './fake-slack.js';
@@ -71,16 +72,7 @@ export async function startSlackKit(options: SlackKitOptions): Promise<SlackKit>
     clock,
     logs,
     dir,
-    async call(method, path, body) {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      await settle();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    },
+    call: (method, path, body) => callJson(server.url, settle, method, path, body),
     async deliver(payload, opts = {}) {
       if (options.mode === 'socket') {
         const type = opts.eventType ?? (payload.type === 'event_callback' ? 'events_api' : 'interactive');

@@ -1,4 +1,0 @@
-import { z } from 'zod';
-
-/** A setting that names an environment variable (secrets are read from the environment, never the file). */
-export const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
