@@ -25,7 +25,7 @@ describe('POST /api/v1/requests', () => {
       reason: null,
       routing_policy: { escalation_after: 'PT2H', give_up_after: 'P1D', quiet_hours: null, max_open_asks_per_expert: 3, max_asks_per_expert_per_day: 5 },
     });
-    expect(req.asks).toEqual([{ id: expect.stringMatching(/^ask_/), expert_id: 'dana', sent_at: '2026-11-23T10:00:00.000Z', state: 'open' }]);
+    expect(req.asks).toEqual([{ id: expect.stringMatching(/^ask_/), expert_id: 'dana', sent_at: '2026-11-23T10:00:00.000Z', channel: 'console', state: 'open' }]);
     expect(t.messages()).toHaveLength(1);
 
     const audit = (await t.call('GET', `/api/v1/audit?request_id=${req.id}`)).body;
