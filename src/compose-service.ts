@@ -118,7 +118,8 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     clock,
     channels: {
       configured: configuredChannels(config),
-      running: new Set(transport instanceof ChannelSet ? transport.running : [transport.channel ?? (transport.name === 'console' ? 'console' : 'slack')]),
+      // A transport that is no channel of ours (an embedder's own) reaches every expert by id, as the console does.
+      running: new Set(transport instanceof ChannelSet ? transport.running : [transport.channel ?? 'console']),
     },
     review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
