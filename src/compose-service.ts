@@ -14,7 +14,7 @@ import { askUndeliverable } from './service/routing/index.js';
 import type { Store } from './store/store.js';
 import { slackCode } from './transport/slack/slack-code.js';
 import type { AddressBook, Transport } from './transport/transport.js';
-import { ChannelSet } from './transport/channel-set.js';
+import { runningChannels } from './transport/channel-set.js';
 import { addressOn } from './domain/channels.js';
 
 /*
@@ -118,8 +118,7 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     clock,
     channels: {
       configured: configuredChannels(config),
-      // A transport that is no channel of ours (an embedder's own) reaches every expert by id, as the console does.
-      running: new Set(transport instanceof ChannelSet ? transport.running : [transport.channel ?? 'console']),
+      running: new Set(runningChannels(transport)),
     },
     review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
     allowPrivateWebhooks: config.server.allow_private_webhooks,

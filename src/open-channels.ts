@@ -56,7 +56,7 @@ export async function openChannels(mode: TransportMode, config: Config, secrets:
         const channels: Transport[] = [];
         if (slack) channels.push(new AddressedChannel(slack as Transport & { readonly channel: 'slack' }, book));
         const email = emailChannel && smtpUrl
-          ? new emailChannel({ settings: config.email!, smtpUrl, imapUrl: secrets.emailImapUrl ?? null, orgName: config.org.name, publicUrl, secret, log })
+          ? new emailChannel({ settings: config.email!, smtpUrl, imapUrl: secrets.emailImapUrl ?? null, orgName: config.org.name, publicUrl, secret, log, clock })
           : null;
         if (email) channels.push(new AddressedChannel(email, book));
         return { transport: new ChannelSet(channels), email };

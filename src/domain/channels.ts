@@ -36,11 +36,6 @@ export function channelsOf(expert: ExpertAddresses, running: ReadonlySet<Channel
   return preferred.filter((c) => running.has(c) && addressOn(expert, c) !== null);
 }
 
-/** The channel after `current` in the expert's order (a permanent failure moves an ask there), or null. */
-export function nextChannel(expert: ExpertAddresses, running: ReadonlySet<ChannelName>, tried: readonly string[]): ChannelName | null {
-  return channelsOf(expert, running).find((c) => !tried.includes(c)) ?? null;
-}
-
 /** The channel a stored place (an ask's message) is on: email and Teams places say so, Slack's are its channel ids. */
 export function refChannel(ref: { channel: string }): ExpertChannel {
   return ref.channel === 'email' || ref.channel === 'teams' ? ref.channel : 'slack';

@@ -3,13 +3,15 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import { librarySchema } from '../config/config-schema.js';
 import { ExpertRegistry } from '../core/expert-registry.js';
-import { checkChannels, type ChannelPlan } from '../core/check-channels.js';
+import type { ChannelPlan } from '../core/check-channels.js';
+import { warnAboutChannels } from './experts/index.js';
 import type { DeliveryDispatcher } from '../delivery/delivery-dispatcher.js';
 import type { MessageDispatcher } from '../delivery/message-dispatcher.js';
 import type { LlmSettings } from '../llm/create-llm-client.js';
 import { expireLlmJobs, type LlmWorker } from './llm/index.js';
 import type { Store } from '../store/store.js';
 import type { Transport } from '../transport/transport.js';
+import { runningChannels } from '../transport/channel-set.js';
 import { type Engine, type ReviewSettings, type ServiceCounters, libraryTopics, quotaConsumers, type KnownKeys, LlmBacklog, PresenceCache } from './engine/index.js';
 import { placeWaiting } from './routing/index.js';
 import { DueWorkState, runDueWork, type TickResult } from './operations/index.js';
@@ -73,13 +75,10 @@ export class ServiceBase implements Engine {
       library: options.config.library ?? librarySchema.parse({}),
       file: options.config.file ?? null,
     };
-    this.channels = options.channels ?? (options.transport.name === 'console'
-      ? { configured: new Set(), running: new Set(['console']) }
-      : { configured: new Set(['slack']), running: new Set(['slack']) });
+    const running = runningChannels(options.transport);
+    this.channels = options.channels ?? { configured: new Set(running.filter((c) => c !== 'console')), running: new Set(running) };
     this.experts = new ExpertRegistry(options.config.experts, this.channels.running);
-    const problems = checkChannels(options.config.experts, this.channels);
-    for (const { path, message } of problems.unconfigured) this.log.warn({ path }, `${path} ${message}`);
-    for (const line of problems.unreachable) this.log.warn(line);
+    warnAboutChannels(this, options.config.experts);
     this.transportName = options.transport.name;
     this.threadedTransport = options.transport.threaded;
     this.transport = options.transport;

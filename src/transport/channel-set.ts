@@ -23,11 +23,6 @@ export class ChannelSet implements Transport {
     return [...this.channels.keys()];
   }
 
-  /** One of the channels, when it runs. */
-  get(channel: ChannelName): Transport | undefined {
-    return this.channels.get(channel);
-  }
-
   async send(message: OutboundMessage): Promise<SentMessage | void> {
     if (message.channel === null) return this.sendOnAny(message);
     const transport = this.channels.get(message.channel);
@@ -88,4 +83,12 @@ export class ChannelSet implements Transport {
 
 function carries(transport: Transport, message: OutboundMessage): boolean {
   return transport.carries ? transport.carries(message) : true;
+}
+
+/**
+ * The channels a transport runs: a set's channels, or the one a transport is. One that is no channel of
+ * ours (the console, an embedder's own) counts as the console: it reaches every expert by id.
+ */
+export function runningChannels(transport: Transport): ChannelName[] {
+  return transport instanceof ChannelSet ? transport.running : [transport.channel ?? 'console'];
 }

@@ -120,7 +120,10 @@ function unavailableNow(engine: Pick<Engine, 'config' | 'presence'>, expert: Reg
  */
 export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'clock' | 'log' | 'channels'>, entries: ExpertEntry[]): Promise<ExpertView[]> {
   checkFallbacks(engine.config, entries);
-  refuseUnconfiguredChannels(engine, entries);
+  // A `channels` entry naming a channel the service does not have is refused here (a file that does so
+  // is warned about instead, so the rest of it still loads).
+  const channels = checkChannels(entries, engine.channels);
+  if (channels.unconfigured.length > 0) throw badRequest('The registry names a channel this service does not have.', channels.unconfigured);
   if (engine.config.file) {
     try {
       writeExpertsSection(engine.config.file, entries);
@@ -130,7 +133,7 @@ export function replaceExperts(engine: Attendance & Pick<Engine, 'store' | 'cloc
     }
   }
   installExperts(engine, entries);
-  for (const line of checkChannels(entries, engine.channels).unreachable) engine.log.warn(line);
+  for (const line of channels.unreachable) engine.log.warn(line);
   engine.log.info({ experts: entries.length }, 'expert registry replaced');
   return listExperts(engine);
 }
@@ -148,15 +151,6 @@ export function checkFallbacks(config: Engine['config'], entries: readonly Exper
       orphans.map(([topic, t]) => ({ path: `topics.${topic}.fallback`, message: `expert "${t.fallback}" would no longer exist` })),
     );
   }
-}
-
-/**
- * `PUT /experts` refuses a `channels` entry naming a channel the service does not have (a file that
- * does so is warned about instead, so the rest of it still loads).
- */
-function refuseUnconfiguredChannels(engine: Pick<Engine, 'channels'>, entries: readonly ExpertEntry[]): void {
-  const { unconfigured } = checkChannels(entries, engine.channels);
-  if (unconfigured.length > 0) throw badRequest('The registry names a channel this service does not have.', unconfigured);
 }
 
 /** Logs what the registry's channels leave out: unconfigured channels named, experts nobody can reach. */

@@ -3,5 +3,5 @@
  */
 export { type AwayInput, endAway, endDueAways, setAway } from './expert-away.js';
 export { awayFromChat, expertHome } from './expert-home.js';
-export { type ExpertView, listExperts, muteAndPassOn, muteExpert, replaceExperts, unmuteExpert } from './experts.js';
+export { type ExpertView, listExperts, warnAboutChannels, muteAndPassOn, muteExpert, replaceExperts, unmuteExpert } from './experts.js';
 export { ExpertsReloader, type ReloadOutcome, type ReloadTrigger } from './reload-experts.js';

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
 import { mailbox, type EmailSettings } from '../../config/email-schema.js';
 import type { Inbound, InboundOutcome, OutboundMessage, SentMessage, Transport } from '../transport.js';
 import { askMail, newMessageId, UNSUBSCRIBE_PURPOSE } from './ask-mail.js';
@@ -19,6 +20,7 @@ export interface EmailChannelOptions {
   /** Key of reply tokens and signed links, the same on every instance (kept in the database). */
   secret: string;
   log: Logger;
+  clock: Clock;
 }
 
 /** What the email channel does not carry: it cannot edit a sent mail, and the review channel is Slack's. */
@@ -98,7 +100,7 @@ export class EmailChannel implements Transport {
 
   /** The address a one-click unsubscribe link of ours names, or null when it is not one (changed, or made with another key). */
   unsubscribeAddress(link: string): string | null {
-    return readSignedLink(this.options.secret, UNSUBSCRIBE_PURPOSE, link, Date.now())?.payload ?? null;
+    return readSignedLink(this.options.secret, UNSUBSCRIBE_PURPOSE, link, this.options.clock.now())?.payload ?? null;
   }
 
   /** One inbound message (raw MIME), from the mailbox or the inbound route; resolves once it is committed. */
