@@ -52,7 +52,7 @@ export function baselineApp(logs, insert) {
     handler: async (req) => {
       const id = `req_${nextId()}`;
       await insert(id, JSON.stringify(req.body));
-      return { request_id: id, status: 'queued' };
+      return { request_id: id, status: 'queued', request_status: 'asked' };
     },
   });
   return app;
