@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,7 +9,7 @@ import { authRoutes } from './http/sign-in/auth-routes.js';
 import type { SignIn } from './http/sign-in/prepare-sign-in.js';
 import { healthRoutes } from './http/routes/health.js';
 import { hostCheck, hostPolicy } from './http/host-check.js';
-import { securityHeaders } from './http/security-headers.js';
+import { securityHeaderValues } from './http/security-headers.js';
 import { meRoutes } from './http/routes/me.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -91,8 +90,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   treatEmptyJsonAsNoBody(app);
   app.decorateRequest('caller', null as never);
   const signIn = options.signIn ?? null;
-  // First, so every answer carries the headers, refusals included.
-  await app.register(fastifyHelmet, securityHeaders({ publicUrl: options.publicUrl, signIn }));
+  // First, so every answer carries the same browser security headers, refusals included.
+  const security = securityHeaderValues({ publicUrl: options.publicUrl, signIn });
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(security);
+    done();
+  });
   const hosts = hostPolicy({ allowedHosts: options.allowedHosts, publicUrl: options.publicUrl, authOff: options.credentials.length === 0 && signIn === null });
   app.addHook('onRequest', hostCheck(hosts));
   app.addHook('onRequest', async (_req, reply) => {
