@@ -46,6 +46,18 @@ export const expertListSchema = z.array(expertEntrySchema).superRefine((experts,
       ctx.addIssue({ code: 'custom', path: [i, 'escalation_to'], message: `unknown expert id "${target}"` });
     }
   });
+  // One address is one person: a reply from it must name one expert.
+  const owners = new Map<string, number>();
+  experts.forEach((expert, i) => {
+    for (const channel of ['slack', 'email', 'teams'] as const) {
+      const address = expert[channel];
+      if (address === undefined) continue;
+      const key = `${channel} ${address.toLowerCase()}`;
+      const first = owners.get(key);
+      if (first === undefined) owners.set(key, i);
+      else ctx.addIssue({ code: 'custom', path: [i, channel], message: `"${address}" is also expert "${experts[first]!.id}"'s ${channel} address` });
+    }
+  });
   const cycle = findEscalationCycle(experts);
   if (cycle) {
     ctx.addIssue({

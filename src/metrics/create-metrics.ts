@@ -91,12 +91,25 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
   });
   new Counter({
     name: 'expertq_transport_errors_total',
-    help: 'Failed sends to experts (Slack or console), by error code (ratelimited, user_not_found, http_503, …).',
+    help: 'Failed sends to experts (Slack, email or console), by error code (ratelimited, user_not_found, smtp_550, http_503, …).',
     labelNames: ['code'],
     registers: [registry],
     collect() {
       this.reset();
       for (const [code, n] of service.counters.transportFailures) this.inc({ code }, n);
+    },
+  });
+  new Counter({
+    name: 'expertq_email_refused_total',
+    help: 'Inbound mail refused as an answer: a reply token that does not verify (bad_token), a DMARC fail (dmarc_fail), no sender (no_sender).',
+    labelNames: ['why'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [key, n] of service.counters.refusedInbound) {
+        const [channel, why] = key.split(' ');
+        if (channel === 'email') this.inc({ why }, n);
+      }
     },
   });
   new Counter({

@@ -29,7 +29,7 @@ async function start(): Promise<RunningServer> {
 describe('health checks', () => {
   it('GET /healthz and /readyz answer without a token; /readyz names a failing check with 503', async () => {
     const server = await start();
-    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok', channels: ['console'] });
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', transport: 'ok', dispatchers: 'ok', scheduler: 'ok' } });

@@ -37,13 +37,14 @@ export async function readinessProblems(o: HealthOptions): Promise<Record<string
 }
 
 /**
- * `GET /healthz` (the process answers) and `GET /readyz` (it can do its work: the database takes a
+ * `GET /healthz` (the process answers, and which channels it runs) and `GET /readyz` (it can do its work: the database takes a
  * write, the transport is connected, the outbox dispatchers and the scheduler run; 503 naming the
  * failing check otherwise). Public: a load balancer or systemd needs no token, and neither says more
  * than which check failed.
  */
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // The channels this process runs, so an operator sees at a glance that email (say) is on.
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', channels: [...options.service.channels.running] }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
     const checks = await readinessProblems(options);
     const failing = Object.entries(checks).filter(([, problem]) => problem !== null) as Array<[string, string]>;
