@@ -1,6 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer';
 import type { OutboundMessage } from '../transport.js';
-import { htmlDocument } from './mail-html.js';
+import { htmlDocument, oneLine } from './mail-html.js';
 import { replyAddress, replyToken, signedLink } from './mail-tokens.js';
 
 /** What an outbound mail needs besides the message itself; the email channel fills it from its config. */
@@ -54,9 +54,7 @@ function questionOf(elements: readonly string[]): string {
 
 /** `Question from <org>: <question>`, the question on one line and cut to 60 characters with `…`. */
 export function askSubject(orgName: string, elements: readonly string[]): string {
-  const chars = Array.from(questionOf(elements).replace(/\s+/g, ' ').trim());
-  const question = chars.length > SUBJECT_QUESTION_CHARS ? `${chars.slice(0, SUBJECT_QUESTION_CHARS - 1).join('').trimEnd()}…` : chars.join('');
-  return `Question from ${orgName}: ${question}`;
+  return `Question from ${orgName}: ${oneLine(questionOf(elements), SUBJECT_QUESTION_CHARS)}`;
 }
 
 /**

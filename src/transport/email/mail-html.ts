@@ -41,3 +41,9 @@ export function htmlDocument(paragraphs: readonly string[]): string {
     '</body></html>',
   ].join('\n');
 }
+
+/** Text on one line, cut to `max` characters with `…` (subjects). */
+export function oneLine(text: string, max: number): string {
+  const chars = Array.from(text.replace(/\s+/g, ' ').trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : chars.join('');
+}
