@@ -120,7 +120,12 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       configured: configuredChannels(config),
       running: new Set(runningChannels(transport)),
     },
-    review: { channel: config.chat?.review_channel ?? null, reviewers: config.chat?.reviewers ?? [], remindAfterMs: config.review.remind_after },
+    review: {
+      channel: config.chat?.review_channel ?? null,
+      reviewers: config.chat?.reviewers ?? [],
+      remindAfterMs: config.review.remind_after,
+      emailReviewers: runningChannels(transport).includes('email') ? (config.email?.reviewers ?? []).map((a) => a.toLowerCase()) : [],
+    },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     ...(options.delivery ? { delivery: options.delivery } : {}),
     llm,

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { EMAIL_REVIEW } from './service/review/index.js';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigError, type Config, type Secrets } from './config/load-config.js';
@@ -77,5 +78,33 @@ export function emailEvents(email: EmailChannel, inboundToken: string | null, se
       await service.muteExpert(expert.id, `expert:${expert.id}`);
       return { expertName: expert.name };
     },
+    async reviewPage(value) {
+      const link = email.reviewLink(value);
+      if (!link) return { status: 400, why: 'It is not a review link of ours, it was changed on the way, or it has expired (links work for 24 hours).' };
+      if (await service.store.chat.eventSeen(reviewEvent(value))) return { status: 409, why: 'It was used already.' };
+      const proposal = await service.store.proposals.get(link.proposalId);
+      const request = proposal && (await service.store.requests.get(proposal.request_id));
+      if (!proposal || !request) return { status: 404, why: 'The answer it is about no longer exists.' };
+      if (proposal.status !== 'pending') return { status: 409, why: `The answer was ${proposal.status} already, by ${proposal.decision?.decided_by ?? 'someone'}.` };
+      return { action: link.action, question: request.question, expertName: proposal.provenance.expert_name, answer: proposal.answer };
+    },
+    async review(value, fields) {
+      const link = email.reviewLink(value);
+      if (!link) return { status: 400, title: 'This link does not work', message: 'It is not a review link of ours, it was changed on the way, or it has expired. Nothing was decided.' };
+      if (link.action === 'reject' && !fields.reason) return { status: 400, title: 'A reason is needed', message: 'Go back and say why the answer is rejected. Nothing was decided.' };
+      if (link.action === 'return' && !fields.instructions) return { status: 400, title: 'Instructions are needed', message: 'Go back and say what the expert should change. Nothing was decided.' };
+      const outcome = await service.reviewFromChat(
+        { proposalId: link.proposalId, userId: link.reviewer, userName: link.reviewer, action: link.action, reason: fields.reason, instructions: fields.instructions, eventId: reviewEvent(value) },
+        EMAIL_REVIEW,
+      );
+      if (outcome.outcome === 'decided') return { status: 200, title: 'Done', message: link.action === 'accept' ? 'The answer is accepted and on its way to the consumer.' : link.action === 'reject' ? 'The answer is rejected.' : 'The answer went back to the expert with your instructions.' };
+      if (outcome.outcome === 'duplicate') return { status: 409, title: 'This link was used already', message: 'Nothing more was decided.' };
+      return { status: outcome.outcome === 'already_decided' ? 409 : 403, title: 'Nothing was decided', message: outcome.message };
+    },
   };
+}
+
+/** A review link is used once: its use is recorded like a chat event, under a hash of the link. */
+function reviewEvent(value: string): string {
+  return `email-review:${createHash('sha256').update(value).digest('hex')}`;
 }

@@ -215,9 +215,11 @@ export class MessageDispatcher {
     }
     const base: OutboundMessage = { id: m.id, expertId: m.expert_id, requestId: m.request_id, askId: m.ask_id, purpose: m.purpose, channel, text: m.text, elements, thread };
     if (this.transport.carries && !this.transport.carries(base)) return `the ${channel ?? this.transport.name} channel does not carry ${m.purpose} messages`;
-    if (m.purpose === 'review_card' || m.purpose === 'review_update') {
+    if (m.purpose === 'review_card' || m.purpose === 'review_update' || m.purpose === 'review_mail') {
       const card = m.proposal_id && this.hooks.reviewCard ? await this.hooks.reviewCard(m.proposal_id, this.clock.now()) : null;
       if (!card) return 'the proposal is gone';
+      // A mail asks for a decision: once the proposal is decided there is nothing to ask.
+      if (m.purpose === 'review_mail') return card.decision === null ? { ...base, card } : 'the proposal was decided before the mail went out';
       const cardRef = (await proposals.reviewCard(m.proposal_id!)) ?? null;
       if (m.purpose === 'review_update' && !cardRef) return 'the review card was never posted';
       // A card whose first post failed and is retried after the decision is simply posted decided.

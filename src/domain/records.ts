@@ -158,7 +158,9 @@ export interface EventRecord {
 export type MessagePurpose =
   | 'ask' | 'accepted' | 'feedback' | 'ask_update' | 'notice'
   // The Slack review channel: a card per pending proposal, its update, reminders.
-  | 'review_card' | 'review_update' | 'review_reminder';
+  | 'review_card' | 'review_update' | 'review_reminder'
+  // Review by email: a pending proposal mailed to one of `email.reviewers` (its `expert_id` is their address).
+  | 'review_mail';
 
 /** A direct message to an expert, queued in the same transaction as the state change that causes it. */
 export interface MessageRecord {

@@ -6,7 +6,7 @@ import type { RequestQuery } from '../store/store.js';
 import type { AwayRequest, ExpertHome, InboundOutcome, InboundReply, ReviewAction, ReviewOutcome } from '../transport/transport.js';
 import { cancelRequest, type SubmitInput, type SubmitResult, libraryFor, submitAll, SubmitBatcher, workMadeBy, waitForDecision, auditTrail, expertAuditTrail, listRequests, requestView, type RequestView } from './requests/index.js';
 import { consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput, type DeliveryListQuery } from './consumers/index.js';
-import { decideProposal, type DecisionInput, reviewFromChat, returnProposal, type ReturnInput, queueView, type QueueItem } from './review/index.js';
+import { decideProposal, type DecisionInput, reviewFromChat, type ReviewSurface, SLACK_REVIEW, returnProposal, type ReturnInput, queueView, type QueueItem } from './review/index.js';
 import { listInstances } from './operations/index.js';
 import { endSession, isSessionLive, listSessions, revokeSessions, startSession, type SignedIn } from './sessions/index.js';
 import { endAway, setAway, type AwayInput, awayFromChat, expertHome, listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts/index.js';
@@ -97,8 +97,8 @@ export class ExpertqService extends ServiceBase {
   }
 
   /** A decision from the chat platform's review channel; committed (once per event id) before it resolves. */
-  async reviewFromChat(action: ReviewAction): Promise<ReviewOutcome> {
-    const result = await this.store.transaction((tx) => reviewFromChat(this, tx, action));
+  async reviewFromChat(action: ReviewAction, surface: ReviewSurface = SLACK_REVIEW): Promise<ReviewOutcome> {
+    const result = await this.store.transaction((tx) => reviewFromChat(this, tx, action, surface));
     this.log.info({ proposal_id: action.proposalId, user: action.userId, action: action.action, outcome: result.outcome }, 'review from chat');
     return this.committed(result);
   }

@@ -87,6 +87,7 @@ export class ServiceBase implements Engine {
       channel: options.transport.threaded ? (options.review?.channel ?? null) : null,
       reviewers: options.review?.reviewers ?? [],
       remindAfterMs: options.review?.remindAfterMs ?? 3_600_000,
+      emailReviewers: options.review?.emailReviewers ?? [],
     };
     this.instanceId = options.instanceId ?? newClaimantId();
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;

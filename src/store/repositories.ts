@@ -155,6 +155,8 @@ export interface ChatReads {
    * expert on its request was posted (`firstRef`: a later ask goes in that thread), in one read.
    */
   askPlaces(askIds: readonly string[]): Promise<Map<string, AskPlace>>;
+  /** Whether an event id was recorded as processed (`markEvent`): a single-use link already used, say. */
+  eventSeen(id: string): Promise<boolean>;
 }
 
 /** Where an ask stands when a message about it is about to go out. */

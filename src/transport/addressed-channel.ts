@@ -1,7 +1,7 @@
 import type { ExpertChannel } from '../domain/channels.js';
 import { TransportError, type AddressBook, type Inbound, type InboundReply, type OutboundMessage, type Transport } from './transport.js';
 
-const REVIEW_PURPOSES = new Set(['review_card', 'review_update', 'review_reminder']);
+const REVIEW_PURPOSES = new Set(['review_card', 'review_update', 'review_reminder', 'review_mail']);
 
 /**
  * A channel that knows people by their address on it (a Slack user id, an email address), in front of

@@ -105,6 +105,8 @@ export interface ReviewSettings {
   channel: string | null;
   reviewers: readonly string[];
   remindAfterMs: number;
+  /** `email.reviewers` (lower case) while the email channel runs: each pending proposal is mailed to them. */
+  emailReviewers: readonly string[];
 }
 
 export async function audit(engine: Pick<Engine, 'clock'>, tx: Tx, entry: Omit<AuditEntry, 'at'> & { at?: number }): Promise<void> {

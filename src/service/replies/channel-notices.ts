@@ -1,7 +1,7 @@
 import type { AskRecord } from '../../domain/records.js';
 import type { AutoReplyNotice, InboundOutcome, RefusedNotice, UndeliverableNotice } from '../../transport/transport.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, type Engine } from '../engine/index.js';
+import { audit, countOne, type Engine, type Routing } from '../engine/index.js';
 import { askUndeliverable, passOnForAway, placeWaiting } from '../routing/index.js';
 
 /** What a channel reports besides replies, by kind. */
@@ -16,7 +16,7 @@ export type ChannelNotice =
  */
 
 /** An expert's out-of-office reply to an ask: the ask is passed on as for an away status (it waits when nobody else can take it). */
-export async function receiveAutoReply(engine: Engine, tx: Tx, notice: AutoReplyNotice): Promise<InboundOutcome> {
+export async function receiveAutoReply(engine: Routing, tx: Tx, notice: AutoReplyNotice): Promise<InboundOutcome> {
   const now = engine.clock.now();
   if (notice.eventId !== undefined && !(await tx.chat.markEvent(notice.eventId, now))) return { outcome: 'duplicate' };
   const ask = await askNamed(tx, notice.askId, notice.thread);
@@ -29,7 +29,7 @@ export async function receiveAutoReply(engine: Engine, tx: Tx, notice: AutoReply
 }
 
 /** A bounce of a sent ask: a permanent failure of the channel it went out on (the ask moves on). */
-export async function receiveUndeliverable(engine: Engine, tx: Tx, notice: UndeliverableNotice): Promise<InboundOutcome> {
+export async function receiveUndeliverable(engine: Routing, tx: Tx, notice: UndeliverableNotice): Promise<InboundOutcome> {
   const now = engine.clock.now();
   if (notice.eventId !== undefined && !(await tx.chat.markEvent(notice.eventId, now))) return { outcome: 'duplicate' };
   const ask = await tx.chat.askByRef(notice.thread);
@@ -39,7 +39,7 @@ export async function receiveUndeliverable(engine: Engine, tx: Tx, notice: Undel
 }
 
 /** Something refused at the door (a reply token that does not verify, DMARC): counted, and audited when it names a request. */
-export async function receiveRefused(engine: Engine, tx: Tx, notice: RefusedNotice): Promise<InboundOutcome> {
+export async function receiveRefused(engine: Pick<Engine, 'clock' | 'counters'>, tx: Tx, notice: RefusedNotice): Promise<InboundOutcome> {
   const now = engine.clock.now();
   if (notice.eventId !== undefined && !(await tx.chat.markEvent(notice.eventId, now))) return { outcome: 'duplicate' };
   countOne(engine.counters.refusedInbound, `${notice.channel} ${notice.why}`);

@@ -12,6 +12,10 @@ import { queueMessage, type Engine } from '../engine/index.js';
  */
 export async function postReviewCard(review: Engine['review'], tx: Tx, proposal: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
   await queueChannelMessage(review, tx, 'review_card', proposal, now);
+  // Review by email: one mail per reviewer, rendered (like a card) from the proposal as it stands when it goes out.
+  for (const address of review.emailReviewers) {
+    await queueMessage(tx, { expert_id: address, request_id: proposal.request_id, ask_id: null, proposal_id: proposal.id, purpose: 'review_mail', channel: 'email', text: `review_mail ${proposal.id}` }, now);
+  }
 }
 
 /** Any decision, from any surface: the card loses its buttons and says who decided and when. */

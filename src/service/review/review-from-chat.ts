@@ -5,28 +5,54 @@ import type { Tx } from '../../store/store.js';
 import type { Engine, Intake } from '../engine/index.js';
 import { returnProposal } from './return-proposal.js';
 
+/** Where a reviewer decides outside the API: who may, and how they are named in `decided_by`. */
+export interface ReviewSurface {
+  /** The setting listing who may decide here (said in a refusal). */
+  setting: 'chat.reviewers' | 'email.reviewers';
+  reviewers: (engine: Pick<Engine, 'review'>) => readonly string[];
+  decidedBy: (a: ReviewAction) => string;
+  /** Whether the reviewer is the expert who answered (who never decides their own answer). */
+  answered: (engine: Pick<Engine, 'experts'>, expertId: string, a: ReviewAction) => boolean;
+}
+
+/** The Slack review channel: `chat.reviewers` by user id, named `<name> (slack:<user id>)`. */
+export const SLACK_REVIEW: ReviewSurface = {
+  setting: 'chat.reviewers',
+  reviewers: (engine) => engine.review.reviewers,
+  decidedBy: (a) => `${a.userName} (slack:${a.userId})`,
+  answered: (engine, expertId, a) => expertId === a.userId || engine.experts.get(expertId)?.slack === a.userId,
+};
+
+/** Review by email: `email.reviewers` by address, named by their bare address. */
+export const EMAIL_REVIEW: ReviewSurface = {
+  setting: 'email.reviewers',
+  reviewers: (engine) => engine.review.emailReviewers,
+  decidedBy: (a) => a.userId,
+  answered: (engine, expertId, a) => engine.experts.get(expertId)?.email?.toLowerCase() === a.userId,
+};
+
 /**
- * A decision from the review channel's buttons and forms. Only `chat.reviewers` may decide there,
- * never the expert who answered; anyone else is told why and nothing changes. `decided_by` is
- * `<name> (slack:<user id>)`. The event id is recorded in the same transaction, so a redelivered click
- * decides once.
+ * A decision from a review surface (the Slack review channel's buttons and forms, a mailed review
+ * link). Only the surface's reviewers may decide there, never the expert who answered; anyone else is
+ * told why and nothing changes. The event id is recorded in the same transaction, so a redelivered
+ * click (or a link used again) decides once.
  */
-export async function reviewFromChat(engine: Intake & Pick<Engine, 'libraryTopics'>, tx: Tx, a: ReviewAction): Promise<ReviewOutcome> {
+export async function reviewFromChat(engine: Intake & Pick<Engine, 'libraryTopics'>, tx: Tx, a: ReviewAction, surface: ReviewSurface = SLACK_REVIEW): Promise<ReviewOutcome> {
   if (a.eventId !== undefined && !(await tx.chat.markEvent(a.eventId, engine.clock.now()))) {
     return { outcome: 'duplicate', message: 'Already handled.' };
   }
-  if (!engine.review.reviewers.includes(a.userId)) {
-    return { outcome: 'refused', message: 'Only the reviewers listed in chat.reviewers can decide here; nothing changed.' };
+  if (!surface.reviewers(engine).includes(a.userId)) {
+    return { outcome: 'refused', message: `Only the reviewers listed in ${surface.setting} can decide here; nothing changed.` };
   }
   const proposal = await tx.proposals.get(a.proposalId);
   if (!proposal) return { outcome: 'refused', message: 'This proposal no longer exists.' };
-  if (proposal.provenance.expert_id === a.userId) {
+  if (surface.answered(engine, proposal.provenance.expert_id, a)) {
     return { outcome: 'refused', message: 'You answered this one, so another reviewer must decide it; nothing changed.' };
   }
   if (proposal.status !== 'pending') {
     return { outcome: 'already_decided', message: `Already ${proposal.status} by ${proposal.decision?.decided_by ?? 'someone'}; nothing changed.` };
   }
-  const decidedBy = `${a.userName} (slack:${a.userId})`;
+  const decidedBy = surface.decidedBy(a);
   try {
     // In a savepoint: a decision refused half-way leaves nothing behind but the event id.
     await tx.savepoint((inner) =>

@@ -65,6 +65,10 @@ export class PgChat implements ChatRepository {
   }
 
   /** A second instance recording the same id at once waits for the first's commit, then records nothing. */
+  async eventSeen(id: string): Promise<boolean> {
+    return (await one(this.db, SQL.eventSeen, [id])) !== undefined;
+  }
+
   async markEvent(id: string, at: number): Promise<boolean> {
     return (await run(this.db, 'INSERT INTO chat_events (id, at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, at])) === 1;
   }

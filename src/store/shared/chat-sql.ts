@@ -9,4 +9,5 @@ export const CHAT = {
   askByRef: `SELECT asks.* FROM chat_asks JOIN asks ON asks.id = chat_asks.ask_id
       WHERE chat_asks.channel = ? AND (chat_asks.ts = ? OR chat_asks.thread_ts = ?)
       ORDER BY asks.created_at DESC, asks.id DESC LIMIT 1`,
+  eventSeen: 'SELECT 1 AS seen FROM chat_events WHERE id = ?',
 } as const;

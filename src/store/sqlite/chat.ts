@@ -48,6 +48,10 @@ export class SqliteChat implements ChatRepository {
     return places;
   }
 
+  async eventSeen(id: string): Promise<boolean> {
+    return this.stmts.eventSeen.get(id) !== undefined;
+  }
+
   async markEvent(id: string, at: number): Promise<boolean> {
     return this.stmts.markEvent.run(id, at).changes === 1;
   }

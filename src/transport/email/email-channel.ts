@@ -7,6 +7,7 @@ import { readSignedLink } from './mail-tokens.js';
 import { ImapInbox } from './imap-inbox.js';
 import { takeMail } from './take-mail.js';
 import { SmtpSender } from './smtp-sender.js';
+import { readReviewToken, REVIEW_LINK_MS, reviewMail, type ReviewLink } from './review-mail.js';
 
 export interface EmailChannelOptions {
   settings: EmailSettings;
@@ -56,6 +57,20 @@ export class EmailChannel implements Transport {
   }
 
   async send(message: OutboundMessage): Promise<SentMessage | void> {
+    if (message.purpose === 'review_mail') {
+      const now = this.options.clock.now();
+      await this.sender.send(
+        reviewMail({ ...message, card: message.card! }, {
+          orgName: this.options.orgName,
+          from: this.options.settings.from,
+          publicUrl: this.options.publicUrl(),
+          secret: this.options.secret,
+          messageId: newMessageId(message.id, this.from.domain),
+          expiresAt: now + REVIEW_LINK_MS,
+        }),
+      );
+      return;
+    }
     const messageId = newMessageId(message.purpose === 'ask' && message.askId ? message.askId : message.id, this.from.domain);
     const mail = askMail(message, {
       orgName: this.options.orgName,
@@ -101,6 +116,11 @@ export class EmailChannel implements Transport {
   /** The address a one-click unsubscribe link of ours names, or null when it is not one (changed, or made with another key). */
   unsubscribeAddress(link: string): string | null {
     return readSignedLink(this.options.secret, UNSUBSCRIBE_PURPOSE, link, this.options.clock.now())?.payload ?? null;
+  }
+
+  /** The decision a mailed review link names, or null when it is not one of ours, was changed or has expired. */
+  reviewLink(value: string): ReviewLink | null {
+    return readReviewToken(this.options.secret, value, this.options.clock.now());
   }
 
   /** One inbound message (raw MIME), from the mailbox or the inbound route; resolves once it is committed. */
