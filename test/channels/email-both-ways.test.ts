@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeMail } from '../support/inbound-mail.js';
+import { ASK_ID, composeMail, postfixReport } from '../support/inbound-mail.js';
 import { startEmailKit, type EmailKit } from '../support/email-kit.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { submitBody } from '../support/build-test-app.js';
@@ -83,6 +83,8 @@ describe('email both ways', () => {
     expect((await kit.call('GET', '/api/v1/proposals?status=pending')).body).toEqual([]);
     const audit = (await kit.call('GET', `/api/v1/audit?request_id=${submitted.body.request_id}`)).body;
     expect(audit.filter((e: { type: string }) => e.type === 'ignored_reply').length).toBeGreaterThanOrEqual(1);
+    // Both counted for the operator: Mallory's token does not verify for her address, nor the altered one.
+    expect(await (await fetch(`${kit.server.url}/metrics`)).text()).toMatch(/^expertq_email_refused_total\{why="bad_token"\} 2$/m);
   });
 
   it('the inbound route takes only its bearer token and raw MIME', async () => {
@@ -117,5 +119,31 @@ describe('email both ways', () => {
     expect(audit.map((e) => e.type)).toContain('ask_undeliverable');
     const mails = await kit.mails();
     expect(mails.map((m) => (m.to as { value: Array<{ address: string }> }).value[0]!.address)).toEqual(['lee@acme.example']);
+  });
+
+  it('an out-of-office reply passes the question on; a hard bounce moves it on too', async () => {
+    kit = await startEmailKit();
+    const first = (await kit.call('POST', '/api/v1/requests', submitBody())).body;
+    const [ask] = await kit.mails();
+    const away = await composeMail({
+      from: 'Dana Smith <dana@acme.example>',
+      to: ask!.replyTo!.value[0]!.address!,
+      subject: `Out of office: ${ask!.subject}`,
+      inReplyTo: ask!.messageId,
+      messageId: '<ooo-1@acme.example>',
+      headers: { 'Auto-Submitted': { prepared: true, value: 'auto-replied' } },
+      text: 'I am on holiday until Monday.',
+    });
+    expect((await kit.inbound(away)).status).toBe(200);
+    const trail = (await kit.call('GET', `/api/v1/audit?request_id=${first.request_id}`)).body as Array<{ type: string; data: Record<string, unknown> }>;
+    expect(trail.find((e) => e.type === 'passed_on')?.data).toMatchObject({ why: 'away', source: 'email_auto_reply' });
+    expect((await kit.mails()).map((m) => (m.to as { value: Array<{ address: string }> }).value[0]!.address.toLowerCase())).toEqual(['dana@acme.example', 'lee@acme.example']);
+
+    // Lee's address bounces for good: with no channel left, the question is passed on as before.
+    const leeAsk = (await kit.mails())[1]!;
+    const bounce = (await postfixReport({ action: 'failed', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 <lee@acme.example>: Recipient address rejected' })).replaceAll(ASK_ID, leeAsk.messageId!);
+    expect((await kit.inbound(bounce)).status).toBe(200);
+    const after = (await kit.call('GET', `/api/v1/audit?request_id=${first.request_id}`)).body as Array<{ type: string; data: Record<string, unknown> }>;
+    expect(after.find((e) => e.type === 'ask_undeliverable')?.data).toMatchObject({ expert_id: 'lee' });
   });
 });

@@ -23,6 +23,8 @@ export interface SlackKitOptions {
   /** Reuse a directory (a restart on the same database). */
   dir?: string;
   slack?: FakeSlack;
+  /** `chat` (default): Slack alone; `channels`: every channel the config sets up (Slack and email, say). */
+  transport?: 'chat' | 'channels';
 }
 
 export interface SlackKit {
@@ -62,7 +64,7 @@ export async function startSlackKit(options: SlackKitOptions): Promise<SlackKit>
   const clock = new FakeClock();
   const { log, logs } = captureLogger();
   const env = { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, ...options.env };
-  const server = await startServer({ configPath: configFile, transport: 'chat', env, clock, logger: log, port: 0 });
+  const server = await startServer({ configPath: configFile, transport: options.transport ?? 'chat', env, clock, logger: log, port: 0 });
   if (options.mode === 'socket') await slack.connected();
   const settle = () => server.service.idle();
 

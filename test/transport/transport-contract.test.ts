@@ -2,12 +2,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, EXAMPLE_EXPERTS, submitBody } from '../support/build-test-app.js';
 import { dmMessage, type FakeSlack } from '../support/fake-slack.js';
 import { SLACK_EXPERTS, startSlackKit } from '../support/slack-kit.js';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { startEmailKit } from '../support/email-kit.js';
+import { composeMail } from '../support/inbound-mail.js';
 
 /**
- * One suite, every transport: where the console and Slack behave the same (the seed's six elements
- * on every ask path, replies, opt-outs, the acceptance notice), both must pass it. Each harness asks
- * and replies the way its transport does: the console prints and takes `POST /replies`; Slack posts a
- * DM and takes a reply in the ask's thread over Socket Mode.
+ * One suite, every channel: where the console, Slack and email behave the same (the six elements on
+ * every ask path, replies, opt-outs, the acceptance notice), each must pass it. Each harness asks and
+ * replies the way its channel does: the console prints and takes `POST /replies`; Slack posts a DM and
+ * takes a reply in the ask's thread over Socket Mode; email mails the ask and takes the expert's reply
+ * (the ask quoted below) through the inbound route.
  */
 interface Harness {
   /** Expert ids for Dana (escalates to Lee), Lee and Sam. */
@@ -73,6 +77,55 @@ async function slackHarness(config: Record<string, unknown> = {}): Promise<Harne
   };
 }
 
+async function emailHarness(config: Record<string, unknown> = {}): Promise<Harness> {
+  const kit = await startEmailKit({ config, experts: EXAMPLE_EXPERTS.map((e) => ({ ...e, email: `${e.id}@acme.example` })) });
+  const mails: ParsedMail[] = [];
+  // Mail is parsed as it arrives, once each, so every look sees all of it.
+  const sync = async () => {
+    for (const m of kit.smtp.messages.slice(mails.length)) mails.push(await simpleParser(m.raw));
+  };
+  const to = (id: string) => mails.filter((m) => (m.to as AddressObject).value[0]!.address === `${id}@acme.example`);
+  const isAsk = (m: ParsedMail) => m.subject?.startsWith('Question from Acme: ') ?? false;
+  const settle = async () => {
+    await kit.settle();
+    await sync();
+  };
+  return {
+    ids: { dana: 'dana', lee: 'lee', sam: 'sam' },
+    async call(method, path, body) {
+      const res = await kit.call(method, path, body);
+      await sync();
+      return res;
+    },
+    // The text part holds the elements in order, a blank line between them.
+    asksTo: (id) => to(id).filter(isAsk).map((m) => m.text!.trim().split(/\n\n/)),
+    noticesTo: (id) => to(id).filter((m) => !isAsk(m)).map((m) => m.text!.trim()),
+    async reply(expertId, text, requestId) {
+      const request = await kit.call('GET', `/api/v1/requests/${requestId}`);
+      const ask = (request.body.asks as Array<{ id: string; expert_id: string }>).findLast((a) => a.expert_id === expertId)!;
+      const mail = to(expertId).find((m) => isAsk(m) && m.messageId?.includes(ask.id));
+      expect(mail).toBeDefined();
+      const raw = await composeMail({
+        from: `${expertId}@acme.example`,
+        to: (mail!.replyTo as AddressObject).value[0]!.address!,
+        subject: `Re: ${mail!.subject}`,
+        inReplyTo: mail!.messageId,
+        references: [mail!.messageId!],
+        messageId: `<reply-${Math.random().toString(36).slice(2)}@acme.example>`,
+        text: `${text}\n\nOn Mon, 23 Nov 2026 at 10:00, Acme expertq <expertq@acme.example> wrote:\n> ${mail!.subject}\n`,
+      });
+      expect((await kit.inbound(raw)).status).toBe(200);
+      await settle();
+    },
+    async advance(ms) {
+      kit.clock.advance(ms);
+      await kit.server.service.tick();
+      await settle();
+    },
+    close: () => kit.close(),
+  };
+}
+
 function expectSixElements(ask: string[] | undefined, expert: { name: string }, parts: { consumer: string; because: string; question: string }): void {
   expect(ask).toHaveLength(6);
   const [who, why, question, effort, attribution, optOut] = ask!;
@@ -99,6 +152,7 @@ const [DANA, LEE, SAM] = [EXAMPLE_EXPERTS[0]!, EXAMPLE_EXPERTS[1]!, SLACK_EXPERT
 describe.each([
   ['console', consoleHarness],
   ['slack', slackHarness],
+  ['email', emailHarness],
 ] as const)('the %s transport', (_name, make) => {
   let h: Harness;
   afterEach(async () => h?.close());
