@@ -63,6 +63,13 @@ export const zoneOf = (id: string) => simExpert(id).timezone ?? ORG_TZ;
 export const maxOpenOf = (id: string) => simExpert(id).max_open_asks ?? MAX_OPEN;
 export const maxPerDayOf = (id: string) => simExpert(id).max_asks_per_day ?? MAX_PER_DAY;
 
+/** The simulated experts' addresses, and the expert at one. */
+export const emailOf = (id: string) => `${id}@sim.example`;
+export const slackOf = (id: string) => `U${id.toUpperCase()}`;
+export const idAt = (address: string) => (address.includes('@') ? address.slice(0, address.indexOf('@')) : address.slice(1).toLowerCase());
+/** Experts whose Slack account is deactivated: Slack refuses them for good, and their asks go by email. */
+export const SLACK_INACTIVE: ReadonlySet<string> = new Set(['cho']);
+
 /** Registry variant `variant`: topics rotate; zones, hours and caps stay. */
 export function expertsFor(variant: number) {
   return SIM_EXPERTS.map((e, i) => ({
@@ -71,6 +78,9 @@ export function expertsFor(variant: number) {
     topics: [TOPICS[(i + variant) % TOPICS.length]!, TOPICS[(i + variant + 3) % TOPICS.length]!],
     // A chain: ana → ben → cho → … → hal; every third expert has no escalation target.
     ...(i % 3 !== 2 && i < SIM_EXPERTS.length - 1 ? { escalation_to: SIM_EXPERTS[i + 1]!.id } : {}),
+    // Everyone has email; every other expert also Slack, asked there first (email when Slack refuses them).
+    email: emailOf(e.id),
+    ...(i % 2 === 0 ? { slack: slackOf(e.id) } : {}),
     ...(e.timezone !== null ? { timezone: e.timezone } : {}),
     ...(e.hours !== null ? { working_hours: e.hours.text } : {}),
     ...(e.max_open_asks !== undefined ? { max_open_asks: e.max_open_asks } : {}),

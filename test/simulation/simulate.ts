@@ -14,7 +14,7 @@ import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
-import { CheckingTransport, Tracked } from './checking-transport.js';
+import { CheckingTransport, simChannels, Tracked } from './checking-transport.js';
 import { DndSchedule } from './dnd-windows.js';
 import { AwayLog } from './protection-rules.js';
 import { EXPERT_IDS, MAX_OPEN, MAX_PER_DAY, ORG_TZ as TZ, QUIET, TOPICS, expertsFor, zoneOf } from './sim-experts.js';
@@ -69,7 +69,8 @@ export async function simulate(options: { seed: number; requests: number; engine
   const tracked = new Tracked();
   const aways = new AwayLog();
   const dnd = new DndSchedule(options.seed);
-  const transport = new CheckingTransport(clock, violations, tracked, aways, dnd);
+  const checker = new CheckingTransport(clock, violations, tracked, aways, dnd);
+  const { transport, slack, email } = simChannels(checker, () => service);
   let config: Config = loadConfig(configFile);
   // PostgreSQL: a fresh database on the test server, opened again at each restart like the SQLite file.
   const database = `eq_sim_${options.seed}_${process.pid}`;
@@ -78,9 +79,9 @@ export async function simulate(options: { seed: number; requests: number; engine
   let store = await openEngine();
   const open = () => {
     const presence = async (expertId: string) => dnd.presenceAt(expertId, clock.now());
-    const service: ExpertqService = composeService({ config, store, transport, log, clock, presence });
-    transport.service = service;
-    return service;
+    const opened: ExpertqService = composeService({ config, store, transport, log, clock, presence });
+    checker.service = opened;
+    return opened;
   };
   let service = open();
   const tryOp = async (op: () => Promise<unknown>) => {
@@ -255,10 +256,11 @@ export async function simulate(options: { seed: number; requests: number; engine
   }
   await advance(HOUR);
   await check();
-  figures.asks_sent = transport.sent;
-  for (const [rule, n] of Object.entries(transport.checked)) figures[`sends_checked_${rule}`] = n;
-  Object.assign(figures, dnd.figures, { sends_dnd_grace: transport.sentAsDndBegan, sends_away_status_grace: transport.sentAsAwayBegan });
-  for (const [zone, n] of [...transport.byZone].sort()) figures[`sends_in_${zone}`] = n;
+  figures.asks_sent = checker.sent;
+  Object.assign(figures, { asks_by_slack: slack.sent, asks_by_email: email.sent, moved_from_slack: slack.refused });
+  for (const [rule, n] of Object.entries(checker.checked)) figures[`sends_checked_${rule}`] = n;
+  Object.assign(figures, dnd.figures, { sends_dnd_grace: checker.sentAsDndBegan, sends_away_status_grace: checker.sentAsAwayBegan });
+  for (const [zone, n] of [...checker.byZone].sort()) figures[`sends_in_${zone}`] = n;
   await service.idle();
   await store.close();
   if (pgUrl !== null) await dropTestDatabase(database);

@@ -24,6 +24,11 @@ describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
     expect(result.figures.away_status_lookups).toBeGreaterThan(0);
     expect(result.figures.status_pass_ons).toBeGreaterThan(0);
     expect(result.figures.sends_checked_away_status).toBe(result.figures.asks_sent);
+    // Experts on two channels and on email alone: asks went out on both, and those Slack refused for
+    // good (a deactivated account) moved to email, every one checked like the rest.
+    expect(result.figures.asks_by_slack).toBeGreaterThan(0);
+    expect(result.figures.asks_by_email).toBeGreaterThan(0);
+    expect(result.figures.moved_from_slack).toBeGreaterThan(0);
     expect(result.violations).toEqual([]);
   }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
 });
