@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchEmail } from './email.js';
 import { benchFanout } from './fanout.js';
 import { benchHistory } from './history/run.js';
 import { benchLibrary } from './library.js';
@@ -31,6 +32,7 @@ const SECTIONS = [
   { name: 'postgres', run: benchPostgres },
   { name: 'history', run: () => benchHistory() },
   { name: 'library', run: benchLibrary },
+  { name: 'email', run: benchEmail },
 ];
 
 const out = process.env.BENCH_SECTION_OUT;
