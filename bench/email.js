@@ -36,9 +36,10 @@ async function startSmtpSink() {
   const { port } = await reply();
   return {
     url: `smtp://127.0.0.1:${port}`,
+    /** Mails taken so far, and the CPU milliseconds the mail server used. */
     async count() {
       child.send('count');
-      return (await reply()).count;
+      return await reply();
     },
     close: () => new Promise((resolve) => {
       child.once('exit', resolve);
@@ -106,15 +107,18 @@ async function submitThroughput(experts, seconds) {
       console_.push(await measure(await startServer({ channel: 'console', experts }), seconds));
       console.log(`round ${round}/${ROUNDS}: email (every ask mailed to a local SMTP server in its own process) ...`);
       const before = await smtp.count();
+      const cpuBefore = process.cpuUsage();
       const run = await measure(await startServer({ channel: 'email', experts, smtpUrl: smtp.url }), seconds);
-      email.push({ ...run, mailed: (await smtp.count()) - before });
+      const after = await smtp.count();
+      const cpu = process.cpuUsage(cpuBefore);
+      email.push({ ...run, mailed: after.count - before.count, sinkCpuS: (after.cpuMs - before.cpuMs) / 1000, serverCpuS: (cpu.user + cpu.system) / 1e6 });
     }
     printRows(LOAD_COLUMNS, [...console_.map((r, i) => loadRow(`console #${i + 1}`, r.result)), ...email.map((r, i) => loadRow(`email #${i + 1}`, r.result))]);
     const problems = [...console_.flatMap((r, i) => problemsOf(`console #${i + 1}`, r)), ...email.flatMap((r, i) => problemsOf(`email #${i + 1}`, r))];
     for (const [i, r] of email.entries()) {
       const sent = r.stats.messages.sent ?? 0;
       if (r.mailed !== sent) problems.push(`email #${i + 1}: ${sent} messages sent but the mail server took ${r.mailed}`);
-      console.log(`email #${i + 1}: ${num(sent)} asks mailed, the mail server took ${num(r.mailed)}`);
+      console.log(`email #${i + 1}: ${num(sent)} asks mailed, the mail server took ${num(r.mailed)}; CPU seconds: expertq ${r.serverCpuS.toFixed(1)}, the mail server ${r.sinkCpuS.toFixed(1)} (on the same 2 cores)`);
     }
     const ratio = mean(email) / mean(console_);
     return { ratio, consoleRps: mean(console_), emailRps: mean(email), problems };

@@ -1,5 +1,6 @@
 // A mail server for the email bench, in a process of its own (as the organisation's would be): it
-// takes every mail, keeps nothing, and counts them. Tells its parent its port; answers "count".
+// takes every mail, keeps nothing, and counts them. Tells its parent its port; answers "count" with
+// the mails taken and the CPU it used (the mail server's share of the machine, which the console run has not).
 import { SMTPServer } from 'smtp-server';
 
 let count = 0;
@@ -18,6 +19,9 @@ const server = new SMTPServer({
 });
 server.listen(0, '127.0.0.1', () => process.send({ port: server.server.address().port }));
 process.on('message', (m) => {
-  if (m === 'count') process.send({ count });
+  if (m === 'count') {
+    const cpu = process.cpuUsage();
+    process.send({ count, cpuMs: (cpu.user + cpu.system) / 1000 });
+  }
   if (m === 'close') server.close(() => process.exit(0));
 });
