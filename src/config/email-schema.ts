@@ -16,6 +16,7 @@ export const emailSchema = z
     imap_url_env: envName.optional().describe('Variable with an `imap://`/`imaps://` URL of the mailbox replies arrive in (IDLE where offered; processed mail is flagged and moved to `expertq-processed`).'),
     imap_poll: durationSchema.refine((ms) => ms >= 1000, 'must be at least 1s').prefault('10s').describe('How often the mailbox is looked at when the server offers no IDLE.'),
     inbound_token_env: envName.optional().describe('Variable with the bearer token a provider\'s inbound route sends to `POST /api/v1/email/inbound` (raw MIME). Unset: the route answers 404.'),
+    max_per_minute: z.number().int().min(1).max(60_000).default(600).describe('Most mails this instance sends a minute, spaced evenly (600: one every 100 ms). Mail waiting its turn stays in the outbox and goes out in order, so a burst of questions never slows the API. Lower it to your provider\'s limit (Microsoft 365: 30).'),
     reviewers: z.array(z.email('must be an email address')).default([]).describe('Addresses that get each pending proposal by mail, with Accept, Reject and Send back links.'),
     away_pattern: pattern.default('out of office|ooo|vacation|holiday|on leave|abwesend|absence').describe('An automatic reply whose subject or first lines match this (any case) passes the question on, as an away status does.'),
   })

@@ -5,7 +5,7 @@ import type { ChatRef, MessageRecord } from '../domain/records.js';
 import { CoalescedRun } from './coalesced-run.js';
 import { LeaseKeeper, newClaimantId, WORK_LEASE_MS } from '../store/lease-keeper.js';
 import type { AskPlace, Store, Tx } from '../store/store.js';
-import { TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
+import { NOT_SENT, TransportError, type OutboundMessage, type ReviewCard, type SentMessage, type Transport } from '../transport/transport.js';
 
 export interface MessageDispatcherHooks {
   /** Called inside the outcome transaction when an ask could not be delivered for good (the service passes it on). */
@@ -69,14 +69,16 @@ export class MessageDispatcher {
     );
   }
 
-  /** Takes no new work; `idle()` then waits only for the batch in flight (graceful shutdown). */
   /** Whether `stop()` was called (then it takes no new work: `/readyz` reports it). */
   get stopped(): boolean {
     return this.stopping;
   }
 
+  /** Takes no new work; `idle()` then waits only for the sends under way (graceful shutdown). */
   stop(): void {
     this.stopping = true;
+    // Messages still waiting for their channel's turn stay in the outbox for the next claim.
+    this.transport.stopSending?.();
   }
 
   /** Starts a drain soon, or once more after the one in progress. */
@@ -157,6 +159,8 @@ export class MessageDispatcher {
       }
       const reason: unknown = result.reason;
       const coded = reason instanceof TransportError ? reason : null;
+      // Given up before it started (stopping): nothing to record; its lease runs out and it goes out later.
+      if (coded?.code === NOT_SENT) return;
       const delay = coded?.permanent ? undefined : MESSAGE_BACKOFF_MS[message.attempts];
       this.hooks.onFailure?.(coded?.code ?? 'error');
       failed.push({

@@ -24,10 +24,12 @@ export class AddressedChannel implements Transport {
     this.threaded = inner.threaded;
     if (inner.presence) this.presence = (expertId) => inner.presence!(this.addressOf(expertId));
     if (inner.notReady) this.notReady = () => inner.notReady!();
+    if (inner.stopSending) this.stopSending = () => inner.stopSending!();
   }
 
   presence?: Transport['presence'];
   notReady?: Transport['notReady'];
+  stopSending?: Transport['stopSending'];
 
   async send(message: OutboundMessage) {
     if (REVIEW_PURPOSES.has(message.purpose)) return this.inner.send(message);

@@ -76,6 +76,10 @@ export class ChannelSet implements Transport {
     }
   }
 
+  stopSending(): void {
+    for (const channel of this.channels.values()) channel.stopSending?.();
+  }
+
   async stop(): Promise<void> {
     await Promise.allSettled([...this.channels.values()].map((c) => c.stop()));
   }

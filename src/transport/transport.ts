@@ -52,6 +52,13 @@ export interface SentMessage {
  * A send that failed. `permanent` failures are not retried (for an ask: the expert cannot be reached,
  * and the ask is passed on like a `skip`); others are retried by the outbox, not before `retryAfterMs`.
  */
+/**
+ * The code of a send given up before it started (the process is stopping while the message waited its
+ * turn): nothing went out and nothing is recorded, so the message stays in the outbox, as it was, for
+ * whichever process claims it next.
+ */
+export const NOT_SENT = 'not_sent';
+
 export class TransportError extends Error {
   constructor(
     message: string,
@@ -209,6 +216,8 @@ export interface Transport {
   presence?(expertId: string): Promise<Presence>;
   /** Why the transport cannot carry messages now (for `/readyz`), or null when it can. */
   notReady?(): string | null;
+  /** Gives up the sends still waiting for their turn (they reject with `NOT_SENT`); sends under way finish. */
+  stopSending?(): void;
   start(inbound: Inbound): Promise<void>;
   stop(): Promise<void>;
 }

@@ -50,6 +50,14 @@ describe('configuration', () => {
     expect(error('org: {name: Acme}\nlibrary: {min_score: 2}\n')).toContain('library.min_score');
   });
 
+  it('email: 600 mails a minute unless max_per_minute says otherwise, a whole number from 1 to 60,000', () => {
+    const email = 'email: {smtp_url_env: SMTP_URL, from: "Acme expertq <expertq@acme.example>"';
+    expect(parseConfig(`org: {name: Acme}\n${email}}\n`, FILE).email?.max_per_minute).toBe(600);
+    expect(parseConfig(`org: {name: Acme}\n${email}, max_per_minute: 30}\n`, FILE).email?.max_per_minute).toBe(30);
+    expect(error(`org: {name: Acme}\n${email}, max_per_minute: 0}\n`)).toContain('email.max_per_minute');
+    expect(error(`org: {name: Acme}\n${email}, max_per_minute: 2.5}\n`)).toContain('email.max_per_minute');
+  });
+
   it('refuses storage.path and storage.url_env together', () => {
     expect(error('org: {name: Acme}\nstorage: {path: x.db, url_env: DATABASE_URL}\n')).toContain(
       'storage.url_env: cannot be set with storage.path: choose SQLite (path) or PostgreSQL (url_env)',

@@ -46,7 +46,7 @@ export class EmailChannel implements Transport {
   private inbox: ImapInbox | null = null;
 
   constructor(private readonly options: EmailChannelOptions) {
-    this.sender = new SmtpSender(options.smtpUrl);
+    this.sender = new SmtpSender(options.smtpUrl, options.settings.max_per_minute);
     this.from = mailbox(options.settings.from)!;
     this.replyDomain = (options.settings.reply_domain ?? this.from.domain).toLowerCase();
     this.awayPattern = new RegExp(options.settings.away_pattern, 'i');
@@ -106,6 +106,10 @@ export class EmailChannel implements Transport {
       });
       await this.inbox.start();
     }
+  }
+
+  stopSending(): void {
+    this.sender.stopSending();
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { TransportError } from '../transport.js';
+import pThrottle from 'p-throttle';
+import { NOT_SENT, TransportError } from '../transport.js';
 
 /** The fields nodemailer sets on the errors it hands back (its `NodemailerError`). */
 interface MailerError {
@@ -44,25 +45,34 @@ export function toTransportError(error: unknown): TransportError {
  * Sends mail over SMTP with one nodemailer transport (`smtp://` or `smtps://` URL, credentials
  * inside), pooled: a few connections (nodemailer's default, 5) stay open and carry many mails each,
  * instead of a connection, TLS handshake and login per question (`?pool=false` in the URL turns it
- * off). Every failure rejects with a `TransportError` (see `toTransportError`).
+ * off). Mails go out at most `maxPerMinute` a minute, evenly spaced (`email.max_per_minute`): a
+ * provider's limit is kept, and a burst of questions costs the server a steady trickle instead of
+ * every mail's work at once. Every failure rejects with a `TransportError` (see `toTransportError`).
  */
 export class SmtpSender {
   private readonly transport: ReturnType<typeof nodemailer.createTransport>;
+  private readonly giveUp = new AbortController();
+  private readonly paced: (mail: Mail.Options) => Promise<{ messageId: string; rejected?: unknown[]; rejectedErrors?: MailerError[] }>;
 
-  constructor(url: string) {
+  constructor(url: string, maxPerMinute: number) {
     this.transport = nodemailer.createTransport({ url, pool: true });
+    const throttle = pThrottle({ limit: 1, interval: Math.max(1, Math.floor(60_000 / maxPerMinute)), signal: this.giveUp.signal });
+    this.paced = throttle((mail: Mail.Options) => this.transport.sendMail(mail));
   }
 
   /**
    * Resolves once the server accepted the mail for its recipient, with the Message-ID it went out
    * with. A recipient the server refused rejects, even if another one was accepted: every mail of this
-   * channel has one recipient, the expert.
+   * channel has one recipient, the expert. A mail still waiting its turn when `stopSending` is called
+   * rejects with `NOT_SENT`.
    */
   async send(mail: Mail.Options): Promise<{ messageId: string }> {
+    if (this.giveUp.signal.aborted) throw this.giveUp.signal.reason as TransportError;
     let info: { messageId: string; rejected?: unknown[]; rejectedErrors?: MailerError[] };
     try {
-      info = await this.transport.sendMail(mail);
+      info = await this.paced(mail);
     } catch (error) {
+      if (error instanceof TransportError) throw error;
       throw toTransportError(error);
     }
     const refused = info.rejectedErrors?.[0];
@@ -81,7 +91,13 @@ export class SmtpSender {
     }
   }
 
+  /** Gives up the mails waiting for their turn (they stay in the outbox); mails under way finish. */
+  stopSending(): void {
+    if (!this.giveUp.signal.aborted) this.giveUp.abort(new TransportError('mail not sent: expertq is stopping', NOT_SENT, false));
+  }
+
   close(): void {
+    this.stopSending();
     this.transport.close();
   }
 }

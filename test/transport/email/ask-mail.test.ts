@@ -16,7 +16,7 @@ let server: TestSmtpServer;
 let sender: SmtpSender;
 beforeAll(async () => {
   server = await startSmtpServer();
-  sender = new SmtpSender(server.url);
+  sender = new SmtpSender(server.url, 600);
 });
 afterAll(async () => {
   sender.close();

@@ -12,7 +12,7 @@ afterEach(async () => {
 async function serverAndSender(options: Parameters<typeof startSmtpServer>[0] = {}, url?: (u: string) => string) {
   const server = await startSmtpServer(options);
   cleanups.push(() => server.close());
-  const sender = new SmtpSender(url ? url(server.url) : server.url);
+  const sender = new SmtpSender(url ? url(server.url) : server.url, 600);
   cleanups.push(() => sender.close());
   return { server, sender };
 }
@@ -62,7 +62,7 @@ describe('SmtpSender', () => {
   it('fails for now when the mail server is down, for a send and for verify', async () => {
     const server = await startSmtpServer();
     await server.close();
-    const sender = new SmtpSender(server.url);
+    const sender = new SmtpSender(server.url, 600);
     cleanups.push(() => sender.close());
     expect(await failure(sender.send(mail()))).toMatchObject({ code: 'smtp_unreachable', permanent: false });
     expect(await failure(sender.verify())).toMatchObject({ code: 'smtp_unreachable', permanent: false });
