@@ -23,6 +23,7 @@ import { serializeResponse } from './http/serialize-response.js';
 import { answerRoutes } from './http/routes/answers.js';
 import { chatRoutes, type ChatEvents } from './http/routes/chat.js';
 import { emailRoutes, type EmailEvents } from './http/routes/email.js';
+import { teamsRoutes, type TeamsEvents } from './http/routes/teams.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
 import { instanceRoutes } from './http/routes/instances.js';
@@ -58,6 +59,8 @@ export interface AppOptions {
   chat?: ChatEvents | null;
   /** The email channel's inbound route and unsubscribe links; null or absent: off. */
   email?: EmailEvents | null;
+  /** The Teams channel's messaging endpoint (null: `/teams/messages` answers 404). */
+  teams?: TeamsEvents | null;
   /** Sign-in through an OpenID provider (`auth.oidc`), prepared at start-up; null or absent: tokens only. */
   signIn?: SignIn | null;
 }
@@ -127,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.get('/openapi.json', { schema: { hide: true } }, async (req) => servedDocument(app, req, options.publicUrl));
       await api.register(chatRoutes, { chat: options.chat ?? null });
       await api.register(emailRoutes, { email: options.email ?? null });
+      await api.register(teamsRoutes, { teams: options.teams ?? null });
       await api.register(async (secured) => {
         secured.addHook('onRequest', bearerAuth(options.credentials, cookieAuth));
         await secured.register(meRoutes);

@@ -9,7 +9,7 @@ import { countOne } from './service/engine/index.js';
 import { ExpertqService, type ExpertqServiceOptions } from './service/expertq-service.js';
 import { LlmWorker } from './service/llm/index.js';
 import { InstanceHeartbeat, Pruner, type RetentionSettings } from './service/operations/index.js';
-import { reviewCardOf } from './service/review/index.js';
+import { reviewCardOf, SLACK_REVIEW, TEAMS_REVIEW } from './service/review/index.js';
 import { askUndeliverable } from './service/routing/index.js';
 import type { Store } from './store/store.js';
 import { slackCode } from './transport/slack/slack-code.js';
@@ -121,8 +121,10 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       running: new Set(runningChannels(transport)),
     },
     review: {
-      channel: config.chat?.review_channel ?? null,
+      channel: config.chat?.review_channel ?? (runningChannels(transport).includes('teams') ? (config.teams?.review_channel ?? null) : null),
+      channelOn: config.chat?.review_channel ? 'slack' : 'teams',
       reviewers: config.chat?.reviewers ?? [],
+      teamsReviewers: (config.teams?.reviewers ?? []).map((id) => id.toLowerCase()),
       remindAfterMs: config.review.remind_after,
       emailReviewers: runningChannels(transport).includes('email') ? (config.email?.reviewers ?? []).map((a) => a.toLowerCase()) : [],
     },
@@ -135,8 +137,9 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
   try {
     await transport.start({
       reply: (reply) => service.receiveInbound(reply),
-      review: (action) => service.reviewFromChat(action),
+      review: (action) => service.reviewFromChat(action, action.via === 'teams' ? TEAMS_REVIEW : SLACK_REVIEW),
       answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
+      reviewCard: (id) => reviewCardOf(service.store, id, clock.now()),
       home: (id) => service.expertHome(id),
       setAway: (id, away) => service.awayFromChat(id, away),
       autoReply: (notice) => service.receiveNotice({ kind: 'auto_reply', ...notice }),

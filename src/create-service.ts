@@ -13,6 +13,7 @@ import type { Store } from './store/store.js';
 import { ConsoleTransport } from './transport/console-transport.js';
 import type { Transport } from './transport/transport.js';
 import type { EmailChannel } from './transport/email/email-channel.js';
+import type { TeamsChannel } from './transport/teams/teams-channel.js';
 import { openChannels, type OpenedChannels, type TransportMode } from './open-channels.js';
 import { retentionOf, wireService, type WiredService, type WireServiceOptions } from './compose-service.js';
 
@@ -64,7 +65,7 @@ export class Expertq {
     readonly secrets: Secrets,
     readonly transport: Transport,
     /** The channels that take requests of their own over HTTP (Slack's events, email's inbound route and links). */
-    readonly channels: { slack: Transport | null; email: EmailChannel | null },
+    readonly channels: { slack: Transport | null; email: EmailChannel | null; teams: TeamsChannel | null },
     private readonly store: Store,
     private readonly timer: NodeJS.Timeout | null,
     /** Retention (`storage.retention*`) and expired sessions: hourly in a server with timers, or on demand. */
@@ -157,6 +158,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     log,
   );
   let email: EmailChannel | null = null;
+  let teams: TeamsChannel | null = null;
   let transport: WireServiceOptions['transport'];
   if (opened) {
     let build: Awaited<ReturnType<OpenedChannels['prepare']>>;
@@ -169,6 +171,7 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
     transport = (_name, book) => {
       const built = build(book);
       email = built.email;
+      teams = built.teams;
       return built.transport;
     };
   } else {
@@ -191,5 +194,5 @@ export async function createService(options: CreateServiceOptions): Promise<Expe
   if (reloader && options.watchConfig !== false) {
     reloader.start((error) => log.warn({ err: error, file: config.file }, 'the config file is no longer watched; send SIGHUP to reload the experts'));
   }
-  return new Expertq(service, config, secrets, wired.transport, { slack: opened?.slack ?? null, email }, store, timer, pruner, pruneTimer, reloader, heartbeat);
+  return new Expertq(service, config, secrets, wired.transport, { slack: opened?.slack ?? null, email, teams }, store, timer, pruner, pruneTimer, reloader, heartbeat);
 }

@@ -8,6 +8,8 @@ import { AddressedChannel } from './transport/addressed-channel.js';
 import { ChannelSet } from './transport/channel-set.js';
 import type { AddressBook, Transport } from './transport/transport.js';
 import type { EmailChannel } from './transport/email/email-channel.js';
+import type { TeamsChannel } from './transport/teams/teams-channel.js';
+import type { ConversationBook, TeamsConversation } from './transport/teams/teams-inbound.js';
 import type { EmailEvents } from './http/routes/email.js';
 import type { ExpertqService } from './service/expertq-service.js';
 
@@ -15,8 +17,8 @@ import type { ExpertqService } from './service/expertq-service.js';
 export type TransportMode = 'console' | 'chat' | 'channels';
 
 /** `serve`'s default: every configured channel when the file configures one, else the console. */
-export function defaultMode(config: Pick<Config, 'chat' | 'email'>): TransportMode {
-  return config.chat || config.email ? 'channels' : 'console';
+export function defaultMode(config: Pick<Config, 'chat' | 'email' | 'teams'>): TransportMode {
+  return config.chat || config.email || config.teams ? 'channels' : 'console';
 }
 
 /** The secret of reply tokens and signed links: made once, kept in the database, the same on every instance. */
@@ -26,7 +28,7 @@ export interface OpenedChannels {
   /** Slack, built and checked before the database opens (null when it does not run). */
   slack: (Transport & { readonly channel: 'slack' }) | null;
   /** Loads what the rest needs from the database (email's link secret), then builds them around the service's address book. */
-  prepare(store: Store): Promise<(book: AddressBook) => { transport: Transport; email: EmailChannel | null }>;
+  prepare(store: Store): Promise<(book: AddressBook) => { transport: Transport; email: EmailChannel | null; teams: TeamsChannel | null }>;
 }
 
 /**
@@ -37,8 +39,9 @@ export interface OpenedChannels {
 export async function openChannels(mode: TransportMode, config: Config, secrets: Secrets, log: Logger, clock: Clock, publicUrl: () => string): Promise<OpenedChannels> {
   const wantsSlack = mode === 'chat' || (mode === 'channels' && config.chat !== null);
   const wantsEmail = mode === 'channels' && config.email !== null;
-  if (mode === 'channels' && !wantsSlack && !wantsEmail) {
-    throw new ConfigError(`${config.file ?? 'The configuration'} configures no channel (chat: or email:); start with --transport console, or add one.`);
+  const wantsTeams = mode === 'channels' && config.teams !== null;
+  if (mode === 'channels' && !wantsSlack && !wantsEmail && !wantsTeams) {
+    throw new ConfigError(`${config.file ?? 'The configuration'} configures no channel (chat:, email: or teams:); start with --transport console, or add one.`);
   }
   // Loaded only when Slack runs: the Slack libraries take most of a console server's start-up.
   const slack = wantsSlack ? await (await import('./transport/slack/create-slack-transport.js')).createSlackTransport(config, secrets, log, clock) : null;
@@ -48,9 +51,13 @@ export async function openChannels(mode: TransportMode, config: Config, secrets:
     if (!smtpUrl) throw new ConfigError(`email.smtp_url_env names ${config.email!.smtp_url_env}, which is not set: set it to an smtp:// or smtps:// URL.`);
     if (config.email!.imap_url_env && !secrets.emailImapUrl) throw new ConfigError(`email.imap_url_env names ${config.email!.imap_url_env}, which is not set: set it to an imap:// or imaps:// URL, or remove the setting.`);
   }
+  // Teams' credentials are checked with the identity provider before the database opens, as Slack's are.
+  const conversations = new StoredConversations();
+  const teams = wantsTeams ? await openTeams(config, secrets, log, conversations) : null;
   return {
     slack: slack as OpenedChannels['slack'],
     async prepare(store) {
+      conversations.store = store;
       const emailChannel = smtpUrl ? (await import('./transport/email/email-channel.js')).EmailChannel : null;
       const secret = smtpUrl ? await store.transaction((tx) => tx.serviceState.setIfAbsent(EMAIL_SECRET_KEY, randomBytes(32).toString('base64url'))) : '';
       return (book) => {
@@ -59,11 +66,43 @@ export async function openChannels(mode: TransportMode, config: Config, secrets:
         const email = emailChannel && smtpUrl
           ? new emailChannel({ settings: config.email!, smtpUrl, imapUrl: secrets.emailImapUrl ?? null, orgName: config.org.name, publicUrl, secret, log, clock })
           : null;
+        if (teams) channels.push(new AddressedChannel(teams, book));
         if (email) channels.push(new AddressedChannel(email, book));
-        return { transport: new ChannelSet(channels), email };
+        return { transport: new ChannelSet(channels), email, teams };
       };
     },
   };
+}
+
+/** Each person's personal conversation with the Teams bot, kept in the service state (one row per person, any instance). */
+class StoredConversations implements ConversationBook {
+  store: Store | null = null;
+
+  async get(objectId: string): Promise<TeamsConversation | null> {
+    const value = await this.store!.serviceState.get(conversationKey(objectId));
+    return value ? (JSON.parse(value) as TeamsConversation) : null;
+  }
+
+  async set(objectId: string, conversation: TeamsConversation | null): Promise<void> {
+    await this.store!.transaction((tx) => tx.serviceState.set(conversationKey(objectId), conversation ? JSON.stringify(conversation) : ''));
+  }
+}
+
+const conversationKey = (objectId: string) => `teams.conversation.${objectId.toLowerCase()}`;
+
+/** The Teams channel, its credentials checked: a missing variable or a refused token stops start-up with one line. */
+async function openTeams(config: Config, secrets: Secrets, log: Logger, conversations: ConversationBook): Promise<TeamsChannel> {
+  const settings = config.teams!;
+  const password = secrets.teamsAppPassword;
+  if (!password) throw new ConfigError(`teams.app_password_env names ${settings.app_password_env}, which is not set: set it to the app registration's client secret.`);
+  const { TeamsChannel } = await import('./transport/teams/teams-channel.js');
+  const teams = new TeamsChannel({ settings, password, conversations, log });
+  try {
+    await teams.checkCredentials();
+  } catch (error) {
+    throw new ConfigError(`Teams: the identity provider refused the bot's credentials (teams.app_id ${settings.app_id}, teams.tenant_id ${settings.tenant_id}): ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  return teams;
 }
 
 /** What the email routes do: take a raw message, and mute the expert an unsubscribe link names. */

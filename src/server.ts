@@ -108,6 +108,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     bodyLimit: config.server.body_limit,
     chat,
     email,
+    teams: expertq.channels.teams,
     signIn,
     publicMetrics: config.server.public_metrics,
     health: { tickMs: config.server.tick_ms, schedulerRunning: () => expertq.timersRunning },

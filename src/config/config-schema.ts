@@ -3,6 +3,7 @@ import { HOST_ENTRY_PROBLEM, parseHostEntry } from './allowed-hosts.js';
 import { authSchema } from './auth-schema.js';
 import { durationSchema } from './duration-schema.js';
 import { emailSchema } from './email-schema.js';
+import { teamsSchema } from './teams-schema.js';
 import { parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
 import { timeZoneSchema } from './time-zone.js';
@@ -128,6 +129,7 @@ export const configSchema = z
       .nullable()
       .default(null),
     email: emailSchema.nullable().default(null),
+    teams: teamsSchema.nullable().default(null),
     server: z
       .object({
         port: z.number().int().min(0).max(65535).default(8776).describe('Where the API and UI listen; `PORT` or `serve --port` override it.'),
@@ -222,6 +224,9 @@ export const configSchema = z
       if (!config.server.public_url) {
         ctx.addIssue({ code: 'custom', path: ['server', 'public_url'], message: 'is required with auth.oidc: the URL browsers use to reach expertq (redirects and the Origin check need it)' });
       }
+    }
+    if (config.chat?.review_channel && config.teams?.review_channel) {
+      ctx.addIssue({ code: 'custom', path: ['teams', 'review_channel'], message: 'cannot be set with chat.review_channel: review cards go to one review channel, in Slack or in Teams' });
     }
     const ids = new Set(config.experts.map((e) => e.id));
     for (const [topic, entry] of Object.entries(config.topics)) {

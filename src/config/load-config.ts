@@ -135,6 +135,8 @@ export interface Secrets {
   emailSmtpUrl: string | undefined;
   emailImapUrl: string | undefined;
   emailInboundToken: string | undefined;
+  /** `teams.app_password_env`. */
+  teamsAppPassword: string | undefined;
 }
 
 export function readSecrets(config: Config, env: Record<string, string | undefined>): Secrets {
@@ -153,5 +155,6 @@ export function readSecrets(config: Config, env: Record<string, string | undefin
     emailSmtpUrl: get(config.email?.smtp_url_env),
     emailImapUrl: get(config.email?.imap_url_env),
     emailInboundToken: get(config.email?.inbound_token_env),
+    teamsAppPassword: get(config.teams?.app_password_env),
   };
 }

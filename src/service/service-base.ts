@@ -88,6 +88,8 @@ export class ServiceBase implements Engine {
       reviewers: options.review?.reviewers ?? [],
       remindAfterMs: options.review?.remindAfterMs ?? 3_600_000,
       emailReviewers: options.review?.emailReviewers ?? [],
+      channelOn: options.review?.channelOn ?? 'slack',
+      teamsReviewers: options.review?.teamsReviewers ?? [],
     };
     this.instanceId = options.instanceId ?? newClaimantId();
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;

@@ -47,6 +47,7 @@ export class AddressedChannel implements Transport {
       reply: (reply) => inbound.reply(from(reply)),
       review: (action) => inbound.review(action),
       answerOf: (proposalId) => inbound.answerOf(proposalId),
+      ...(inbound.reviewCard ? { reviewCard: (proposalId: string) => inbound.reviewCard!(proposalId) } : {}),
       home: (address) => inbound.home(expert(address)),
       setAway: (address, away) => inbound.setAway(expert(address), away),
       autoReply: (notice) => inbound.autoReply({ ...notice, expertId: expert(notice.expertId), channel: this.channel }),

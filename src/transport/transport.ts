@@ -49,16 +49,16 @@ export interface SentMessage {
 }
 
 /**
- * A send that failed. `permanent` failures are not retried (for an ask: the expert cannot be reached,
- * and the ask is passed on like a `skip`); others are retried by the outbox, not before `retryAfterMs`.
- */
-/**
  * The code of a send given up before it started (the process is stopping while the message waited its
  * turn): nothing went out and nothing is recorded, so the message stays in the outbox, as it was, for
  * whichever process claims it next.
  */
 export const NOT_SENT = 'not_sent';
 
+/**
+ * A send that failed. `permanent` failures are not retried (for an ask: the expert cannot be reached,
+ * and the ask is passed on like a `skip`); others are retried by the outbox, not before `retryAfterMs`.
+ */
 export class TransportError extends Error {
   constructor(
     message: string,
@@ -103,6 +103,8 @@ export interface ReviewAction {
   reason?: string | undefined;
   instructions?: string | undefined;
   eventId?: string | undefined;
+  /** Where it was taken: the Teams review channel (`teams.reviewers`), else Slack's (`chat.reviewers`). */
+  via?: 'teams' | undefined;
 }
 
 /** What became of a review action; `refused` and `already_decided` carry a sentence for the user. */
@@ -148,6 +150,8 @@ export interface Inbound {
   review(action: ReviewAction): Promise<ReviewOutcome>;
   /** A proposal's current answer (to prefill a reviewer's edit form), or null. */
   answerOf(proposalId: string): Promise<string | null>;
+  /** A proposal as the review channel shows it now (the card that answers a reviewer's press), or null. */
+  reviewCard?(proposalId: string): Promise<ReviewCard | null>;
   /** What the expert's home page shows; null for someone who is not a registered expert. */
   home(expertId: string): Promise<ExpertHome | null>;
   /**
@@ -204,7 +208,7 @@ export interface AddressBook {
  * Inbound handlers commit before they resolve, so a transport acknowledges its platform only after.
  */
 export interface Transport {
-  readonly name: 'console' | 'chat' | 'email' | 'channels';
+  readonly name: 'console' | 'chat' | 'email' | 'teams' | 'channels';
   /** The channel it is (absent for a set of channels). */
   readonly channel?: ChannelName;
   /** Has threads and can edit its messages (see `Engine.threadedTransport`). */

@@ -17,6 +17,8 @@ export interface ConnectorCall {
   /** Decoded; for `POST /v3/conversations`, the id the fake created (or undefined when refused). */
   conversationId?: string;
   activityId?: string;
+  /** For a POST of an activity: the id the fake gave it. */
+  created?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- activities are loosely shaped
   body: any;
   /** What the fake answered. */
@@ -265,7 +267,8 @@ export class FakeTeams {
     if (method === 'DELETE') return answer(200, {});
     if (method === 'PUT') return answer(200, { id: call.activityId });
     if (method !== 'POST') return answer(405, { error: { code: 'MethodNotAllowed', message: `${method} not allowed.` } });
-    answer(200, { id: `1${String(this.nextActivity++).padStart(12, '0')}` });
+    call.created = `1${String(this.nextActivity++).padStart(12, '0')}`;
+    answer(200, { id: call.created });
   }
 }
 

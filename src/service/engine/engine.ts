@@ -102,8 +102,14 @@ export function countOne(counts: Map<string, number>, key: string): void {
 }
 
 export interface ReviewSettings {
+  /** The review channel (Slack's `chat.review_channel` or Teams' `teams.review_channel`), or null. */
   channel: string | null;
+  /** Which platform the review channel is on. */
+  channelOn?: 'slack' | 'teams';
+  /** `chat.reviewers`: Slack user ids allowed to decide from the Slack review channel. */
   reviewers: readonly string[];
+  /** `teams.reviewers` (lower case): Entra object ids allowed to decide from Teams. */
+  teamsReviewers?: readonly string[];
   remindAfterMs: number;
   /** `email.reviewers` (lower case) while the email channel runs: each pending proposal is mailed to them. */
   emailReviewers: readonly string[];

@@ -8,4 +8,4 @@ export { askedQuestion, proposalBody, type ProposalBody } from './proposal-body.
 export { type QueueItem, queueView } from './queue-view.js';
 export { type ReturnInput, returnProposal } from './return-proposal.js';
 export { mayRemind, noteOverdueCards, remindReviewers, reviewCardOf, updateReviewCard } from './review-channel.js';
-export { EMAIL_REVIEW, reviewFromChat, type ReviewSurface, SLACK_REVIEW } from './review-from-chat.js';
+export { EMAIL_REVIEW, reviewFromChat, type ReviewSurface, SLACK_REVIEW, TEAMS_REVIEW } from './review-from-chat.js';

@@ -25,7 +25,12 @@ export async function updateReviewCard(review: Engine['review'], tx: Tx, proposa
 
 async function queueChannelMessage(review: Engine['review'], tx: Tx, purpose: 'review_card' | 'review_update', p: Pick<ProposalRecord, 'id' | 'request_id'>, now: number): Promise<void> {
   if (review.channel === null) return;
-  await queueMessage(tx, { expert_id: '', request_id: p.request_id, ask_id: null, proposal_id: p.id, purpose, text: `${purpose} ${p.id}` }, now);
+  await queueMessage(tx, { expert_id: '', request_id: p.request_id, ask_id: null, proposal_id: p.id, purpose, ...onChannel(review), text: `${purpose} ${p.id}` }, now);
+}
+
+/** The review channel's messages go to Teams when it is there; Slack's, as before, to the one channel that carries them. */
+function onChannel(review: Engine['review']): { channel?: 'teams' } {
+  return review.channelOn === 'teams' ? { channel: 'teams' } : {};
 }
 
 /** A proposal as the review channel shows it, at `now`. */
@@ -87,7 +92,7 @@ export async function remindReviewers(engine: Pick<Engine, 'log' | 'review' | 'c
     `${pending.length} ${pending.length === 1 ? 'proposal waits' : 'proposals wait'} for review; the oldest for ` +
     `${formatShortDuration(now - oldest.created_at)}: "${question.length > 120 ? `${question.slice(0, 119)}…` : question}".`;
   if (engine.review.channel !== null) {
-    await queueMessage(tx, { expert_id: '', request_id: oldest.request_id, ask_id: null, proposal_id: oldest.id, purpose: 'review_reminder', text }, now);
+    await queueMessage(tx, { expert_id: '', request_id: oldest.request_id, ask_id: null, proposal_id: oldest.id, purpose: 'review_reminder', ...onChannel(engine.review), text }, now);
   }
   engine.log.warn({ pending: pending.length, oldest_proposal_id: oldest.id, waiting_ms: now - oldest.created_at }, `review reminder: ${text}`);
   return true;

@@ -8,7 +8,7 @@ import { returnProposal } from './return-proposal.js';
 /** Where a reviewer decides outside the API: who may, and how they are named in `decided_by`. */
 export interface ReviewSurface {
   /** The setting listing who may decide here (said in a refusal). */
-  setting: 'chat.reviewers' | 'email.reviewers';
+  setting: 'chat.reviewers' | 'email.reviewers' | 'teams.reviewers';
   reviewers: (engine: Pick<Engine, 'review'>) => readonly string[];
   decidedBy: (a: ReviewAction) => string;
   /** Whether the reviewer is the expert who answered (who never decides their own answer). */
@@ -29,6 +29,14 @@ export const EMAIL_REVIEW: ReviewSurface = {
   reviewers: (engine) => engine.review.emailReviewers,
   decidedBy: (a) => a.userId,
   answered: (engine, expertId, a) => engine.experts.get(expertId)?.email?.toLowerCase() === a.userId,
+};
+
+/** The Teams review channel: `teams.reviewers` by Entra object id, named `<name> (teams:<object id>)`. */
+export const TEAMS_REVIEW: ReviewSurface = {
+  setting: 'teams.reviewers',
+  reviewers: (engine) => engine.review.teamsReviewers ?? [],
+  decidedBy: (a) => `${a.userName} (teams:${a.userId})`,
+  answered: (engine, expertId, a) => engine.experts.get(expertId)?.teams?.toLowerCase() === a.userId,
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { ReviewCard } from '../transport.js';
+import { clip, decisionLine } from '../review-card-text.js';
 import { escapeMrkdwn } from './slack-text.js';
 
 type KnownBlock = types.KnownBlock;
@@ -15,26 +16,6 @@ export const REVIEW_MODAL = { edit: 'expertq_review_edit_modal', reject: 'expert
 export const REVIEW_INPUT = { block: 'review', action: 'text' } as const;
 
 const quote = (text: string) => escapeMrkdwn(text).split('\n').map((line) => `>${line}`).join('\n');
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** One line that says what became of a decided proposal. */
-export function decisionLine(card: ReviewCard): string | null {
-  const d = card.decision;
-  if (!d) return null;
-  const at = d.at.replace('T', ' ').replace(/:\d\d\.\d{3}Z$/, ' UTC');
-  const detail = d.detail ? `: ${d.detail}` : '';
-  switch (d.outcome) {
-    case 'accepted':
-      return `Accepted by ${d.by} at ${at}${detail}`;
-    case 'rejected':
-      return `Rejected by ${d.by} at ${at}${detail}`;
-    case 'returned':
-      return `Sent back to ${card.expertName} by ${d.by} at ${at}${detail}`;
-    case 'withdrawn':
-      return `Withdrawn at ${at}${detail}`;
-  }
-}
-
 /** The text of a card (the notification, and what screen readers read). */
 export function reviewCardText(card: ReviewCard): string {
   const status = decisionLine(card) ?? 'Waiting for review';

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { submitBody } from '../support/build-test-app.js';
+import { REVIEW_CHANNEL, startTeamsKit, type TeamsKit } from '../support/teams-kit.js';
+import { personalConversationId, type TeamsUser } from '../support/teams-activities.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+let kit: TeamsKit | null = null;
+let hook: WebhookReceiver | null = null;
+afterEach(async () => {
+  await kit?.close();
+  kit = null;
+  await hook?.stop();
+  hook = null;
+});
+
+/** The texts of a card's blocks, in order (RichTextBlocks' runs and TextBlocks). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- cards are JSON
+function blockTexts(card: any): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cards are JSON
+  return card.body.flatMap((b: any) => (b.type === 'RichTextBlock' ? b.inlines.map((i: any) => i.text) : b.type === 'TextBlock' ? [b.text] : []));
+}
+
+/** The Bot Connector posts to a person's personal conversation. */
+function postsTo(k: TeamsKit, user: TeamsUser) {
+  return k.fake.callsTo(personalConversationId(user)).filter((c) => c.method === 'POST');
+}
+
+/** The ask card last posted to `user`, with its activity id. */
+function askOf(k: TeamsKit, user: TeamsUser) {
+  const post = postsTo(k, user).findLast((c) => c.body.attachments?.[0]?.content?.actions);
+  expect(post, 'an ask card was posted').toBeDefined();
+  const card = post!.body.attachments[0].content;
+  return { card, activityId: post!.created!, data: card.actions[0].data, text: post!.body.text as string };
+}
+
+async function installed(k: TeamsKit, user: TeamsUser): Promise<void> {
+  expect((await k.post(k.fake.activities.installation(user))).status).toBe(200);
+}
+
+describe('Teams', () => {
+  it('asks an installed expert with a card; the card answers, is replaced, and the reviewer accepts from the channel', async () => {
+    kit = await startTeamsKit();
+    const { dana, rev } = kit.people;
+    hook = new WebhookReceiver();
+    const url = await hook.start();
+    expect((await kit.call('POST', '/api/v1/consumers', { id: 'billing-bot', handles_kinds: ['answer'], delivery: { type: 'webhook', url } })).status).toBeLessThan(300);
+    await installed(kit, dana);
+    const submitted = await kit.call('POST', '/api/v1/requests', submitBody({ target_experts: ['dana'], question: 'How long do refunds take? **now**' }));
+    expect(submitted.status).toBeLessThan(300);
+
+    const ask = askOf(kit, dana);
+    expect(ask.card.version).toBe('1.5');
+    const texts = blockTexts(ask.card);
+    const order = ["I'm an automated assistant for Acme", 'is asking because', 'Question:', 'one- or two-sentence reply', 'recorded with your name', 'mute'];
+    const at = order.map((part) => texts.findIndex((t) => t.includes(part)));
+    expect(at.every((i) => i >= 0), texts.join('\n')).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // The same six elements are the activity's text, and the consumer's text is shown as written.
+    expect(ask.text).toBe(texts.join('\n\n'));
+    expect(texts.some((t) => t.includes('How long do refunds take? **now**'))).toBe(true);
+    expect(ask.card.actions.map((a: { title: string; type: string }) => `${a.type}:${a.title}`)).toEqual(['Action.Execute:Answer', 'Action.Execute:Skip', 'Action.Execute:Mute']);
+    const view = await kit.call('GET', `/api/v1/requests/${submitted.body.request_id}`);
+    expect(view.body.asked).toContainEqual(expect.objectContaining({ expert_id: 'dana', channel: 'teams' }));
+
+    // Dana answers in the card: the answer is taken, the card replaced by its status with no buttons.
+    const pressed = await kit.post(kit.fake.activities.cardAction(dana, { verb: 'expertq.answer', data: { ...ask.data, answer: 'Thirty days.' }, replyToId: ask.activityId }));
+    expect(pressed.status).toBe(200);
+    expect(pressed.body.value.actions).toBeUndefined();
+    expect(blockTexts(pressed.body.value).at(-1)).toMatch(/sent for review/);
+    const updates = kit.fake.callsTo(personalConversationId(dana)).filter((c) => c.method === 'PUT' && c.activityId === ask.activityId);
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.at(-1)!.body.attachments[0].content.actions).toBeUndefined();
+
+    // The review card in the Teams channel; Rev accepts there.
+    const reviewPost = kit.fake.callsTo(REVIEW_CHANNEL.channelId).find((c) => c.method === 'POST' && c.body.attachments);
+    expect(reviewPost).toBeDefined();
+    const reviewCard = reviewPost!.body.attachments[0].content;
+    expect(blockTexts(reviewCard)).toContain('Thirty days.');
+    const accept = reviewCard.actions.find((a: { title: string }) => a.title === 'Accept');
+    const decided = await kit.post(kit.fake.activities.cardAction(rev, { verb: accept.verb, data: accept.data, replyToId: reviewPost!.created!, channel: REVIEW_CHANNEL }));
+    expect(decided.status).toBe(200);
+    expect(blockTexts(decided.body.value).join('\n')).toMatch(new RegExp(`Accepted by Rev Iewer \\(teams:${rev.aadObjectId}\\)`));
+    await kit.settle();
+    const accepted = hook.received.filter((r) => r.json.event === 'proposal_accepted');
+    expect(accepted).toHaveLength(1);
+    expect((accepted[0]!.json.proposal as { answer: string }).answer).toBe('Thirty days.');
+    // Dana hears that her answer was accepted, in the same conversation.
+    expect(postsTo(kit, dana).some((c) => /accepted/i.test(c.body.text ?? '') && !c.body.attachments)).toBe(true);
+  });
+
+  it('refuses a non-reviewer in the card and changes nothing; a decision elsewhere updates the channel card', async () => {
+    kit = await startTeamsKit();
+    const { dana, sam } = kit.people;
+    await installed(kit, dana);
+    await kit.call('POST', '/api/v1/requests', submitBody({ target_experts: ['dana'] }));
+    const ask = askOf(kit, dana);
+    await kit.post(kit.fake.activities.cardAction(dana, { verb: 'expertq.answer', data: { ...ask.data, answer: 'Thirty days.' }, replyToId: ask.activityId }));
+    const reviewPost = kit.fake.callsTo(REVIEW_CHANNEL.channelId).find((c) => c.method === 'POST' && c.body.attachments)!;
+    const accept = reviewPost.body.attachments[0].content.actions.find((a: { title: string }) => a.title === 'Accept');
+
+    const refused = await kit.post(kit.fake.activities.cardAction(sam, { verb: accept.verb, data: accept.data, replyToId: reviewPost.created!, channel: REVIEW_CHANNEL }));
+    expect(refused.status).toBe(200);
+    expect(blockTexts(refused.body.value).at(-1)).toMatch(/Only the reviewers listed in teams\.reviewers can decide here; nothing changed/);
+    expect(refused.body.value.actions.length).toBeGreaterThan(0);
+    const [pending] = (await kit.call('GET', '/api/v1/proposals?status=pending')).body.items ?? (await kit.call('GET', '/api/v1/proposals?status=pending')).body;
+    expect(pending).toBeDefined();
+
+    // Accepted in the API: the card in the channel loses its buttons and says who decided.
+    expect((await kit.call('POST', `/api/v1/proposals/${pending.id}/accept`, { decided_by: 'ops-lead' })).status).toBe(200);
+    const update = kit.fake.callsTo(REVIEW_CHANNEL.channelId).findLast((c) => c.method === 'PUT');
+    expect(update?.activityId).toBe(reviewPost.created);
+    expect(update!.body.attachments[0].content.actions).toBeUndefined();
+    expect(blockTexts(update!.body.attachments[0].content).join('\n')).toMatch(/Accepted by ops-lead/);
+  });
+});
