@@ -70,6 +70,13 @@ export function composeNoOpenAsk(): string {
   return 'Thanks, but there is no open question for you right now, so this message was not recorded. Reply `unmute` or `mute` at any time.';
 }
 
-export function composeAnswerInThread(openAsks: number): string {
-  return `You have ${openAsks} open questions, so I can't tell which one this answers. Please reply in the thread of the question you mean (or use its Answer button).`;
+/** Where to answer when several questions are open, in the words of the channel the expert wrote on. */
+const ANSWER_WHERE: Record<string, string> = {
+  teams: 'Please answer in the card of the question you mean: type in its answer box and press Answer.',
+  email: 'Please reply to the mail of the question you mean.',
+};
+
+export function composeAnswerInThread(openAsks: number, channel?: string | null): string {
+  const where = (channel && ANSWER_WHERE[channel]) ?? 'Please reply in the thread of the question you mean (or use its Answer button).';
+  return `You have ${openAsks} open questions, so I can't tell which one this answers. ${where}`;
 }

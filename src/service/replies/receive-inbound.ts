@@ -55,6 +55,6 @@ async function topLevel(engine: Routing & Pick<Engine, 'transportName' | 'review
     return { outcome: 'muted', request_id: null };
   }
   if (!engine.experts.has(input.expertId)) return { outcome: 'unknown' };
-  await tellExpert(engine, tx, input.expertId, open.length === 0 ? composeNoOpenAsk() : composeAnswerInThread(open.length), now, input.channel ?? null);
+  await tellExpert(engine, tx, input.expertId, open.length === 0 ? composeNoOpenAsk() : composeAnswerInThread(open.length, input.channel), now, input.channel ?? null);
   return { outcome: open.length === 0 ? 'no_open_ask' : 'ambiguous' };
 }

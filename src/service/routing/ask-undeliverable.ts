@@ -20,7 +20,7 @@ export async function askUndeliverable(engine: Routing, tx: Tx, askId: string, c
   const expert = engine.experts.get(ask.expert_id);
   const next = expert && failed !== null ? (expert.reach[expert.reach.indexOf(failed) + 1] ?? null) : null;
   if (expert && next !== null && expert.reach.includes(failed!)) {
-    await audit(engine, tx, { request_id: ask.request_id, at: now, type: 'channel_failed', actor: 'system', data: { ask_id: ask.id, expert_id: ask.expert_id, channel: failed, error: code } });
+    await audit(engine, tx, { request_id: ask.request_id, at: now, type: 'channel_failed', actor: 'system', data: { ask_id: ask.id, expert_id: ask.expert_id, channel: failed, error: code, ...hintOf(code) } });
     await tx.asks.update(ask.id, { channel: next });
     const elements = (await tx.outbox.askElements(ask.id)) ?? [];
     await queueMessage(tx, { expert_id: ask.expert_id, request_id: ask.request_id, ask_id: ask.id, purpose: 'ask', channel: next, text: elements.join('\n'), elements }, now);
@@ -29,8 +29,18 @@ export async function askUndeliverable(engine: Routing, tx: Tx, askId: string, c
     return;
   }
   const request = (await tx.requests.get(ask.request_id))!;
-  await audit(engine, tx, { request_id: request.id, at: now, type: 'ask_undeliverable', actor: 'system', data: { ask_id: ask.id, expert_id: ask.expert_id, code } });
+  await audit(engine, tx, { request_id: request.id, at: now, type: 'ask_undeliverable', actor: 'system', data: { ask_id: ask.id, expert_id: ask.expert_id, code, ...hintOf(code) } });
   await passOn(engine, tx, request, ask, 'undeliverable', now);
   await placeWaiting(engine, tx, new Set((await tx.asks.listFor(request.id)).map((a) => a.expert_id)), now);
   engine.log.warn({ request_id: request.id, ask_id: ask.id, expert_id: ask.expert_id, code }, 'ask undeliverable; passed on');
+}
+
+/** What to do about a failure an admin can fix, said in its audit row. */
+const HINTS: Record<string, string> = {
+  not_installed:
+    'The expertq app is not installed for this person in Teams, so the bot cannot write to them: install it for everyone with a Teams app setup policy (see teams.md, "Install the app for everyone").',
+};
+
+function hintOf(code: string): { hint?: string } {
+  return HINTS[code] ? { hint: HINTS[code] } : {};
 }

@@ -4,7 +4,7 @@ import type { TeamsSettings } from '../../config/teams-schema.js';
 import { TransportError, type Inbound, type OutboundMessage, type SentMessage, type Transport } from '../transport.js';
 import { askCard, CARD_TYPE, closedAskCard, reviewCard, reviewCardText, type Card } from './teams-cards.js';
 import { createTeamsApp, type TeamsApp } from './teams-app.js';
-import { NOT_INSTALLED_HINT, toTransportError } from './teams-errors.js';
+import { NOT_INSTALLED, toTransportError } from './teams-errors.js';
 import { TeamsActivityHandler, type ConversationBook } from './teams-inbound.js';
 
 export interface TeamsChannelOptions {
@@ -74,7 +74,7 @@ export class TeamsChannel implements Transport {
       return { reviewCard: { channel: review, ts: posted.id } };
     }
     const place = await this.options.conversations.get(m.expertId);
-    if (!place) throw new TransportError(NOT_INSTALLED_HINT, 'not_installed', true);
+    if (!place) throw new TransportError(NOT_INSTALLED, 'not_installed', true);
     const activities = this.teams.connector(place.serviceUrl).conversations.activities(place.conversationId);
     if (m.purpose === 'ask' && m.elements && m.askId) {
       const posted = await activities.create(message(m.elements.join('\n\n'), askCard(m.elements, m.askId)));

@@ -7,9 +7,8 @@ interface ConnectorFailure {
   response?: { status?: number; data?: { error?: { code?: string; message?: string } }; headers?: Record<string, unknown> };
 }
 
-/** How to reach an expert who never installed the app: said in the audit row and the log. */
-export const NOT_INSTALLED_HINT =
-  'The expertq app is not installed for this person in Teams, so the bot cannot write to them: install it for everyone with a Teams app setup policy (see teams.md, "Install the app for everyone").';
+/** Why an ask cannot go out on Teams to someone who never installed the app (the audit row says what to do). */
+export const NOT_INSTALLED = 'the expertq app is not installed for this person in Teams';
 
 /**
  * A Bot Connector failure as the outbox understands it. The person cannot be reached for good when
