@@ -16,10 +16,11 @@ export interface ChannelProblems {
   unreachable: string[];
 }
 
-/** The channels a configuration sets up: `chat:` (Slack) and `email:`. */
-export function configuredChannels(config: { chat?: object | null; email?: object | null }): Set<ExpertChannel> {
+/** The channels a configuration sets up: `chat:` (Slack), `teams:` and `email:`. */
+export function configuredChannels(config: { chat?: object | null; teams?: object | null; email?: object | null }): Set<ExpertChannel> {
   const configured = new Set<ExpertChannel>();
   if (config.chat) configured.add('slack');
+  if (config.teams) configured.add('teams');
   if (config.email) configured.add('email');
   return configured;
 }
