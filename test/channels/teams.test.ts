@@ -38,14 +38,6 @@ async function installed(k: TeamsKit, user: TeamsUser): Promise<void> {
 }
 
 describe('Teams', () => {
-  it('is a channel experts may prefer: no warning at start, and GET /experts says who it reaches', async () => {
-    kit = await startTeamsKit();
-    expect(kit.logs.lines.filter((l) => /"teams" is not a channel this service has/.test(String(l.msg)))).toEqual([]);
-    const experts = (await kit.call('GET', '/api/v1/experts')).body as Array<{ id: string; reached_on: string[] }>;
-    expect(experts.find((e) => e.id === 'dana')?.reached_on).toEqual(['teams']);
-    expect(experts.find((e) => e.id === 'lee')?.reached_on).toEqual(['teams']);
-  });
-
   it('asks an installed expert with a card; the card answers, is replaced, and the reviewer accepts from the channel', async () => {
     kit = await startTeamsKit();
     const { dana, rev } = kit.people;

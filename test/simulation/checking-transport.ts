@@ -2,15 +2,12 @@ import { startOfLocalDay, startOfNextLocalDay } from '../../src/core/local-time.
 import type { AskRecord } from '../../src/domain/records.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
 import type { Store } from '../../src/store/store.js';
-import { TransportError, type AddressBook, type Inbound, type OutboundMessage, type Transport } from '../../src/transport/transport.js';
-import { addressOn } from '../../src/domain/channels.js';
-import { AddressedChannel } from '../../src/transport/addressed-channel.js';
-import { ChannelSet } from '../../src/transport/channel-set.js';
+import type { Inbound, OutboundMessage, Transport } from '../../src/transport/transport.js';
 import { PRESENCE_TTL_MS } from '../../src/service/engine/presence-cache.js';
 import type { FakeClock } from '../support/fake-clock.js';
 import type { DndSchedule } from './dnd-windows.js';
 import { inQuietHours, inWorkingHours, type AwayLog } from './protection-rules.js';
-import { idAt, maxOpenOf, maxPerDayOf, SLACK_INACTIVE, zoneOf } from './sim-experts.js';
+import { maxOpenOf, maxPerDayOf, zoneOf } from './sim-experts.js';
 
 const FINAL_STATUSES = new Set(['accepted', 'rejected', 'failed']);
 
@@ -129,57 +126,4 @@ export class CheckingTransport implements Transport {
 
   async start(_inbound: Inbound): Promise<void> {}
   async stop(): Promise<void> {}
-}
-
-/**
- * One channel of the simulated organisation (Slack or email): hands every ask to the checker under the
- * expert's id (the channel gets their address), and refuses for good, as Slack does for a deactivated
- * account, the experts in `inactive`: their asks must move to their next channel.
- */
-export class SimChannel implements Transport {
-  readonly name: 'chat' | 'email';
-  readonly threaded = false;
-  /** Asks this channel carried, and those it refused for good. */
-  sent = 0;
-  refused = 0;
-
-  constructor(
-    readonly channel: 'slack' | 'email',
-    private readonly checker: CheckingTransport,
-    private readonly idOf: (address: string) => string,
-    private readonly inactive: ReadonlySet<string> = new Set(),
-  ) {
-    this.name = channel === 'slack' ? 'chat' : 'email';
-  }
-
-  async send(m: OutboundMessage): Promise<void> {
-    if (m.purpose !== 'ask') return;
-    const id = this.idOf(m.expertId);
-    if (this.inactive.has(id)) {
-      this.refused++;
-      throw new TransportError(`${id}'s account is inactive`, 'account_inactive', true);
-    }
-    this.sent++;
-    await this.checker.send({ ...m, expertId: id });
-  }
-
-  async start(_inbound: Inbound): Promise<void> {}
-  async stop(): Promise<void> {}
-}
-
-/**
- * The simulated organisation's two channels, one set: experts with a Slack address are asked there
- * first, the rest (and those Slack refuses) by email; every ask reaches the one checker.
- */
-export function simChannels(checker: CheckingTransport, service: () => ExpertqService): { transport: ChannelSet; slack: SimChannel; email: SimChannel } {
-  const book: AddressBook = {
-    addressOf: (id, channel) => {
-      const expert = service().experts.get(id);
-      return expert ? addressOn(expert, channel) : null;
-    },
-    expertAt: (channel, address) => service().experts.at(channel, address)?.id ?? null,
-  };
-  const slack = new SimChannel('slack', checker, idAt, SLACK_INACTIVE);
-  const email = new SimChannel('email', checker, idAt);
-  return { transport: new ChannelSet([new AddressedChannel(slack, book), new AddressedChannel(email, book)]), slack, email };
 }

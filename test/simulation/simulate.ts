@@ -14,7 +14,8 @@ import { createTestDatabase, dropTestDatabase } from '../store/engines.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
-import { CheckingTransport, simChannels, Tracked } from './checking-transport.js';
+import { CheckingTransport, Tracked } from './checking-transport.js';
+import { simChannels } from './sim-channels.js';
 import { DndSchedule } from './dnd-windows.js';
 import { AwayLog } from './protection-rules.js';
 import { EXPERT_IDS, MAX_OPEN, MAX_PER_DAY, ORG_TZ as TZ, QUIET, TOPICS, expertsFor, zoneOf } from './sim-experts.js';
@@ -70,7 +71,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   const aways = new AwayLog();
   const dnd = new DndSchedule(options.seed);
   const checker = new CheckingTransport(clock, violations, tracked, aways, dnd);
-  const { transport, slack, email } = simChannels(checker, () => service);
+  const { transport, slack, teams, email, moves } = simChannels(checker, () => service, violations);
   let config: Config = loadConfig(configFile);
   // PostgreSQL: a fresh database on the test server, opened again at each restart like the SQLite file.
   const database = `eq_sim_${options.seed}_${process.pid}`;
@@ -257,7 +258,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   await advance(HOUR);
   await check();
   figures.asks_sent = checker.sent;
-  Object.assign(figures, { asks_by_slack: slack.sent, asks_by_email: email.sent, moved_from_slack: slack.refused });
+  Object.assign(figures, { asks_by_slack: slack.sent, asks_by_teams: teams.sent, asks_by_email: email.sent, moved_from_slack: slack.refused, moved_from_teams: teams.refused, moves_checked: moves.checked });
   for (const [rule, n] of Object.entries(checker.checked)) figures[`sends_checked_${rule}`] = n;
   Object.assign(figures, dnd.figures, { sends_dnd_grace: checker.sentAsDndBegan, sends_away_status_grace: checker.sentAsAwayBegan });
   for (const [zone, n] of [...checker.byZone].sort()) figures[`sends_in_${zone}`] = n;

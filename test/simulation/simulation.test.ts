@@ -24,11 +24,15 @@ describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
     expect(result.figures.away_status_lookups).toBeGreaterThan(0);
     expect(result.figures.status_pass_ons).toBeGreaterThan(0);
     expect(result.figures.sends_checked_away_status).toBe(result.figures.asks_sent);
-    // Experts on two channels and on email alone: asks went out on both, and those Slack refused for
-    // good (a deactivated account) moved to email, every one checked like the rest.
+    // Experts on Slack then email, Teams alone, Teams then email, and email alone: asks went out on
+    // all three, and those Slack refused for good (a deactivated account) or Teams could not deliver
+    // (the app never installed) moved to email, each move audited and every send checked like the rest.
     expect(result.figures.asks_by_slack).toBeGreaterThan(0);
+    expect(result.figures.asks_by_teams).toBeGreaterThan(0);
     expect(result.figures.asks_by_email).toBeGreaterThan(0);
     expect(result.figures.moved_from_slack).toBeGreaterThan(0);
+    expect(result.figures.moved_from_teams).toBeGreaterThan(0);
+    expect(result.figures.moves_checked).toBe(result.figures.moved_from_slack! + result.figures.moved_from_teams!);
     expect(result.violations).toEqual([]);
   }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
 });

@@ -5,27 +5,17 @@ import { SLACK_EXPERTS, startSlackKit } from '../support/slack-kit.js';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { startEmailKit } from '../support/email-kit.js';
 import { composeMail } from '../support/inbound-mail.js';
+import type { Harness } from '../support/channel-harness.js';
+import { teamsHarness } from '../support/teams-harness.js';
 
 /**
- * One suite, every channel: where the console, Slack and email behave the same (the six elements on
- * every ask path, replies, opt-outs, the acceptance notice), each must pass it. Each harness asks and
+ * One suite, every channel: where the console, Slack, email and Teams behave the same (the six elements
+ * on every ask path, replies, opt-outs, the acceptance notice), each must pass it. Each harness asks and
  * replies the way its channel does: the console prints and takes `POST /replies`; Slack posts a DM and
  * takes a reply in the ask's thread over Socket Mode; email mails the ask and takes the expert's reply
- * (the ask quoted below) through the inbound route.
+ * (the ask quoted below) through the inbound route; Teams posts a card in the expert's personal chat
+ * and takes a press of its buttons or a message typed in that chat (test/support/teams-harness.ts).
  */
-interface Harness {
-  /** Expert ids for Dana (escalates to Lee), Lee and Sam. */
-  ids: { dana: string; lee: string; sam: string };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
-  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** Every ask an expert received so far, each as its elements (six, and a line after the question when it shows a previous answer). */
-  asksTo(expertId: string): string[][];
-  /** Other messages to an expert (notices such as the acceptance). */
-  noticesTo(expertId: string): string[];
-  reply(expertId: string, text: string, requestId: string): Promise<void>;
-  advance(ms: number): Promise<void>;
-  close(): Promise<void>;
-}
 
 async function consoleHarness(config: Record<string, unknown> = {}): Promise<Harness> {
   const t = await buildTestApp({ config });
@@ -153,6 +143,8 @@ describe.each([
   ['console', consoleHarness],
   ['slack', slackHarness],
   ['email', emailHarness],
+  ['teams', teamsHarness],
+  ['teams (typed replies)', (config?: Record<string, unknown>) => teamsHarness(config, 'chat')],
 ] as const)('the %s transport', (_name, make) => {
   let h: Harness;
   afterEach(async () => h?.close());
