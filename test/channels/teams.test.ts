@@ -112,4 +112,38 @@ describe('Teams', () => {
     expect(update!.body.attachments[0].content.actions).toBeUndefined();
     expect(blockTexts(update!.body.attachments[0].content).join('\n')).toMatch(/Accepted by ops-lead/);
   });
+
+  it('Edit and accept delivers the edited text; Reject needs its reason; Send back returns the question with instructions', async () => {
+    kit = await startTeamsKit();
+    const { dana, rev } = kit.people;
+    await installed(kit, dana);
+    const cardFor = async (question: string) => {
+      await kit!.call('POST', '/api/v1/requests', submitBody({ target_experts: ['dana'], question }));
+      const ask = askOf(kit!, dana);
+      await kit!.post(kit!.fake.activities.cardAction(dana, { verb: 'expertq.answer', data: { ...ask.data, answer: 'Thirty days.' }, replyToId: ask.activityId }));
+      const post = kit!.fake.callsTo(REVIEW_CHANNEL.channelId).findLast((c) => c.method === 'POST' && c.body.attachments)!;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cards are JSON
+      const form = (title: string) => post.body.attachments[0].content.actions.find((a: any) => a.title === title).card.actions[0];
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cards are JSON
+      const press = (action: any, inputs: Record<string, string>) => kit!.post(kit!.fake.activities.cardAction(rev, { verb: action.verb, data: { ...action.data, ...inputs }, replyToId: post.created!, channel: REVIEW_CHANNEL }));
+      return { form, press, proposalId: post.body.attachments[0].content.actions[0].data.proposal_id as string };
+    };
+
+    const edited = await cardFor('How long do refunds take?');
+    const editedAnswer = await edited.press(edited.form('Edit and accept'), { edited_answer: 'Thirty calendar days.' });
+    expect(blockTexts(editedAnswer.body.value).join('\n')).toMatch(/Accepted by Rev Iewer/);
+    expect((await kit.call('GET', `/api/v1/proposals/${edited.proposalId}`)).body).toMatchObject({ status: 'accepted', answer: 'Thirty calendar days.' });
+
+    const rejected = await cardFor('How long do chargebacks take?');
+    const reject = rejected.form('Reject');
+    expect(blockTexts((await rejected.press(reject, {})).body.value).at(-1)).toMatch(/nothing changed/i);
+    expect((await kit.call('GET', `/api/v1/proposals/${rejected.proposalId}`)).body.status).toBe('pending');
+    expect(blockTexts((await rejected.press(reject, { reason: 'Out of date since the new policy.' })).body.value).join('\n')).toMatch(/Rejected by Rev Iewer.*Out of date/s);
+
+    const returned = await cardFor('How long do store credits take?');
+    const back = await returned.press(returned.form('Send back'), { instructions: 'Say business days or calendar days.' });
+    expect(blockTexts(back.body.value).join('\n')).toMatch(/Sent back to Dana Smith by Rev Iewer/);
+    // Dana gets the question again, with the instructions, as a new card.
+    expect(blockTexts(askOf(kit, dana).card).join('\n')).toMatch(/Say business days or calendar days/);
+  });
 });

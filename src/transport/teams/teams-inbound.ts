@@ -123,9 +123,12 @@ export class TeamsActivityHandler {
       eventId,
       via: 'teams',
     };
-    const outcome: ReviewOutcome = await this.inbound.review(review);
+    // Teams clients enforce the forms' required fields; a press without them is refused here too.
+    const missing = verb === REVIEW_VERB.edit && !review.answer ? 'Write the answer to deliver' : action === 'reject' && !review.reason ? 'Say why the answer is rejected' : action === 'return' && !review.instructions ? 'Say what the expert should change' : null;
+    const outcome: ReviewOutcome | null = missing ? null : await this.inbound.review(review);
     const card = await this.inbound.reviewCard?.(review.proposalId);
     if (!card) return undefined;
-    return invokeCard(reviewCard(card, outcome.outcome === 'decided' ? undefined : outcome.message));
+    const note = missing ? `${missing}; nothing changed.` : outcome!.outcome === 'decided' ? undefined : outcome!.message;
+    return invokeCard(reviewCard(card, note));
   }
 }
