@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
-import { processUnseen } from './imap-pass.js';
+import { processInbox } from './imap-pass.js';
 import { parseImapUrl, type ImapEndpoint } from './imap-url.js';
 
 export interface ImapInboxOptions {
@@ -135,7 +135,7 @@ export class ImapInbox {
     const idle = client.capabilities.has('IDLE');
     while (!this.stopping) {
       this.signalled = false;
-      const pass = await processUnseen(client, this.folder, this.options.onMessage, this.options.log, () => this.stopping);
+      const pass = await processInbox(client, this.folder, this.options.onMessage, this.options.log, () => this.stopping);
       healthy();
       if (this.stopping) return;
       if (!client.usable) throw new Error('the IMAP server closed the connection');

@@ -9,14 +9,15 @@ export interface PassResult {
 }
 
 /**
- * One pass over the open mailbox (INBOX): every message not yet `\Seen`, oldest first, is handed to
- * `onMessage` as its raw source, and only once that resolved is it flagged `\Seen` and moved to
- * `folder`. A handler that throws leaves its message where it was, untouched, so the next pass offers
- * it again; a crash between the handler and the move does the same (at least once: the handler's
- * caller dedupes). Fetching with BODY.PEEK (imapflow's `source`) never sets `\Seen` by itself.
+ * One pass over the open mailbox (INBOX): every message in it, oldest first, is handed to `onMessage`
+ * as its raw source, and only once that resolved is it flagged `\Seen` and moved to `folder`. What
+ * is still in the inbox is not handled yet, read or not: a message someone opened, or one flagged just
+ * before a crash cut the move short, is taken on the next pass (at least once: the handler's caller
+ * dedupes by Message-ID). A handler that throws leaves its message where it was, untouched, so the next
+ * pass offers it again. Fetching with BODY.PEEK (imapflow's `source`) never sets `\Seen` by itself.
  * `stopping()` is checked between messages, so a stop waits for at most the message in hand.
  */
-export async function processUnseen(
+export async function processInbox(
   client: ImapFlow,
   folder: string,
   onMessage: (raw: Buffer) => Promise<void>,
@@ -24,7 +25,7 @@ export async function processUnseen(
   stopping: () => boolean,
 ): Promise<PassResult> {
   const result: PassResult = { processed: 0, failed: 0 };
-  const found = await client.search({ seen: false }, { uid: true });
+  const found = await client.search({ all: true }, { uid: true });
   if (!found) throw new Error('the IMAP server refused to search the inbox');
   // UIDs grow with arrival, so ascending UIDs are oldest first.
   const uids = [...found].sort((a, b) => a - b);

@@ -33,8 +33,8 @@ class Mailbox {
     await client.connect();
     return new Mailbox(client);
   }
-  async append(subject: string): Promise<void> {
-    await this.client.append('INBOX', await mime(subject));
+  async append(subject: string, flags: string[] = []): Promise<void> {
+    await this.client.append('INBOX', await mime(subject), flags);
   }
   async folders(): Promise<string[]> {
     return (await this.client.list()).map((mailbox) => mailbox.path);
@@ -121,6 +121,16 @@ describe.runIf(HAVE_DOVECOT)('ImapInbox against Dovecot', () => {
     ]);
     expect(await mailbox.messages('INBOX')).toEqual([]);
     expect(logs.lines.find((l) => l.msg === 'email: reading the IMAP inbox')).toMatchObject({ idle: true });
+  });
+
+  it('takes a message already marked read in the inbox (opened by someone, or marked just before a crash) and files it away', async () => {
+    await serve();
+    await mailbox.append('read already', ['\\Seen']);
+    await mailbox.append('new');
+    await inboxFor().start();
+    await until(async () => (await processed()).length === 2, WAIT_MS, 'both are in expertq-processed', detail);
+    expect(received).toEqual(['read already', 'new']);
+    expect(await mailbox.messages('INBOX')).toEqual([]);
   });
 
   it('leaves a message whose handler throws in the inbox, unseen, and handles it on a later pass', async () => {
