@@ -12,6 +12,8 @@ export interface VoteRecord {
   decision: 'accept' | 'reject';
   note: string | null;
   reason: string | null;
+  /** Whether the voter is one of the rule's `require` (an accept from one is needed). */
+  required: boolean;
   at: number;
 }
 

@@ -6,7 +6,7 @@ import { DAY, MINUTE, proposal, request, T0 } from './records.js';
 import { useEngine } from './use-engine.js';
 
 const vote = (proposalId: string, person: string, over: Partial<VoteRecord> = {}): VoteRecord => ({
-  proposal_id: proposalId, by: person, person, decision: 'accept', note: null, reason: null, at: T0, ...over,
+  proposal_id: proposalId, by: person, person, decision: 'accept', note: null, reason: null, required: false, at: T0, ...over,
 });
 
 /** Reviewers' votes on proposals a review rule covers: one per person and proposal, read back in the order cast. */
@@ -15,12 +15,12 @@ describe.each(ENGINES)('$name store: votes', (engine) => {
 
   it('a vote is recorded once per person; a second by the same person changes nothing, also from another process', async () => {
     const b = await e.another();
-    expect(await e.store.transaction((tx) => tx.votes.add(vote('p1', 'email:ana@acme.test', { by: 'ana@acme.test', note: 'fine' })))).toBe(true);
+    expect(await e.store.transaction((tx) => tx.votes.add(vote('p1', 'email:ana@acme.test', { by: 'ana@acme.test', note: 'fine', required: true })))).toBe(true);
     expect(await b.transaction((tx) => tx.votes.add(vote('p1', 'email:ana@acme.test', { decision: 'reject', reason: 'no', at: T0 + MINUTE })))).toBe(false);
     expect(await b.transaction((tx) => tx.votes.add(vote('p1', 'token:sec-bot', { decision: 'reject', reason: 'wrong', at: T0 + MINUTE })))).toBe(true);
     expect(await b.votes.list('p1')).toEqual([
-      { proposal_id: 'p1', by: 'ana@acme.test', person: 'email:ana@acme.test', decision: 'accept', note: 'fine', reason: null, at: T0 },
-      { proposal_id: 'p1', by: 'token:sec-bot', person: 'token:sec-bot', decision: 'reject', note: null, reason: 'wrong', at: T0 + MINUTE },
+      { proposal_id: 'p1', by: 'ana@acme.test', person: 'email:ana@acme.test', decision: 'accept', note: 'fine', reason: null, required: true, at: T0 },
+      { proposal_id: 'p1', by: 'token:sec-bot', person: 'token:sec-bot', decision: 'reject', note: null, reason: 'wrong', required: false, at: T0 + MINUTE },
     ]);
     expect(await e.store.votes.list('p2')).toEqual([]);
   });

@@ -224,6 +224,7 @@ export const PG_MIGRATIONS: PgMigration[] = [
     decision TEXT COLLATE "C" NOT NULL,
     note TEXT,
     reason TEXT,
+    required INTEGER NOT NULL,
     at BIGINT NOT NULL,
     PRIMARY KEY (proposal_id, person)
   );

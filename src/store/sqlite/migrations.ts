@@ -185,6 +185,7 @@ export const MIGRATIONS: readonly string[] = [
     decision TEXT NOT NULL,
     note TEXT,
     reason TEXT,
+    required INTEGER NOT NULL,
     at INTEGER NOT NULL,
     PRIMARY KEY (proposal_id, person)
   ) STRICT, WITHOUT ROWID;
