@@ -7,6 +7,9 @@ import { queueItem } from '../../wire/schemas.js';
 import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
 import type { RouteOptions } from './requests.js';
+import { deciderOf } from './proposals.js';
+
+const queueQuery = z.object({ mine: z.enum(['true', 'false']).optional().describe('`true`: only the proposals still waiting for your vote.') }).strict();
 
 export interface QueueRouteOptions extends RouteOptions {
   /** How often the queue is compared with what the streams last saw, while a stream is open. */
@@ -140,12 +143,14 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
     schema: {
       operationId: 'getQueue',
       summary: 'The review queue: pending proposals with their question, topic, consumer and reason, oldest first',
+      description: 'Each caller sees the proposals they may decide: one a review rule covers shows to its reviewers (and admins while `review.admins_decide`). With `mine=true`, only those still waiting for the caller\'s vote.',
       tags: ['proposals'],
+      querystring: queueQuery,
       response: { 200: queue },
     },
     // Checked and written once per distinct queue, gzipped for a client that takes it: a long queue is
     // a large body (172 proposals with their questions, 200 KB), and the web UI reads it whole.
-    handler: async (req, reply) => sendLastBody(req, reply, queueBody, await service.queue()),
+    handler: async (req, reply) => sendLastBody(req, reply, queueBody, await service.queue({ decider: deciderOf(req.caller, req.caller.name ?? 'admin'), mine: req.query.mine === 'true' })),
   });
 
   app.get('/queue/events', {
