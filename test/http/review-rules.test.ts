@@ -201,3 +201,22 @@ describe('who sees and decides what', () => {
     expect((await accept(SEC_1, security.proposalId)).body.status).toBe('accepted');
   });
 });
+
+describe('from the Slack review channel', () => {
+  it('the rule’s Slack reviewers vote there; a listed chat reviewer the rule does not name is refused with the rule named', async () => {
+    const r = await withRules([{ name: 'security', match: { topics: ['security'] }, reviewers: ['slack:U0SEC1', { name: 'Sid', email: 'sid@acme.example', slack: 'U0SEC2' }], approvals: 2 }]);
+    const { proposalId } = await proposed('security');
+    const click = (userId: string, userName: string) => t.service.reviewFromChat({ proposalId, userId, userName, action: 'accept' });
+
+    const outsider = await click('U0OTHER', 'Olga');
+    expect(outsider).toEqual({ outcome: 'refused', message: 'Only the reviewers of the review rule "security" may decide this one: slack:U0SEC1, Sid; nothing changed.' });
+    // Sid signed in by address and Sid in Slack are one person: his second vote changes nothing.
+    const bySid = await t.service.decideOrVote(proposalId, 'accepted', { decided_by: 'sid@acme.example', decider: { by: 'sid@acme.example', identities: ['email:sid@acme.example'], admin: false } });
+    expect(bySid.message).toBe('Approval recorded: 1 of 2, waiting for a second reviewer.');
+    expect(await click('U0SEC2', 'Sid')).toEqual({ outcome: 'decided', message: 'You already voted to accept this proposal; nothing changed. 1 of 2, waiting for a second reviewer.' });
+    expect(await click('U0SEC1', 'Sec One')).toEqual({ outcome: 'decided', message: 'Accepted: 2 of 2 approvals under the review rule "security"; it is delivered.' });
+    expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body.status).toBe('accepted');
+    await r.waitFor(1);
+    expect(eventsOf(r, 'proposal_accepted')).toHaveLength(1);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import type { Tx, VoteRecord } from '../../store/store.js';
 import { audit, countOne } from '../engine/index.js';
-import { applyDecision, type Deciding, type DecisionInput, type DecisionOutcome } from './decide-proposal.js';
+import { applyDecision, type Deciding, type DecisionInput, type DecisionOutcome } from './apply-decision.js';
 import { entryText, isRequired, personOf, type Decider, type ReviewRule } from './review-rules.js';
 import { reviewerEdit } from './reviewer-edit.js';
 

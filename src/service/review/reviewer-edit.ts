@@ -6,7 +6,7 @@ import { DEFAULT_KIND_SCHEMA } from '../../llm/structure-answer.js';
 import { kindSchemaOf } from '../consumers/index.js';
 import type { Reads } from '../../store/store.js';
 import type { Engine } from '../engine/index.js';
-import type { DecisionInput } from './decide-proposal.js';
+import type { DecisionInput } from './apply-decision.js';
 
 export type ReviewerEdit = Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'>;
 
