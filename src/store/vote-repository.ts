@@ -30,14 +30,3 @@ export interface VoteRepository extends VoteReads {
   /** Removes a proposal's votes (its text was edited, or it was sent back); how many. */
   clear(proposalId: string): Promise<number>;
 }
-
-/** Votes grouped by proposal, each group in the order of `votes`. */
-export function byProposal(votes: readonly VoteRecord[]): Map<string, VoteRecord[]> {
-  const map = new Map<string, VoteRecord[]>();
-  for (const vote of votes) {
-    const list = map.get(vote.proposal_id);
-    if (list) list.push(vote);
-    else map.set(vote.proposal_id, [vote]);
-  }
-  return map;
-}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+import { buildTestApp, EXAMPLE_EXPERTS, submitBody, type TestApp } from '../support/build-test-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const ADMIN = 'admin-token';
@@ -24,8 +24,8 @@ afterEach(async () => {
 });
 
 /** An app with these review rules and a webhook consumer of billing-bot's answers. */
-async function withRules(rules: unknown[], review: Record<string, unknown> = {}, consumer: Record<string, unknown> = {}): Promise<WebhookReceiver> {
-  t = await buildTestApp({ token: ADMIN, credentials, config: { server: { allow_private_webhooks: true }, review: { rules, ...review } } });
+async function withRules(rules: unknown[], review: Record<string, unknown> = {}, consumer: Record<string, unknown> = {}, experts = EXAMPLE_EXPERTS): Promise<WebhookReceiver> {
+  t = await buildTestApp({ token: ADMIN, credentials, config: { server: { allow_private_webhooks: true }, review: { rules, ...review }, experts } });
   receiver = new WebhookReceiver();
   const url = await receiver.start();
   const res = await t.call('POST', '/api/v1/consumers', { id: 'billing-bot', handles_kinds: ['answer'], delivery: { type: 'webhook', url }, ...consumer });
@@ -220,3 +220,16 @@ describe('from the Slack review channel', () => {
     expect(eventsOf(r, 'proposal_accepted')).toHaveLength(1);
   });
 });
+
+describe('the answering expert', () => {
+  it('never votes on their own answer, though the rule names them by another identity (409)', async () => {
+    const experts = EXAMPLE_EXPERTS.map((e) => (e.id === 'sam' ? { ...e, email: 'sam@acme.example', slack: 'U0SAM' } : e));
+    await withRules([{ ...TWO_PERSON, reviewers: [...TWO_PERSON.reviewers, 'email:sam@acme.example'] }], {}, {}, experts);
+    const { proposalId } = await proposed('security');
+    const asSam = { decided_by: 'sam@acme.example', decider: { by: 'sam@acme.example', identities: ['email:sam@acme.example'], admin: false } };
+    await expect(t.service.decideOrVote(proposalId, 'accepted', asSam)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/Sam Okafor answered this proposal/) });
+    expect(await t.service.reviewFromChat({ proposalId, userId: 'U0SAM', userName: 'Sam', action: 'accept' })).toMatchObject({ outcome: 'refused' });
+    expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body).toMatchObject({ status: 'pending', votes: [] });
+  });
+});
+

@@ -4,7 +4,7 @@ import type { Reads, Tx } from '../../store/store.js';
 import type { Engine } from '../engine/index.js';
 import { applyDecision, type Deciding, type DecisionInput, type DecisionOutcome } from './apply-decision.js';
 import { castVote } from './cast-vote.js';
-import { mayDecide, notAReviewer, ruleFor, trustedDecider } from './review-rules.js';
+import { isExpertOf, mayDecide, notAReviewer, ruleFor, trustedDecider } from './review-rules.js';
 import { reviewerEdit } from './reviewer-edit.js';
 
 export type { Deciding, DecisionInput, DecisionOutcome };
@@ -31,6 +31,8 @@ export async function decideOrVote(engine: Deciding, tx: Tx, proposalId: string,
   if (rule) {
     const decider = input.decider ?? trustedDecider(input.decided_by);
     if (!mayDecide(engine.review, rule, decider)) throw notAReviewer(rule, decider);
+    // The expert who answered, reached by another of their identities, still never decides.
+    if (isExpertOf(engine.experts, decider, proposal.provenance.expert_id)) throw answeredIt(proposal);
     return castVote(engine, tx, { proposal, request, rule, decider }, status, input);
   }
   const edit = status === 'accepted' ? await reviewerEdit(engine.llm, tx, proposal, request, input) : null;
@@ -53,10 +55,14 @@ export async function proposalToDecide(engine: Pick<Engine, 'experts'>, reads: R
   if (proposal.status !== 'pending') return { proposal, pending: false };
   // The registry as it is now, after the read above (`PUT /experts` swaps it whole).
   if (isAnsweringExpert(engine.experts, decidedBy, proposal)) {
-    throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
+    throw answeredIt(proposal);
   }
   return { proposal, pending: true };
 }
+
+/** The 409 for the expert who answered trying to decide their own answer. */
+export const answeredIt = (proposal: ProposalRecord) =>
+  new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
 
 /**
  * Whether the decider is the expert who answered: people, not strings, are compared. The decider

@@ -1,11 +1,11 @@
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { badRequest } from '../../errors.js';
-import { proposalToDecide } from './decide-proposal.js';
+import { answeredIt, proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../../store/store.js';
 import { audit, countOne, type Intake, type Routing, type Drafting, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
 import { planAsk, routeAndAsk } from '../routing/index.js';
 import { updateReviewCard } from './review-channel.js';
-import { mayDecide, notAReviewer, ruleFor, trustedDecider, type Decider } from './review-rules.js';
+import { isExpertOf, mayDecide, notAReviewer, ruleFor, trustedDecider, type Decider } from './review-rules.js';
 
 export interface ReturnInput {
   decided_by: string;
@@ -35,6 +35,7 @@ export async function returnProposal(engine: Intake, tx: Tx, proposalId: string,
   const rule = ruleFor(engine.review, request);
   const decider = input.decider ?? trustedDecider(input.decided_by);
   if (rule && !mayDecide(engine.review, rule, decider)) throw notAReviewer(rule, decider);
+  if (rule && isExpertOf(engine.experts, decider, proposal.provenance.expert_id)) throw answeredIt(proposal);
   const reused = proposal.provenance.reused_from !== undefined;
   if (!reused && input.instructions === undefined) {
     throw badRequest('Say what the expert should change or add: instructions are required.', [{ path: 'instructions', message: 'is required' }]);

@@ -92,6 +92,15 @@ export function notAReviewer(rule: ReviewRule, decider: Decider): Error {
   return forbidden(`This proposal is governed by the review rule "${rule.name}": only its reviewers may decide it: ${whoMayDecide(rule)}. ${decider.by} is not one of them; nothing changed.`);
 }
 
+/** Whether one of the decider's Slack, Teams or email identities is the address of this expert in the registry. */
+export function isExpertOf(experts: Pick<ExpertRegistry, 'at'>, decider: Decider, expertId: string): boolean {
+  return decider.identities.some((identity) => {
+    const colon = identity.indexOf(':');
+    const kind = identity.slice(0, colon);
+    return (kind === 'slack' || kind === 'teams' || kind === 'email') && experts.at(kind, identity.slice(colon + 1))?.id === expertId;
+  });
+}
+
 /**
  * The one person behind a decider's identities, so their votes count once however they vote: a person
  * listed with several identities in the rule is that entry; an expert of the registry reached by their
@@ -104,9 +113,9 @@ export function personOf(experts: Pick<ExpertRegistry, 'at'>, rule: ReviewRule, 
     if (decider.identities.some((i) => identities.includes(i))) return `person:${identities[0]}`;
   }
   for (const identity of decider.identities) {
-    const [kind, value] = [identity.slice(0, identity.indexOf(':')), identity.slice(identity.indexOf(':') + 1)];
-    if (kind !== 'slack' && kind !== 'teams' && kind !== 'email') continue;
-    const expert = experts.at(kind, value);
+    const colon = identity.indexOf(':');
+    const kind = identity.slice(0, colon);
+    const expert = kind === 'slack' || kind === 'teams' || kind === 'email' ? experts.at(kind, identity.slice(colon + 1)) : undefined;
     if (expert) return `expert:${expert.id}`;
   }
   return decider.identities.find((i) => !i.startsWith('group:')) ?? identityOf(decider.by);

@@ -1,4 +1,5 @@
-import { byProposal, type VoteRecord, type VoteRepository } from '../vote-repository.js';
+import { groupBy } from '../row-records.js';
+import type { VoteRecord, VoteRepository } from '../vote-repository.js';
 import { pgStatements } from '../shared/placeholders.js';
 import { toVote, VOTE_COLUMNS, VOTES, voteValues } from '../shared/votes-sql.js';
 import { all, run, type Db } from './sql.js';
@@ -19,7 +20,7 @@ export class PgVotes implements VoteRepository {
   async listMany(proposalIds: readonly string[]): Promise<Map<string, VoteRecord[]>> {
     if (proposalIds.length === 0) return new Map();
     const rows = await all(this.db, `SELECT ${VOTE_COLUMNS} FROM votes WHERE proposal_id = ANY($1::text[]) ORDER BY proposal_id, at, person`, [proposalIds]);
-    return byProposal(rows.map(toVote));
+    return groupBy(rows.map(toVote), (v) => v.proposal_id);
   }
 
   async add(vote: VoteRecord): Promise<boolean> {

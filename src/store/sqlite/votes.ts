@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { prepareAll } from './rows.js';
-import { byProposal, type VoteRecord, type VoteRepository } from '../vote-repository.js';
+import { groupBy } from '../row-records.js';
+import type { VoteRecord, VoteRepository } from '../vote-repository.js';
 import { toVote, VOTE_COLUMNS, VOTES, voteValues } from '../shared/votes-sql.js';
 
 /** Review votes in SQLite, keyed by proposal and person. */
@@ -20,7 +21,7 @@ export class SqliteVotes implements VoteRepository {
 
   async listMany(proposalIds: readonly string[]): Promise<Map<string, VoteRecord[]>> {
     if (proposalIds.length === 0) return new Map();
-    return byProposal((this.stmts.listMany.all(JSON.stringify(proposalIds)) as Array<Record<string, unknown>>).map(toVote));
+    return groupBy((this.stmts.listMany.all(JSON.stringify(proposalIds)) as Array<Record<string, unknown>>).map(toVote), (v) => v.proposal_id);
   }
 
   async add(vote: VoteRecord): Promise<boolean> {
