@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, EXAMPLE_EXPERTS, submitBody, type TestApp } from '../support/build-test-app.js';
+import { eventReader, type SseEvent } from '../support/sse-reader.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const ADMIN = 'admin-token';
@@ -233,3 +234,30 @@ describe('the answering expert', () => {
   });
 });
 
+describe('the live queue under review rules', () => {
+  it('each stream carries its caller’s queue, and a vote moves a proposal out of a ?mine=true stream', async () => {
+    await withRules([TWO_PERSON]);
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const open = async (token: string, query = '') => {
+      const res = await fetch(`${base}/api/v1/queue/events${query}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return eventReader(res.body!);
+    };
+    const ids = (event: SseEvent | null) => (JSON.parse(event!.data) as Array<{ proposal: { id: string } }>).map((i) => i.proposal.id);
+    const sec1 = await open(SEC_1, '?mine=true');
+    const billing = await open(BILLING);
+    expect(ids(await sec1.next())).toEqual([]);
+    expect(ids(await billing.next())).toEqual([]);
+
+    const { proposalId } = await proposed('security');
+    expect(ids(await sec1.next())).toEqual([proposalId]);
+    // The billing reviewer's stream did not show it; it shows the billing proposal that follows.
+    const other = await proposed('billing');
+    expect(ids(await billing.next())).toEqual([other.proposalId]);
+    expect(ids(await sec1.next())).toEqual([proposalId, other.proposalId]);
+
+    await accept(SEC_1, proposalId);
+    expect(ids(await sec1.next())).toEqual([other.proposalId]);
+    await t.stop();
+  });
+});
