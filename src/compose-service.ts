@@ -1,3 +1,4 @@
+import { namedRules } from './config/review-rules-schema.js';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigError, type Config, type Secrets } from './config/load-config.js';
@@ -127,6 +128,8 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       teamsReviewers: (config.teams?.reviewers ?? []).map((id) => id.toLowerCase()),
       remindAfterMs: config.review.remind_after,
       emailReviewers: runningChannels(transport).includes('email') ? (config.email?.reviewers ?? []).map((a) => a.toLowerCase()) : [],
+      rules: namedRules(config.review.rules),
+      adminsDecide: config.review.admins_decide,
     },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     ...(options.delivery ? { delivery: options.delivery } : {}),

@@ -4,6 +4,7 @@ import { authSchema } from './auth-schema.js';
 import { durationSchema } from './duration-schema.js';
 import { emailSchema } from './email-schema.js';
 import { teamsSchema } from './teams-schema.js';
+import { reviewRuleSchema } from './review-rules-schema.js';
 import { parseDuration } from './durations.js';
 import { expertListSchema } from './expert-schema.js';
 import { timeZoneSchema } from './time-zone.js';
@@ -191,7 +192,11 @@ export const configSchema = z
         warn_before: d.warn_before ?? null,
       })),
     review: z
-      .object({ remind_after: durationSchema.default(3_600_000).describe('When the oldest pending proposal has waited this long: one reminder (review channel, else a warning log line), at most once per period.') })
+      .object({
+        remind_after: durationSchema.default(3_600_000).describe('When the oldest pending proposal has waited this long: one reminder (review channel, else a warning log line), at most once per period.'),
+        rules: z.array(reviewRuleSchema).default([]).describe('Who reviews what, and how many must agree ([review.md](review.md#review-rules)): the first rule whose `match` fits a proposal\'s topic and kind governs it; a proposal no rule covers is decided by any reviewer, one vote, as without rules.'),
+        admins_decide: z.boolean().default(true).describe('Admins may decide proposals a rule covers (one vote like any other); `false`: only the rule\'s reviewers may.'),
+      })
       .strict()
       .prefault({}),
     auth: authSchema,

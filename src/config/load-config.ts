@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type ConfigFile } from './config-schema.js';
 import { normalizeTopic } from '../core/normalize-topic.js';
+import { ruleIssue } from './review-rules-schema.js';
 
 /** The validated configuration plus where it came from. */
 export interface Config extends ConfigFile {
@@ -25,10 +26,14 @@ export class ConfigError extends Error {
 export function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string {
   const lines = issues.map((issue) => {
     const at = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+    const message = issueMessage(issue);
     return `  ${at}: ${message}`;
   });
   return `Invalid configuration in ${file}:\n${lines.join('\n')}`;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
 }
 
 /** Parses and validates YAML text. Throws ConfigError naming the file, key path and problem. */
@@ -37,11 +42,13 @@ export function parseConfig(text: string, file: string): Config {
   if (doc.errors.length > 0) {
     throw new ConfigError(`Invalid YAML in ${file}:\n${doc.errors.map((e) => `  ${e.message}`).join('\n')}`);
   }
-  const result = configSchema.safeParse(doc.toJS() ?? {});
-  if (!result.success) throw new ConfigError(formatIssues(file, result.error.issues));
+  const raw: unknown = doc.toJS() ?? {};
+  const result = configSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(formatIssues(file, result.error.issues.map((issue) => ({ ...issue, ...ruleIssue(raw, issue.path, issueMessage(issue)) }))));
   const config = result.data;
   // Fallback topics are matched after normalization, like request topics.
   config.topics = Object.fromEntries(Object.entries(config.topics).map(([t, v]) => [normalizeTopic(t), v]));
+  for (const rule of config.review.rules) if (rule.match.topics) rule.match.topics = rule.match.topics.map(normalizeTopic);
   return {
     ...config,
     file,

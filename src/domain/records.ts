@@ -128,7 +128,8 @@ export type AuditType =
   | 'received' | 'deduped' | 'routed' | 'held' | 'quiet_hours_wait' | 'waiting_for_expert' | 'asked' | 'escalated' | 'replied'
   | 'late_reply' | 'ignored_reply' | 'skipped' | 'muted' | 'unmuted' | 'proposed' | 'decided' | 'delivered'
   | 'delivery_failed' | 'delivery_dead' | 'failed' | 'cancelled' | 'ask_undeliverable' | 'channel_failed' | 'returned'
-  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back' | 'reused' | 'reuse_declined' | 'stale_match';
+  | 'llm_call' | 'llm_fallback' | 'answer_retired' | 'expiring' | 'passed_on' | 'away' | 'back' | 'reused' | 'reuse_declined' | 'stale_match'
+  | 'vote' | 'quorum_met' | 'votes_reset';
 
 export interface AuditEntry {
   request_id: string;

@@ -18,6 +18,8 @@ export interface Caller {
   via?: 'token' | 'session';
   /** With `via: 'session'`: the sign-in session, so a long-lived stream can end when it does. */
   sessionId?: string;
+  /** With `via: 'session'`: the groups the identity provider named at sign-in (review rules' `group:` entries). */
+  groups?: readonly string[];
 }
 
 /** A token the server accepts. */
@@ -104,5 +106,5 @@ async function sessionCaller(request: FastifyRequest, { signIn, clock, sessions 
   if (!SAFE_METHODS.has(request.method) && request.headers.origin !== signIn.publicOrigin) {
     throw forbidden(`A change made with a sign-in cookie must come from ${signIn.publicOrigin} (its Origin header ${request.headers.origin ? `was ${request.headers.origin}` : 'was missing'}); use expertq's own pages, or a bearer token.`);
   }
-  return { name: session.name, role: session.role, via: 'session', sessionId: session.id };
+  return { name: session.name, role: session.role, via: 'session', sessionId: session.id, groups: session.groups };
 }

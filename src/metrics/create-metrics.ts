@@ -141,6 +141,17 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
     },
   });
 
+  new Counter({
+    name: 'expertq_review_votes_total',
+    help: 'Reviewers\' votes on proposals a review rule covers, by decision (accept, reject).',
+    labelNames: ['decision'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const decision of ['accept', 'reject']) this.inc({ decision }, service.counters.reviewVotes.get(decision) ?? 0);
+    },
+  });
+
   // The usual process_* and nodejs_* series (memory, CPU, event-loop lag, handles), under their usual
   // names so stock Node.js dashboards work.
   collectDefaultMetrics({ register: registry });

@@ -6,7 +6,7 @@ import type { RequestQuery } from '../store/store.js';
 import type { AwayRequest, ExpertHome, InboundOutcome, InboundReply, ReviewAction, ReviewOutcome } from '../transport/transport.js';
 import { cancelRequest, type SubmitInput, type SubmitResult, libraryFor, submitAll, SubmitBatcher, workMadeBy, waitForDecision, auditTrail, expertAuditTrail, listRequests, requestView, type RequestView } from './requests/index.js';
 import { consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput, type DeliveryListQuery } from './consumers/index.js';
-import { decideProposal, type DecisionInput, reviewFromChat, type ReviewSurface, SLACK_REVIEW, returnProposal, type ReturnInput, queueView, type QueueItem } from './review/index.js';
+import { decideOrVote, type DecisionInput, type DecisionOutcome, reviewFromChat, type ReviewSurface, SLACK_REVIEW, returnProposal, type ReturnInput, queueView, type QueueItem, type QueueViewer, reviewedProposals, type ReviewedProposal } from './review/index.js';
 import { listInstances } from './operations/index.js';
 import { endSession, isSessionLive, listSessions, revokeSessions, startSession, type SignedIn } from './sessions/index.js';
 import { endAway, setAway, type AwayInput, awayFromChat, expertHome, listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts/index.js';
@@ -107,9 +107,14 @@ export class ExpertqService extends ServiceBase {
     return this.store.proposals.pending();
   }
 
-  /** The reviewer's queue: pending proposals with their requests and returned answers, oldest first. */
-  queue(): Promise<QueueItem[]> {
-    return queueView(this.store);
+  /** The reviewer's queue: pending proposals with their requests, votes and returned answers, oldest first; a viewer's shows what they may decide. */
+  queue(viewer: QueueViewer | null = null): Promise<QueueItem[]> {
+    return queueView(this, viewer);
+  }
+
+  /** Proposals as reviewers see them, with their votes and the approvals their rule needs. */
+  reviewed(proposals: readonly ProposalRecord[]): Promise<ReviewedProposal[]> {
+    return reviewedProposals(this, this.store, proposals);
   }
 
   async getProposal(id: string): Promise<ProposalRecord> {
@@ -119,9 +124,15 @@ export class ExpertqService extends ServiceBase {
   }
 
   async decide(id: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<ProposalRecord> {
-    const proposal = await this.store.transaction((tx) => decideProposal(this, tx, id, status, input));
-    this.log.info({ proposal_id: id, request_id: proposal.request_id, status: proposal.status, decided_by: input.decided_by }, 'proposal decision');
-    return this.committed(proposal);
+    return (await this.decideOrVote(id, status, input)).proposal;
+  }
+
+  /** A decision, or a vote when a review rule covers the proposal: the proposal afterwards, and what happened and what remains. */
+  async decideOrVote(id: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<DecisionOutcome> {
+    const outcome = await this.store.transaction((tx) => decideOrVote(this, tx, id, status, input));
+    const { proposal } = outcome;
+    this.log.info({ proposal_id: id, request_id: proposal.request_id, status: proposal.status, decided_by: input.decided_by, outcome: outcome.message }, 'proposal decision');
+    return this.committed(outcome);
   }
 
   /** Sends a pending proposal back to its expert with instructions. */

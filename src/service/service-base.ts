@@ -41,7 +41,7 @@ export class ServiceBase implements Engine {
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
-  readonly counters: ServiceCounters = { reviewReminders: 0, rateLimitedSubmits: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map(), refusedInbound: new Map() };
+  readonly counters: ServiceCounters = { reviewReminders: 0, rateLimitedSubmits: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map(), refusedInbound: new Map(), reviewVotes: new Map() };
   /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
   lastTickAt: number | null = null;
   readonly transport: Transport;
@@ -90,6 +90,8 @@ export class ServiceBase implements Engine {
       emailReviewers: options.review?.emailReviewers ?? [],
       channelOn: options.review?.channelOn ?? 'slack',
       teamsReviewers: options.review?.teamsReviewers ?? [],
+      rules: options.review?.rules ?? [],
+      adminsDecide: options.review?.adminsDecide ?? true,
     };
     this.instanceId = options.instanceId ?? newClaimantId();
     this.allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;

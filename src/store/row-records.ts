@@ -199,11 +199,16 @@ export function consumersByRequest(rows: ReadonlyArray<{ request_id: string; con
 
 /** Records grouped by their request, each group in the order given. */
 export function byRequest<T extends { request_id: string }>(records: readonly T[]): Map<string, T[]> {
+  return groupBy(records, (r) => r.request_id);
+}
+
+/** Records grouped by a key of theirs, each group in the order given. */
+export function groupBy<T>(records: readonly T[], keyOf: (record: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const p of records) {
-    const group = groups.get(p.request_id);
-    if (group) group.push(p);
-    else groups.set(p.request_id, [p]);
+  for (const record of records) {
+    const group = groups.get(keyOf(record));
+    if (group) group.push(record);
+    else groups.set(keyOf(record), [record]);
   }
   return groups;
 }

@@ -5,8 +5,10 @@ import type {
 } from './repositories.js';
 import type { AnswerReads, AnswerRepository } from './answer-repository.js';
 import type { SessionReads, SessionRepository } from './session-repository.js';
+import type { VoteReads, VoteRepository } from './vote-repository.js';
 
 export type { SessionRecord, SessionReads, SessionRepository } from './session-repository.js';
+export type { VoteRecord, VoteReads, VoteRepository } from './vote-repository.js';
 export type { AnswerQuery, AnswerPage, AnswerReads, AnswerRepository, AnswerStats, FoundAnswer, ReuseQuery } from './answer-repository.js';
 export type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace, AskCaps,
@@ -115,6 +117,7 @@ export interface Repositories {
   readonly instances: InstanceRepository;
   readonly sessions: SessionRepository;
   readonly answers: AnswerRepository;
+  readonly votes: VoteRepository;
 }
 
 /** What may be read outside a transaction. A `Tx` is also a `Reads`. */
@@ -132,6 +135,7 @@ export interface Reads {
   readonly instances: InstanceReads;
   readonly sessions: SessionReads;
   readonly answers: AnswerReads;
+  readonly votes: VoteReads;
 }
 
 /** The counts of rows waiting for something: each read on an index of the waiting rows only. */

@@ -94,8 +94,18 @@ export const proposal = z
       .nullable(),
     original_answer: z.string().nullable().describe('The expert\'s own text when a reviewer edited `answer` before accepting; else null.'),
     created_at: isoTime,
+    votes: z
+      .array(z.object({ by: z.string(), decision: z.enum(['accept', 'reject']), note: z.string().nullable(), reason: z.string().nullable(), at: isoTime }))
+      .optional()
+      .describe('Where reviewers read it, while review rules are configured: the votes cast on it under its rule, in order (empty when no rule covers it, or after an edit restarted the count).'),
+    approvals_needed: z.number().int().optional().describe('Where reviewers read it, while review rules are configured: how many distinct people must accept it (1 when no rule covers it).'),
   })
   .meta({ id: 'ContextProposal' });
+
+/** The answer to an accept or reject: the proposal, and in words what happened and what remains. */
+export const decidedProposal = proposal
+  .extend({ message: z.string().describe('What the decision did: "Accepted.", or under a review rule "Approval recorded: 1 of 2, waiting for a second reviewer." until enough agree.') })
+  .meta({ id: 'DecidedProposal' });
 
 const requestStatus = z.enum(['queued', 'asked', 'escalated', 'proposed', 'accepted', 'rejected', 'failed'] as const satisfies readonly RequestStatus[]);
 

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SseParser, type SseEvent } from '../../web/src/sse.js';
 import { buildTestApp, submitBody, type TestApp } from '../support/build-test-app.js';
+import { eventReader } from '../support/sse-reader.js';
 
 const TOKEN = 'queue-test-token';
 let t: TestApp;
@@ -90,22 +90,6 @@ describe('GET /api/v1/queue', () => {
   });
 });
 
-/** Reads a live SSE response event by event. */
-function eventReader(body: ReadableStream<Uint8Array>) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  const parser = new SseParser();
-  const ready: SseEvent[] = [];
-  return {
-    async next(): Promise<SseEvent | null> {
-      while (ready.length === 0) {
-        const { value, done } = await reader.read();
-        if (done) return null;
-        ready.push(...parser.feed(value));
-      }
-      return ready.shift()!;
-    },
-  };
-}
 
 describe('GET /api/v1/queue/events', () => {
   it('sends the queue on connect and again whenever it changes, and ends when the server closes', async () => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { proposalBody } from '../../service/review/index.js';
-import { acceptBody, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../../wire/schemas.js';
+import type { ExpertqService } from '../../service/expertq-service.js';
+import { identityOf, proposalBody, type Decider, type DecisionOutcome } from '../../service/review/index.js';
+import { acceptBody, decidedProposal, errorBody, idParams, pendingQuery, proposal, rejectBody, returnBody } from '../../wire/schemas.js';
 import { badRequest } from '../../errors.js';
 import type { Caller } from '../auth.js';
 import type { RouteOptions } from './requests.js';
@@ -12,11 +13,28 @@ import type { RouteOptions } from './requests.js';
  * `decided_by` is kept only as a note of who typed it (`typed_by` in the audit), so a reviewer cannot
  * decide in someone else's name. The main admin token has no name: the body must say who decided.
  */
-export function decisionBy<T extends { decided_by?: string | undefined }>(caller: Caller, body: T): T & { decided_by: string; typed_by?: string } {
-  if (caller.name !== null && caller.via === 'session') return { ...body, decided_by: caller.name };
-  if (caller.name !== null) return { ...body, decided_by: caller.name, ...(body.decided_by !== undefined ? { typed_by: body.decided_by } : {}) };
+export function decisionBy<T extends { decided_by?: string | undefined }>(caller: Caller, body: T): T & { decided_by: string; typed_by?: string; decider: Decider } {
+  if (caller.name !== null && caller.via === 'session') return { ...body, decided_by: caller.name, decider: deciderOf(caller, caller.name) };
+  if (caller.name !== null) return { ...body, decided_by: caller.name, ...(body.decided_by !== undefined ? { typed_by: body.decided_by } : {}), decider: deciderOf(caller, caller.name) };
   if (body.decided_by === undefined) throw badRequest('decided_by is required: say who decides (a named token or a signed-in reviewer is recorded by name instead).', [{ path: 'decided_by', message: 'is required' }]);
-  return { ...body, decided_by: body.decided_by };
+  return { ...body, decided_by: body.decided_by, decider: deciderOf(caller, body.decided_by) };
+}
+
+/**
+ * The caller as review rules see them: a signed-in person by their name and groups, a named token as
+ * `token:<name>`, and the main admin token (or no authentication) by the `decided_by` it gives.
+ */
+export function deciderOf(caller: Caller, by: string): Decider {
+  const admin = caller.role === 'admin';
+  if (caller.name !== null && caller.via === 'session') return { by, identities: [identityOf(caller.name), ...(caller.groups ?? []).map((g) => `group:${g}`)], admin };
+  if (caller.name !== null) return { by, identities: [`token:${caller.name}`], admin };
+  // The main admin token is an admin, whoever it says decides; with authentication off, the name given is all there is.
+  return { by, identities: caller.via === 'token' ? [] : [identityOf(by)], admin };
+}
+
+/** The answer to an accept or reject: the proposal with its votes, and what happened and what remains. */
+async function decided(service: ExpertqService, outcome: DecisionOutcome) {
+  return { ...(await service.reviewed([outcome.proposal]))[0]!, message: outcome.message };
 }
 
 export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { service }) => {
@@ -28,12 +46,12 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       querystring: pendingQuery,
       response: { 200: z.array(proposal) },
     },
-    handler: async () => (await service.listPendingProposals()).map(proposalBody),
+    handler: async () => service.reviewed(await service.listPendingProposals()),
   });
 
   app.get('/proposals/:id', {
     schema: { operationId: 'getProposal', summary: 'Read a proposal', tags: ['proposals'], params: idParams, response: { 200: proposal } },
-    handler: async (req) => proposalBody(await service.getProposal(req.params.id)),
+    handler: async (req) => (await service.reviewed([await service.getProposal(req.params.id)]))[0]!,
   });
 
   app.post('/proposals/:id/accept', {
@@ -43,9 +61,9 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: acceptBody,
-      response: { 200: proposal, 409: errorBody },
+      response: { 200: decidedProposal, 403: errorBody, 409: errorBody },
     },
-    handler: async (req) => proposalBody(await service.decide(req.params.id, 'accepted', decisionBy(req.caller, req.body))),
+    handler: async (req) => decided(service, await service.decideOrVote(req.params.id, 'accepted', decisionBy(req.caller, req.body))),
   });
 
   app.post('/proposals/:id/reject', {
@@ -55,9 +73,9 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: rejectBody,
-      response: { 200: proposal, 409: errorBody },
+      response: { 200: decidedProposal, 403: errorBody, 409: errorBody },
     },
-    handler: async (req) => proposalBody(await service.decide(req.params.id, 'rejected', decisionBy(req.caller, req.body))),
+    handler: async (req) => decided(service, await service.decideOrVote(req.params.id, 'rejected', decisionBy(req.caller, req.body))),
   });
 
   app.post('/proposals/:id/return', {
@@ -68,7 +86,7 @@ export const proposalRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, {
       tags: ['proposals'],
       params: idParams,
       body: returnBody,
-      response: { 200: proposal, 409: errorBody },
+      response: { 200: proposal, 403: errorBody, 409: errorBody },
     },
     handler: async (req) => proposalBody(await service.returnProposal(req.params.id, decisionBy(req.caller, req.body))),
   });

@@ -2,11 +2,14 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExpertqService } from '../../service/expertq-service.js';
-import type { QueueItem } from '../../service/review/index.js';
+import type { QueueItem, QueueViewer } from '../../service/review/index.js';
 import { queueItem } from '../../wire/schemas.js';
 import { LastBody, sendLastBody } from '../last-body.js';
 import { checkedJson } from '../serialize-response.js';
 import type { RouteOptions } from './requests.js';
+import { deciderOf } from './proposals.js';
+
+const queueQuery = z.object({ mine: z.enum(['true', 'false']).optional().describe('`true`: only the proposals still waiting for your vote.') }).strict();
 
 export interface QueueRouteOptions extends RouteOptions {
   /** How often the queue is compared with what the streams last saw, while a stream is open. */
@@ -21,6 +24,14 @@ export interface QueueRouteOptions extends RouteOptions {
 /** Whether a stream's caller may still read it (a sign-in session still live); null: a bearer token, always. */
 type StillAllowed = (() => Promise<boolean>) | null;
 
+/** An open stream: whether its caller may still read it, and whose queue it shows (null: everyone's, as without review rules). */
+interface StreamClient {
+  stillAllowed: StillAllowed;
+  viewer: QueueViewer | null;
+  /** The frame it was sent last, so a change that does not concern its caller sends it nothing. */
+  last: string;
+}
+
 function frame(items: QueueItem[]): string {
   return `event: queue\ndata: ${JSON.stringify(items)}\n\n`;
 }
@@ -32,7 +43,7 @@ function frame(items: QueueItem[]): string {
  * one stream is open.
  */
 class QueueStreams {
-  private readonly clients = new Map<ServerResponse, StillAllowed>();
+  private readonly clients = new Map<ServerResponse, StreamClient>();
   private poll: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -54,11 +65,11 @@ class QueueStreams {
     private readonly heartbeatMs: number,
   ) {}
 
-  async add(res: ServerResponse, stillAllowed: StillAllowed = null): Promise<void> {
-    const items = await this.service.queue();
-    if (this.clients.size === 0) this.seen = fingerprint(items.map((i) => i.proposal.id));
-    this.clients.set(res, stillAllowed);
-    res.write(frame(items));
+  async add(res: ServerResponse, stillAllowed: StillAllowed = null, viewer: QueueViewer | null = null): Promise<void> {
+    if (this.clients.size === 0) this.seen = await this.pendingFingerprint();
+    const first = frame(await this.service.queue(viewer));
+    this.clients.set(res, { stillAllowed, viewer, last: first });
+    res.write(first);
     res.once('close', () => this.remove(res));
     this.unsubscribe ??= this.service.changes.subscribe(this.onCommit);
     this.poll ??= setInterval(() => void this.check(), this.pollMs);
@@ -70,7 +81,7 @@ class QueueStreams {
 
   /** Ends the streams whose sign-in session has ended since they opened: a signed-out browser reads no more. */
   private async endEndedSessions(): Promise<void> {
-    for (const [res, stillAllowed] of this.clients) {
+    for (const [res, { stillAllowed }] of this.clients) {
       if (!stillAllowed) continue;
       // A failed check leaves the stream open: the next heartbeat asks again.
       if (!(await stillAllowed().catch(() => true))) res.end();
@@ -83,16 +94,36 @@ class QueueStreams {
   }
 
   private async check(): Promise<void> {
-    let ids: string;
     try {
-      ids = fingerprint((await this.service.listPendingProposals()).map((p) => p.id));
+      const ids = await this.pendingFingerprint();
       if (ids === this.seen) return;
       this.seen = ids;
-      this.broadcast(frame(await this.service.queue()));
+      // One read per distinct viewer: without review rules, one for every stream.
+      const frames = new Map<string, Promise<string>>();
+      for (const [res, client] of this.clients) {
+        const { viewer } = client;
+        const key = viewer === null ? '' : JSON.stringify([viewer.decider.identities, viewer.decider.admin, viewer.mine]);
+        if (!frames.has(key)) frames.set(key, this.service.queue(viewer).then(frame));
+        const text = await frames.get(key)!;
+        if (viewer !== null && text === client.last) continue;
+        client.last = text;
+        res.write(text);
+      }
     } catch (error) {
       // The database closes before the last stream during shutdown; the next check or close settles it.
       this.service.log.warn({ err: error }, 'queue stream check failed');
     }
+  }
+
+  /**
+   * What a change is seen by: the pending proposals, and under review rules the votes cast on them too
+   * (a vote changes who still sees a proposal with `mine`, and the votes every card shows).
+   */
+  private async pendingFingerprint(): Promise<string> {
+    const pending = await this.service.listPendingProposals();
+    if ((this.service.review.rules ?? []).length === 0) return fingerprint(pending.map((p) => p.id));
+    const votes = await this.service.store.votes.listMany(pending.map((p) => p.id));
+    return fingerprint(pending.map((p) => `${p.id}:${p.answer.length}:${(votes.get(p.id) ?? []).map((v) => v.person).join('+')}`));
   }
 
   private broadcast(text: string): void {
@@ -140,20 +171,23 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
     schema: {
       operationId: 'getQueue',
       summary: 'The review queue: pending proposals with their question, topic, consumer and reason, oldest first',
+      description: 'Each caller sees the proposals they may decide: one a review rule covers shows to its reviewers (and admins while `review.admins_decide`). With `mine=true`, only those still waiting for the caller\'s vote.',
       tags: ['proposals'],
+      querystring: queueQuery,
       response: { 200: queue },
     },
     // Checked and written once per distinct queue, gzipped for a client that takes it: a long queue is
     // a large body (172 proposals with their questions, 200 KB), and the web UI reads it whole.
-    handler: async (req, reply) => sendLastBody(req, reply, queueBody, await service.queue()),
+    handler: async (req, reply) => sendLastBody(req, reply, queueBody, await service.queue({ decider: deciderOf(req.caller, req.caller.name ?? 'admin'), mine: req.query.mine === 'true' })),
   });
 
   app.get('/queue/events', {
     schema: {
       operationId: 'streamQueue',
       summary: 'The review queue as Server-Sent Events: an event "queue" (data: the GET /queue array) on connect and on every change',
-      description: 'A stream opened with a sign-in cookie ends within 10 seconds of its session ending (signed out, revoked or expired).',
+      description: 'A stream opened with a sign-in cookie ends within 10 seconds of its session ending (signed out, revoked or expired). Under review rules each stream carries its caller\'s queue, as GET /queue does (`mine=true` as there).',
       tags: ['proposals'],
+      querystring: queueQuery,
       response: { 200: { description: 'The stream: it stays open until the client or the server closes it', content: { 'text/event-stream': { schema: z.string() } } } },
     },
     handler: async (req, reply) => {
@@ -166,7 +200,9 @@ export const queueRoutes: FastifyPluginAsyncZod<QueueRouteOptions> = async (app,
       });
       req.log.debug('queue stream opened');
       const { sessionId } = req.caller;
-      await streams.add(reply.raw, sessionId === undefined ? null : () => service.isSessionLive(sessionId));
+      // Under review rules each stream shows its caller's queue, as `GET /queue` does.
+      const viewer = (service.review.rules ?? []).length > 0 ? { decider: deciderOf(req.caller, req.caller.name ?? 'admin'), mine: req.query.mine === 'true' } : null;
+      await streams.add(reply.raw, sessionId === undefined ? null : () => service.isSessionLive(sessionId), viewer);
     },
   });
 };

@@ -7,7 +7,7 @@ import { AppError, forbidden } from '../../errors.js';
 import { signInStateView } from '../../wire/auth-schemas.js';
 import { errorBody } from '../../wire/schemas.js';
 import type { SignIn } from './prepare-sign-in.js';
-import { nameFromClaim, roleFromGroups } from './read-identity.js';
+import { groupsFromClaim, nameFromClaim, roleFromGroups } from './read-identity.js';
 import { cookieHeader, LOGIN_COOKIE, readCookie, seal, SESSION_COOKIE, unseal } from './sealed-cookies.js';
 import { clearedSessionCookie, openSession, readSession, sessionCookie, type SessionBook } from './session.js';
 
@@ -96,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     if (name === null) throw forbidden(`The identity provider sent no usable "${nameClaim}" claim for this person, so a decision could not be recorded under their name; check auth.oidc.name_claim and the scopes.`);
     const role = roleFromGroups(claims[rolesClaim], signIn.settings);
     req.log.info({ name, role }, 'signed in');
-    return reply.header('set-cookie', [loginCookie('', 0), await sessionCookie(signIn, sessions, { name, role }, now)]).redirect('/', 302);
+    return reply.header('set-cookie', [loginCookie('', 0), await sessionCookie(signIn, sessions, { name, role, groups: groupsFromClaim(claims[rolesClaim]) }, now)]).redirect('/', 302);
   });
 
   app.post('/auth/logout', {

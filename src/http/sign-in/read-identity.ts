@@ -19,6 +19,14 @@ export function roleFromGroups(claim: unknown, groups: RoleGroups): SessionRole 
   return 'none';
 }
 
+/**
+ * The groups a person's claim names, as review rules see them (`group:<name>`): at most 40, each at
+ * most 200 characters, so the session cookie stays small.
+ */
+export function groupsFromClaim(claim: unknown): string[] {
+  return (Array.isArray(claim) ? claim : [claim]).filter((g): g is string => typeof g === 'string' && g.length > 0 && g.length <= 200).slice(0, 40);
+}
+
 /** The name recorded for a person (`name_claim`): a non-empty string of at most 200 characters, or null. */
 export function nameFromClaim(claim: unknown): string | null {
   if (typeof claim !== 'string') return null;

@@ -8,6 +8,8 @@ export interface Session {
   id: string;
   name: string;
   role: Role;
+  /** The groups their provider named at sign-in (review rules' `group:` entries); none in a cookie from before. */
+  groups: string[];
   expiresAt: number;
 }
 
@@ -24,10 +26,10 @@ export interface SessionBook {
 const ROLES: ReadonlySet<string> = new Set<Role>(['none', 'reviewer', 'admin']);
 
 /** Records a session for `who` until `now + session_ttl`: the `Set-Cookie` value that signs them in. */
-export async function sessionCookie(signIn: SignIn, book: SessionBook, who: { name: string; role: SessionRole }, now: number): Promise<string> {
+export async function sessionCookie(signIn: SignIn, book: SessionBook, who: { name: string; role: SessionRole; groups?: readonly string[] }, now: number): Promise<string> {
   const expiresAt = now + signIn.settings.session_ttl;
-  const sid = await book.startSession(who, expiresAt);
-  const value = await seal({ sid, name: who.name, role: who.role }, signIn.keys.session, now, expiresAt);
+  const sid = await book.startSession({ name: who.name, role: who.role }, expiresAt);
+  const value = await seal({ sid, name: who.name, role: who.role, groups: [...(who.groups ?? [])] }, signIn.keys.session, now, expiresAt);
   return cookieHeader(SESSION_COOKIE, value, { path: '/', maxAge: Math.floor(signIn.settings.session_ttl / 1000), secure: signIn.secureCookies });
 }
 
@@ -46,7 +48,8 @@ export async function openSession(signIn: SignIn, header: string | undefined, no
   if (!value) return 'absent';
   const claims = await unseal(value, signIn.keys.session, now);
   if (!claims || typeof claims.sid !== 'string' || typeof claims.name !== 'string' || typeof claims.role !== 'string' || !ROLES.has(claims.role)) return 'invalid';
-  return { id: claims.sid, name: claims.name, role: claims.role as Role, expiresAt: claims.exp! * 1000 };
+  const groups = Array.isArray(claims.groups) ? claims.groups.filter((g): g is string => typeof g === 'string') : [];
+  return { id: claims.sid, name: claims.name, role: claims.role as Role, groups, expiresAt: claims.exp! * 1000 };
 }
 
 /** `openSession`, and `ended` for a session signed out or revoked since the cookie was set. */

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { ChannelPlan } from '../../core/check-channels.js';
 import type { ChannelName } from '../../domain/channels.js';
 import type { Config } from '../../config/load-config.js';
+import type { ReviewRule } from '../../config/review-rules-schema.js';
 import type { ExpertRegistry } from '../../core/expert-registry.js';
 import type { ReuseOutcome } from '../../domain/reuse.js';
 import { startOfLocalDay, startOfNextLocalDay } from '../../core/local-time.js';
@@ -94,6 +95,8 @@ export interface ServiceCounters {
   reuse: Map<ReuseOutcome, number>;
   /** What a channel refused at the door (a reply token that does not verify, DMARC), by `channel why`. */
   refusedInbound: Map<string, number>;
+  /** Reviewers' votes on proposals a review rule covers, by decision (`accept`, `reject`). */
+  reviewVotes: Map<string, number>;
 }
 
 /** Adds one to a counter of a labelled count. */
@@ -113,6 +116,10 @@ export interface ReviewSettings {
   remindAfterMs: number;
   /** `email.reviewers` (lower case) while the email channel runs: each pending proposal is mailed to them. */
   emailReviewers: readonly string[];
+  /** `review.rules`, each named: who reviews which topics and kinds, and how many must agree. None: one vote by any reviewer. */
+  rules?: readonly ReviewRule[];
+  /** `review.admins_decide`: admins may vote on proposals a rule covers (default true). */
+  adminsDecide?: boolean;
 }
 
 export async function audit(engine: Pick<Engine, 'clock'>, tx: Tx, entry: Omit<AuditEntry, 'at'> & { at?: number }): Promise<void> {

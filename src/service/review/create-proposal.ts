@@ -4,6 +4,7 @@ import type { Tx } from '../../store/store.js';
 import { audit, emitEvent, type Engine, type UnstructuredProposal } from '../engine/index.js';
 import { postReviewCard } from './review-channel.js';
 import { proposalBody } from './proposal-body.js';
+import { ruleFor } from './review-rules.js';
 
 /**
  * The proposal an answer makes: the verbatim answer and its provenance, with a new id. The
@@ -40,6 +41,7 @@ export async function createProposal(engine: Pick<Engine, 'clock' | 'review'>, t
   await tx.proposals.insert(proposal);
   await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
-  await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
+  // A rule with `auto_accept: false` makes auto-accepting consumers wait for its reviewers too.
+  if (ruleFor(engine.review, request)?.auto_accept !== false) await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
   await postReviewCard(engine.review, tx, proposal, now);
 }

@@ -1,106 +1,48 @@
-import type { ValidateFunction } from 'ajv';
-import { composeAcceptedNotice } from '../../core/compose-ask.js';
-import { AppError, badRequest, notFound } from '../../errors.js';
-import type { ConsumerRecord, ProposalRecord, RequestRecord } from '../../domain/records.js';
-import { compileSchema } from '../../llm/json-schema.js';
-import { DEFAULT_KIND_SCHEMA } from '../../llm/structure-answer.js';
-import { kindSchemaOf } from '../consumers/index.js';
+import { AppError, notFound } from '../../errors.js';
+import type { ProposalRecord } from '../../domain/records.js';
 import type { Reads, Tx } from '../../store/store.js';
-import { audit, countOne, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
-import { updateReviewCard } from './review-channel.js';
-import { proposalBody } from './proposal-body.js';
-import { recordAnswer } from '../library/index.js';
+import type { Engine } from '../engine/index.js';
+import { applyDecision, type Deciding, type DecisionInput, type DecisionOutcome } from './apply-decision.js';
+import { castVote } from './cast-vote.js';
+import { isExpertOf, mayDecide, notAReviewer, ruleFor, trustedDecider } from './review-rules.js';
+import { reviewerEdit } from './reviewer-edit.js';
 
-export interface DecisionInput {
-  decided_by: string;
-  note?: string | undefined;
-  reason?: string | undefined;
-  /** Who typed the decision when a named token decided (its name is `decided_by`). */
-  typed_by?: string | undefined;
-  /** Accept only: the reviewer's corrected answer; the expert's text is kept. */
-  answer?: string | undefined;
-  /** Accept only: the reviewer's structured form, validated against the kind's schema. */
-  structured?: unknown;
+export type { Deciding, DecisionInput, DecisionOutcome };
+
+/** Accepts or rejects a pending proposal (see `decideOrVote`); the proposal as it is afterwards. */
+export async function decideProposal(engine: Deciding, tx: Tx, proposalId: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<ProposalRecord> {
+  return (await decideOrVote(engine, tx, proposalId, status, input)).proposal;
 }
 
 /**
- * Accepts or rejects a pending proposal. Atomic: the conditional
- * update lets exactly one of several concurrent decisions win; the others are no-ops that return the
- * decided proposal, and events are written once. The expert who answered cannot decide their own
- * proposal (409). An accept may carry the reviewer's edit: consumers get the edited answer, and the
- * record keeps the expert's text (`original_answer`) and who edited it (`provenance.edited_by`).
- * Accepting an answer reused from the library counts the reuse on its entry instead of adding an
- * entry, and messages nobody.
+ * Accepts or rejects a pending proposal. A proposal a review rule covers takes the decider's vote
+ * instead, from the rule's reviewers only (403 naming the rule otherwise), and is decided once its
+ * votes say so (`castVote`). Atomic: the conditional update lets exactly one of several concurrent
+ * decisions win; the others are no-ops that return the decided proposal, and events are written once.
+ * The expert who answered cannot decide their own proposal (409). An accept may carry the reviewer's
+ * edit: consumers get the edited answer, and the record keeps the expert's text (`original_answer`)
+ * and who edited it (`provenance.edited_by`).
  */
-export async function decideProposal(
-  engine: Roster & Pick<Engine, 'clock' | 'review' | 'counters' | 'llm' | 'libraryTopics'>,
-  tx: Tx,
-  proposalId: string,
-  status: 'accepted' | 'rejected',
-  input: DecisionInput,
-): Promise<ProposalRecord> {
-  const now = engine.clock.now();
+export async function decideOrVote(engine: Deciding, tx: Tx, proposalId: string, status: 'accepted' | 'rejected', input: DecisionInput): Promise<DecisionOutcome> {
   const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
-  if (!pending) return proposal;
+  if (!pending) return { proposal, message: alreadyDecided(proposal) };
   const request = (await tx.requests.get(proposal.request_id))!;
+  const rule = ruleFor(engine.review, request);
+  if (rule) {
+    const decider = input.decider ?? trustedDecider(input.decided_by);
+    if (!mayDecide(engine.review, rule, decider)) throw notAReviewer(rule, decider);
+    // The expert who answered, reached by another of their identities, still never decides.
+    if (isExpertOf(engine.experts, decider, proposal.provenance.expert_id)) throw answeredIt(proposal);
+    return castVote(engine, tx, { proposal, request, rule, decider }, status, input);
+  }
   const edit = status === 'accepted' ? await reviewerEdit(engine.llm, tx, proposal, request, input) : null;
-  const decision = { decided_by: input.decided_by, note: input.note ?? null, reason: input.reason ?? null, decided_at: now };
-  if (!(await tx.proposals.decide(proposalId, status, decision))) return (await tx.proposals.get(proposalId))!;
-  // The library entry this proposal was made of, if any.
-  const reusedFrom = proposal.provenance.reused_from;
-  if (reusedFrom !== undefined) countOne(engine.counters.reuse, status);
+  const decided = await applyDecision(engine, tx, proposal, request, status, input, edit);
+  return { proposal: decided, message: decided.status === status ? `${status === 'accepted' ? 'Accepted' : 'Rejected'}.` : alreadyDecided(decided) };
+}
 
-  let decided: ProposalRecord = { ...proposal, status, decision };
-  if (edit) {
-    decided = { ...decided, ...edit };
-    await tx.proposals.revise(proposalId, edit);
-  }
-  await tx.requests.update(request.id, { status, updated_at: now });
-  await updateReviewCard(engine.review, tx, proposal, now);
-  await audit(engine, tx, {
-    request_id: request.id,
-    at: now,
-    type: 'decided',
-    actor: `reviewer:${input.decided_by}`,
-    data: {
-      proposal_id: proposalId,
-      status,
-      note: decision.note,
-      reason: decision.reason,
-      ...(input.typed_by !== undefined ? { typed_by: input.typed_by } : {}),
-      ...(edit ? { edited: true, original_answer: edit.original_answer, answer: edit.answer } : {}),
-    },
-  });
-  if (status === 'accepted' && reusedFrom !== undefined) {
-    // A library answer: the entry already holds it, so it counts one more reuse; nobody was asked, so nobody is told.
-    await tx.answers.countReuse(reusedFrom);
-    await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
-  } else if (status === 'accepted') {
-    await recordAnswer(engine.libraryTopics, tx, request, decided, now);
-    await emitEvent(tx, request, 'proposal_accepted', { proposal: proposalBody(decided) }, now);
-    const expert = engine.experts.get(proposal.provenance.expert_id);
-    await queueMessage(
-      tx,
-      {
-        expert_id: proposal.provenance.expert_id,
-        request_id: request.id,
-        ask_id: proposal.provenance.ask_id,
-        purpose: 'accepted',
-        // On the channel the question went out on.
-        channel: proposal.provenance.ask_id ? ((await tx.asks.get(proposal.provenance.ask_id))?.channel ?? null) : null,
-        text: composeAcceptedNotice({
-          orgName: engine.config.org.name,
-          expertName: expert?.name ?? proposal.provenance.expert_name,
-          question: request.asked_question ?? request.question,
-          edited: edit !== null,
-        }),
-      },
-      now,
-    );
-  } else {
-    await emitEvent(tx, request, 'proposal_rejected', { proposal: proposalBody(decided), reason: input.reason }, now);
-  }
-  return decided;
+/** The answer to a decision on a proposal already decided or withdrawn: nothing changed. */
+export function alreadyDecided(proposal: ProposalRecord): string {
+  return `Already ${proposal.status} by ${proposal.decision?.decided_by ?? 'someone'}; nothing changed.`;
 }
 
 /**
@@ -113,10 +55,14 @@ export async function proposalToDecide(engine: Pick<Engine, 'experts'>, reads: R
   if (proposal.status !== 'pending') return { proposal, pending: false };
   // The registry as it is now, after the read above (`PUT /experts` swaps it whole).
   if (isAnsweringExpert(engine.experts, decidedBy, proposal)) {
-    throw new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
+    throw answeredIt(proposal);
   }
   return { proposal, pending: true };
 }
+
+/** The 409 for the expert who answered trying to decide their own answer. */
+export const answeredIt = (proposal: ProposalRecord) =>
+  new AppError('conflict', `${proposal.provenance.expert_name} answered this proposal and cannot decide it; another reviewer must.`);
 
 /**
  * Whether the decider is the expert who answered: people, not strings, are compared. The decider
@@ -132,60 +78,3 @@ export function isAnsweringExpert(experts: Engine['experts'], decidedBy: string,
   return decider.some((d) => them.has(fold(d)));
 }
 
-/**
- * The accepted proposal's fields after a reviewer's edit, or null when nothing changed. A structured
- * form that only mirrors the answer (`{text}`) follows the edit; one made by the LLM or against a kind
- * schema would no longer describe the edited text, so the reviewer sends the corrected `structured` too
- * (validated against the kind's schema, or the default `{summary, facts}` with an LLM).
- */
-async function reviewerEdit(
-  llm: Engine['llm'],
-  reads: Reads,
-  proposal: ProposalRecord,
-  request: RequestRecord,
-  input: DecisionInput,
-): Promise<Pick<ProposalRecord, 'answer' | 'structured' | 'original_answer' | 'provenance'> | null> {
-  const answer = input.answer?.trim();
-  const changed = answer !== undefined && answer !== proposal.answer;
-  if (input.structured !== undefined) checkStructured(llm, await reads.consumers.list(), request, input.structured);
-  if (!changed && input.structured === undefined) return null;
-  const text = changed ? answer : proposal.answer;
-  let structured = input.structured;
-  if (structured === undefined) {
-    if (!isTextOnly(proposal.structured)) {
-      throw badRequest('The structured form was made from the expert\'s text and would not match your edit: send the corrected structured form with the edited answer.');
-    }
-    structured = { text };
-  }
-  return {
-    answer: text,
-    structured,
-    original_answer: proposal.answer,
-    provenance: { ...proposal.provenance, edited_by: input.decided_by },
-  };
-}
-
-const isTextOnly = (structured: unknown) =>
-  typeof structured === 'object' && structured !== null && Object.keys(structured).length === 1 && 'text' in structured;
-
-/**
- * A reviewer's `structured` must validate against the schema a consumer registered for the request's
- * kind (`kind_schemas`), or, with an LLM, the default `{summary, facts}`; without either there is no
- * structure to correct beyond the text itself.
- */
-function checkStructured(llm: Engine['llm'], consumers: readonly ConsumerRecord[], request: RequestRecord, structured: unknown): void {
-  const schema = kindSchemaOf(consumers, request.kind) ?? (llm ? DEFAULT_KIND_SCHEMA : null);
-  if (schema === null) {
-    throw badRequest(`No consumer registered a schema for kind "${request.kind}", so there is no structured form to edit; edit the answer instead.`);
-  }
-  let validate: ValidateFunction;
-  try {
-    validate = compileSchema(schema);
-  } catch (error) {
-    throw badRequest(`The schema registered for kind "${request.kind}" is not a valid JSON Schema: ${(error as Error).message}`);
-  }
-  if (!validate(structured)) {
-    const details = (validate.errors ?? []).map((e) => ({ path: `structured${e.instancePath.replace(/\//g, '.')}`, message: e.message ?? 'is invalid' }));
-    throw badRequest(`structured does not match the schema of kind "${request.kind}".`, details);
-  }
-}

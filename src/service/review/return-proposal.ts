@@ -1,16 +1,19 @@
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { badRequest } from '../../errors.js';
-import { proposalToDecide } from './decide-proposal.js';
+import { answeredIt, proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../../store/store.js';
 import { audit, countOne, type Intake, type Routing, type Drafting, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
 import { planAsk, routeAndAsk } from '../routing/index.js';
 import { updateReviewCard } from './review-channel.js';
+import { isExpertOf, mayDecide, notAReviewer, ruleFor, trustedDecider, type Decider } from './review-rules.js';
 
 export interface ReturnInput {
   decided_by: string;
   /** Required unless the proposal was reused from the library (then sending it back only says "ask an expert"). */
   instructions?: string | undefined;
   typed_by?: string | undefined;
+  /** Who sends it back, with the identities review rules check; absent: a caller inside the service, trusted as an admin. */
+  decider?: Decider | undefined;
 }
 
 /**
@@ -27,6 +30,12 @@ export async function returnProposal(engine: Intake, tx: Tx, proposalId: string,
   const now = engine.clock.now();
   const { proposal, pending } = await proposalToDecide(engine, tx, proposalId, input.decided_by);
   if (!pending) return proposal;
+  const request = (await tx.requests.get(proposal.request_id))!;
+  // Under a review rule only its reviewers may send it back, and doing so ends the vote.
+  const rule = ruleFor(engine.review, request);
+  const decider = input.decider ?? trustedDecider(input.decided_by);
+  if (rule && !mayDecide(engine.review, rule, decider)) throw notAReviewer(rule, decider);
+  if (rule && isExpertOf(engine.experts, decider, proposal.provenance.expert_id)) throw answeredIt(proposal);
   const reused = proposal.provenance.reused_from !== undefined;
   if (!reused && input.instructions === undefined) {
     throw badRequest('Say what the expert should change or add: instructions are required.', [{ path: 'instructions', message: 'is required' }]);
@@ -34,8 +43,8 @@ export async function returnProposal(engine: Intake, tx: Tx, proposalId: string,
   const decision = { decided_by: input.decided_by, note: input.instructions ?? null, reason: 'returned', decided_at: now };
   if (!(await tx.proposals.decide(proposalId, 'rejected', decision))) return (await tx.proposals.get(proposalId))!;
   if (reused) countOne(engine.counters.reuse, 'returned');
+  if (rule) await tx.votes.clear(proposalId);
 
-  const request = (await tx.requests.get(proposal.request_id))!;
   await updateReviewCard(engine.review, tx, proposal, now);
   const typedBy = input.typed_by !== undefined ? { typed_by: input.typed_by } : {};
   if (!reused) {

@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { ReviewAction, ReviewOutcome } from '../../transport/transport.js';
-import { decideProposal } from './decide-proposal.js';
+import { decideOrVote } from './decide-proposal.js';
+import { mayDecide, ruleFor, whoMayDecide, type Decider } from './review-rules.js';
 import type { Tx } from '../../store/store.js';
 import type { Engine, Intake } from '../engine/index.js';
 import { returnProposal } from './return-proposal.js';
@@ -11,6 +12,8 @@ export interface ReviewSurface {
   setting: 'chat.reviewers' | 'email.reviewers' | 'teams.reviewers';
   reviewers: (engine: Pick<Engine, 'review'>) => readonly string[];
   decidedBy: (a: ReviewAction) => string;
+  /** The reviewer's identity as review rules name it (`slack:<id>`, `teams:<id>`, `email:<address>`). */
+  identity: (a: ReviewAction) => string;
   /** Whether the reviewer is the expert who answered (who never decides their own answer). */
   answered: (engine: Pick<Engine, 'experts'>, expertId: string, a: ReviewAction) => boolean;
 }
@@ -20,6 +23,7 @@ export const SLACK_REVIEW: ReviewSurface = {
   setting: 'chat.reviewers',
   reviewers: (engine) => engine.review.reviewers,
   decidedBy: (a) => `${a.userName} (slack:${a.userId})`,
+  identity: (a) => `slack:${a.userId}`,
   answered: (engine, expertId, a) => expertId === a.userId || engine.experts.get(expertId)?.slack === a.userId,
 };
 
@@ -28,6 +32,7 @@ export const EMAIL_REVIEW: ReviewSurface = {
   setting: 'email.reviewers',
   reviewers: (engine) => engine.review.emailReviewers,
   decidedBy: (a) => a.userId,
+  identity: (a) => `email:${a.userId.toLowerCase()}`,
   answered: (engine, expertId, a) => engine.experts.get(expertId)?.email?.toLowerCase() === a.userId,
 };
 
@@ -36,6 +41,7 @@ export const TEAMS_REVIEW: ReviewSurface = {
   setting: 'teams.reviewers',
   reviewers: (engine) => engine.review.teamsReviewers ?? [],
   decidedBy: (a) => `${a.userName} (teams:${a.userId})`,
+  identity: (a) => `teams:${a.userId.toLowerCase()}`,
   answered: (engine, expertId, a) => engine.experts.get(expertId)?.teams?.toLowerCase() === a.userId,
 };
 
@@ -49,10 +55,17 @@ export async function reviewFromChat(engine: Intake & Pick<Engine, 'libraryTopic
   if (a.eventId !== undefined && !(await tx.chat.markEvent(a.eventId, engine.clock.now()))) {
     return { outcome: 'duplicate', message: 'Already handled.' };
   }
-  if (!surface.reviewers(engine).includes(a.userId)) {
+  const proposal = await tx.proposals.get(a.proposalId);
+  // A proposal a review rule covers is decided by the rule's reviewers; any other by the surface's.
+  const request = proposal ? await tx.requests.get(proposal.request_id) : undefined;
+  const rule = request ? ruleFor(engine.review, request) : null;
+  const decider: Decider = { by: surface.decidedBy(a), identities: [surface.identity(a)], admin: false };
+  if (rule && !mayDecide(engine.review, rule, decider)) {
+    return { outcome: 'refused', message: `Only the reviewers of the review rule "${rule.name}" may decide this one: ${whoMayDecide(rule)}; nothing changed.` };
+  }
+  if (!rule && !surface.reviewers(engine).includes(a.userId)) {
     return { outcome: 'refused', message: `Only the reviewers listed in ${surface.setting} can decide here; nothing changed.` };
   }
-  const proposal = await tx.proposals.get(a.proposalId);
   if (!proposal) return { outcome: 'refused', message: 'This proposal no longer exists.' };
   if (surface.answered(engine, proposal.provenance.expert_id, a)) {
     return { outcome: 'refused', message: 'You answered this one, so another reviewer must decide it; nothing changed.' };
@@ -60,18 +73,22 @@ export async function reviewFromChat(engine: Intake & Pick<Engine, 'libraryTopic
   if (proposal.status !== 'pending') {
     return { outcome: 'already_decided', message: `Already ${proposal.status} by ${proposal.decision?.decided_by ?? 'someone'}; nothing changed.` };
   }
-  const decidedBy = surface.decidedBy(a);
+  const decidedBy = decider.by;
+  let message = 'Done.';
   try {
     // In a savepoint: a decision refused half-way leaves nothing behind but the event id.
-    await tx.savepoint((inner) =>
-      a.action === 'return'
-        ? returnProposal(engine, inner, a.proposalId, { decided_by: decidedBy, instructions: a.instructions ?? '' })
-        : decideProposal(engine, inner, a.proposalId, a.action === 'accept' ? 'accepted' : 'rejected', { decided_by: decidedBy, answer: a.answer, reason: a.reason }),
-    );
+    await tx.savepoint(async (inner) => {
+      if (a.action === 'return') await returnProposal(engine, inner, a.proposalId, { decided_by: decidedBy, instructions: a.instructions ?? '', decider });
+      else {
+        const outcome = await decideOrVote(engine, inner, a.proposalId, a.action === 'accept' ? 'accepted' : 'rejected', { decided_by: decidedBy, answer: a.answer, reason: a.reason, decider });
+        // Under a rule the reviewer is told where the vote stands.
+        if (rule) message = outcome.message;
+      }
+    });
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { outcome: 'refused', message: `${error.message} Nothing changed.` };
     throw error;
   }
-  return { outcome: 'decided', message: 'Done.' };
+  return { outcome: 'decided', message };
 }
 

@@ -214,4 +214,19 @@ export const PG_MIGRATIONS: PgMigration[] = [
   ALTER TABLE asks ADD COLUMN channel TEXT COLLATE "C";
   ALTER TABLE messages ADD COLUMN channel TEXT COLLATE "C";
   `,
+  // 21: reviewers' votes on proposals that a review rule covers, one per person and proposal (the
+  // key): a second vote by the same person is ignored, even when two instances take it at once.
+  `
+  CREATE TABLE votes (
+    proposal_id TEXT COLLATE "C" NOT NULL,
+    person TEXT COLLATE "C" NOT NULL,
+    by_name TEXT COLLATE "C" NOT NULL,
+    decision TEXT COLLATE "C" NOT NULL,
+    note TEXT,
+    reason TEXT,
+    required INTEGER NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (proposal_id, person)
+  );
+  `,
 ];

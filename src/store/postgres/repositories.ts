@@ -1,6 +1,7 @@
 import type { Repositories } from '../store.js';
 import { PgInstances } from './instances.js';
 import { PgSessions } from './sessions.js';
+import { PgVotes } from './votes.js';
 import { PgMetrics } from './metrics.js';
 import { Outbox } from '../outbox.js';
 import { PgDeliveries } from './deliveries.js';
@@ -46,5 +47,6 @@ export function createPgRepositories(
     instances: new PgInstances(db),
     sessions: new PgSessions(db),
     answers: new PgAnswers(db),
+    votes: new PgVotes(db),
   };
 }

@@ -57,6 +57,7 @@ export function requestDeletes(inList: string): Array<[sql: string, counted: key
   return [
     [`DELETE FROM chat_asks WHERE ask_id IN (SELECT id FROM asks WHERE request_id ${inList})`, null],
     [`DELETE FROM review_cards WHERE proposal_id IN (SELECT id FROM proposals WHERE request_id ${inList})`, null],
+    [`DELETE FROM votes WHERE proposal_id IN (SELECT id FROM proposals WHERE request_id ${inList})`, null],
     [`DELETE FROM request_subscribers WHERE request_id ${inList}`, null],
     [`DELETE FROM asks WHERE request_id ${inList}`, null],
     [`DELETE FROM proposals WHERE request_id ${inList}`, 'proposals'],

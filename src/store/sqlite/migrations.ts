@@ -175,4 +175,19 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE asks ADD COLUMN channel TEXT;
   ALTER TABLE messages ADD COLUMN channel TEXT;
   `,
+  // 26: reviewers' votes on proposals that a review rule covers, one per person and proposal (the
+  // key): a second vote by the same person is ignored, and a proposal's votes are read by its id.
+  `
+  CREATE TABLE votes (
+    proposal_id TEXT NOT NULL,
+    person TEXT NOT NULL,
+    by_name TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    note TEXT,
+    reason TEXT,
+    required INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (proposal_id, person)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -7,6 +7,7 @@ import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
 import { SqliteInstances } from './instances.js';
 import { SqliteSessions } from './sessions.js';
+import { SqliteVotes } from './votes.js';
 import { SqliteLlmJobs } from './llm-jobs.js';
 import { SqliteMetrics } from './metrics.js';
 import { Outbox } from '../outbox.js';
@@ -47,5 +48,6 @@ export function createRepositories(db: Database.Database, { memo = null, slow = 
     instances: new SqliteInstances(db),
     sessions: new SqliteSessions(db),
     answers: new SqliteAnswers(db, slow),
+    votes: new SqliteVotes(db),
   };
 }
