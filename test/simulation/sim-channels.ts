@@ -2,7 +2,7 @@ import { addressOn, type ExpertChannel } from '../../src/domain/channels.js';
 import type { ExpertqService } from '../../src/service/expertq-service.js';
 import { AddressedChannel } from '../../src/transport/addressed-channel.js';
 import { ChannelSet } from '../../src/transport/channel-set.js';
-import { NOT_INSTALLED_HINT } from '../../src/transport/teams/teams-errors.js';
+import { NOT_INSTALLED } from '../../src/transport/teams/teams-errors.js';
 import { TransportError, type AddressBook, type Inbound, type OutboundMessage, type Transport } from '../../src/transport/transport.js';
 import type { CheckingTransport } from './checking-transport.js';
 import { idAt, SLACK_INACTIVE, TEAMS_NOT_INSTALLED } from './sim-experts.js';
@@ -16,7 +16,7 @@ interface Refusal {
 /** Slack refuses a deactivated account; Teams refuses a person with no stored personal conversation (the app never installed). */
 const REFUSALS: Partial<Record<ExpertChannel, Refusal>> = {
   slack: { who: SLACK_INACTIVE, error: (id) => new TransportError(`${id}'s account is inactive`, 'account_inactive', true) },
-  teams: { who: TEAMS_NOT_INSTALLED, error: () => new TransportError(NOT_INSTALLED_HINT, 'not_installed', true) },
+  teams: { who: TEAMS_NOT_INSTALLED, error: () => new TransportError(NOT_INSTALLED, 'not_installed', true) },
 };
 
 /**
