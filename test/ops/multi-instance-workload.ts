@@ -1,6 +1,10 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { HttpError, isNetworkError, type InstancePool, type Json } from '../support/instance-pool.js';
 
+/** The topic under a review rule that needs two reviewers' accepts, and those reviewers. */
+export const TWO_PERSON_TOPIC = 'refunds';
+export const TWO_PERSON_REVIEWERS = ['rev-a@multi.example', 'rev-b@multi.example'] as const;
+
 /** What the reviewer does with an item's first proposal; `return` sends it back once, then accepts the second. */
 export type Plan = 'accept' | 'reject' | 'return';
 
@@ -136,14 +140,23 @@ export class Workload {
 
   private async decide(item: Item, request: Json): Promise<void> {
     const proposalId: string = request.proposal_id;
-    const by = { decided_by: `reviewer-${item.key}` };
+    // Under the two-person rule only its reviewers decide; elsewhere anyone does.
+    const by = { decided_by: item.topic === TWO_PERSON_TOPIC ? TWO_PERSON_REVIEWERS[0] : `reviewer-${item.key}` };
     let action: Plan = item.plan;
     if (action === 'return') {
       const trail = await this.pool.read('GET', `/audit?request_id=${item.requestId}`);
       if (trail.some((e: Json) => e.type === 'returned')) action = 'accept';
     }
     const instance = this.pool.next();
-    if (action === 'accept') {
+    if (action === 'accept' && item.topic === TWO_PERSON_TOPIC) {
+      // Two reviewers vote at the same moment on two instances: one decision, whichever commits second.
+      const other = (instance + 1) % this.pool.servers.length;
+      const answers = await Promise.all(
+        TWO_PERSON_REVIEWERS.map((name, i) => this.pool.ok(i === 0 ? instance : other, 'POST', `/proposals/${proposalId}/accept`, { decided_by: name })),
+      );
+      if (!answers.some((a) => a.status === 'accepted')) throw new Error(`two accepts of ${proposalId} answered ${JSON.stringify(answers)}`);
+      this.acked.decisions.set(proposalId, 'accepted');
+    } else if (action === 'accept') {
       const answer = await this.pool.ok(instance, 'POST', `/proposals/${proposalId}/accept`, by);
       if (answer.status !== 'accepted') throw new Error(`accept of ${proposalId} answered ${JSON.stringify(answer)}`);
       this.acked.decisions.set(proposalId, 'accepted');

@@ -10,14 +10,16 @@ import { InstancePool, type Json } from '../support/instance-pool.js';
 import { RecordingReceiver, type Receipt } from '../support/recording-receiver.js';
 import { until } from '../support/until.js';
 import { expectedEvents, missingWrites, peakOpenAsks, undelivered, unexplainedRepeatAsks, webhookProblems, type Seen } from './multi-instance-checks.js';
-import { newAcked, Workload, type Item, type Plan } from './multi-instance-workload.js';
+import { newAcked, TWO_PERSON_REVIEWERS, TWO_PERSON_TOPIC, Workload, type Item, type Plan } from './multi-instance-workload.js';
 
 /**
  * Three `expertq serve` processes on one PostgreSQL database, driven round-robin through the HTTP
  * API (submits, dedup races across instances, replies, accepts, rejects, send-backs) while two of
  * them are killed with SIGKILL at seeded moments and restarted. Afterwards everything an instance
  * acknowledged is there, whichever instance is asked; a dedup key made one request; no expert had
- * more open asks than the cap; every consumer got every event, each under one webhook-id. A long
+ * more open asks than the cap; every consumer got every event, each under one webhook-id. Refunds fall
+ * under a two-person review rule: their two accepts are cast at once on two instances and make one
+ * decision and one event per consumer. A long
  * poll on one instance wakes within a second of an accept made on another. MULTI_SEED replays a
  * run (the seed is printed).
  */
@@ -65,6 +67,8 @@ beforeAll(async () => {
       storage: { url_env: 'EXPERTQ_MULTI_DB', pool_size: 4 },
       defaults: { max_open_asks_per_expert: CAP, max_asks_per_expert_per_day: 1_000_000 },
       experts: EXPERTS,
+      // Refunds need two people's accepts (cast at once on two instances); one rejection rejects.
+      review: { rules: [{ name: 'two-person refunds', match: { topics: [TWO_PERSON_TOPIC] }, reviewers: [...TWO_PERSON_REVIEWERS], approvals: 2 }] },
     }),
   );
   const seen = new Set<string>();
@@ -154,7 +158,9 @@ describe('several instances on one PostgreSQL database', () => {
     // ---- cross-instance wake-up: a long poll on one instance, the accept on another ----
     const wakeups: number[] = [];
     for (let s = 0; s < INSTANCES; s++) {
-      const item: Item = { key: `wake-${s}`, expert: EXPERTS[s]!.id, topic: EXPERTS[s]!.topics[0]!, plan: 'accept', race: false };
+      // An expert whose topic one accept decides (not the two-person rule's).
+      const expert = EXPERTS.filter((e) => e.topics[0] !== TWO_PERSON_TOPIC)[s % 2]!;
+      const item: Item = { key: `wake-${s}`, expert: expert.id, topic: expert.topics[0]!, plan: 'accept', race: false };
       const request = await work.run(item, 'proposed');
       const waiter = p.call(s, 'GET', `/requests/${item.requestId}/wait?timeout_s=10`).then((answer) => ({ answer, at: Date.now() }));
       await p.ok(s, 'GET', `/requests/${item.requestId}`); // the wait is on its way before the accept
