@@ -16,6 +16,8 @@ import { FakeClock } from '../support/fake-clock.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
 import { CheckingTransport, Tracked } from './checking-transport.js';
 import { simChannels } from './sim-channels.js';
+import { checkVotes, SIM_REVIEW, simReviewer } from './sim-review.js';
+import { namedRules } from '../../src/config/review-rules-schema.js';
 import { DndSchedule } from './dnd-windows.js';
 import { AwayLog } from './protection-rules.js';
 import { EXPERT_IDS, MAX_OPEN, MAX_PER_DAY, ORG_TZ as TZ, QUIET, TOPICS, expertsFor, zoneOf } from './sim-experts.js';
@@ -63,6 +65,7 @@ export async function simulate(options: { seed: number; requests: number; engine
     defaults: { escalation_after: '1h', give_up_after: '10h', quiet_hours: QUIET, max_open_asks_per_expert: MAX_OPEN, max_asks_per_expert_per_day: MAX_PER_DAY },
     experts: expertsFor(0),
     topics: { security: { fallback: 'hal' } },
+    review: SIM_REVIEW,
   }));
   // Late March: the first days cross the spring DST change; October is reached by a long jump later.
   const clock = new FakeClock(Date.parse('2026-03-27T09:00:00Z'));
@@ -80,7 +83,7 @@ export async function simulate(options: { seed: number; requests: number; engine
   let store = await openEngine();
   const open = () => {
     const presence = async (expertId: string) => dnd.presenceAt(expertId, clock.now());
-    const opened: ExpertqService = composeService({ config, store, transport, log, clock, presence });
+    const opened: ExpertqService = composeService({ config, store, transport, log, clock, presence, review: { rules: namedRules(config.review.rules) } });
     checker.service = opened;
     return opened;
   };
@@ -210,7 +213,7 @@ export async function simulate(options: { seed: number; requests: number; engine
         const p = pick(pending);
         const accept = rand() < 0.8;
         figures[accept ? 'accepts' : 'rejects']!++;
-        await tryOp(() => service.decide(p.id, accept ? 'accepted' : 'rejected', { decided_by: 'sim-reviewer', ...(accept ? {} : { reason: 'no' }) }));
+        await tryOp(() => service.decide(p.id, accept ? 'accepted' : 'rejected', { decided_by: simReviewer(rand), ...(accept ? {} : { reason: 'no' }) }));
       }
     } else if (roll < 0.84) {
       // The 20 newest open requests.
@@ -257,6 +260,10 @@ export async function simulate(options: { seed: number; requests: number; engine
   }
   await advance(HOUR);
   await check();
+  const decided = (await Promise.all(['accepted', 'rejected'].map((status) => store.requests.list({ status: status as 'accepted', limit: 1_000_000 })))).flat();
+  const review = await checkVotes(store, decided.map((r) => r.id));
+  violations.push(...review.violations);
+  Object.assign(figures, { review_votes: review.votes, two_person_accepts: review.quorums });
   figures.asks_sent = checker.sent;
   Object.assign(figures, { asks_by_slack: slack.sent, asks_by_teams: teams.sent, asks_by_email: email.sent, moved_from_slack: slack.refused, moved_from_teams: teams.refused, moves_checked: moves.checked });
   for (const [rule, n] of Object.entries(checker.checked)) figures[`sends_checked_${rule}`] = n;
@@ -269,35 +276,4 @@ export async function simulate(options: { seed: number; requests: number; engine
   return { seed: options.seed, requests: figures.requests!, figures, violations, elapsedMs: Date.now() - started };
 }
 
-/** The per-send checks, as the report names them. */
-const SEND_CHECK_WORDS: Record<keyof CheckingTransport['checked'], string> = {
-  working_hours: 'working hours (expert zone)',
-  quiet_hours: 'quiet hours (org zone)',
-  away: 'away spells',
-  away_status: 'Slack away statuses',
-  dnd: 'Slack do-not-disturb windows',
-  mute: 'mute',
-  open_cap: 'max open asks',
-  daily_cap: 'max asks per day (expert zone)',
-  elements: 'the six ask elements',
-};
-
-/** The figures as the `npm run simulate` report prints them. */
-export function report(r: SimulationResult): string {
-  const n = (v: number | undefined) => (v ?? 0).toLocaleString('en-US');
-  const lines = Object.entries(r.figures).filter(([k]) => !k.startsWith('sends_')).map(([k, v]) => `  ${k.padEnd(20)} ${n(v)}`);
-  const dndGrace = `  sends in the first 5 minutes of a do-not-disturb window (expertq reads Slack every 5 minutes): ${n(r.figures.sends_dnd_grace)}`;
-  const awayGrace = `  sends in the first 5 minutes of a Slack away status (likewise): ${n(r.figures.sends_away_status_grace)}`;
-  const zones = Object.entries(r.figures).filter(([k]) => k.startsWith('sends_in_')).map(([k, v]) => `${k.slice('sends_in_'.length)} ${n(v)}`);
-  const checked = Object.entries(SEND_CHECK_WORDS).map(([rule, words]) => `  sends checked against ${words}: ${n(r.figures[`sends_checked_${rule}`])}`);
-  return [
-    `simulation: seed ${r.seed}, ${r.requests.toLocaleString('en-US')} requests, ${(r.elapsedMs / 1000).toFixed(1)} s`,
-    ...lines,
-    `  sends by expert zone: ${zones.join(', ')}`,
-    ...checked,
-    dndGrace,
-    awayGrace,
-    `  violations: ${r.violations.length}`,
-    ...r.violations.slice(0, 20).map((v) => `    ${v}`),
-  ].join('\n');
-}
+export { report } from './sim-report.js';

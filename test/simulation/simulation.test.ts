@@ -33,6 +33,10 @@ describe.each(ENGINES)('expert-protection simulation on %s', (engine) => {
     expect(result.figures.moved_from_slack).toBeGreaterThan(0);
     expect(result.figures.moved_from_teams).toBeGreaterThan(0);
     expect(result.figures.moves_checked).toBe(result.figures.moved_from_slack! + result.figures.moved_from_teams!);
+    // Security answers fall under a two-person review rule: votes were cast, and every accepted one
+    // had two different reviewers' accepts (a single accept never delivered one).
+    expect(result.figures.review_votes).toBeGreaterThan(0);
+    expect(result.figures.two_person_accepts).toBeGreaterThan(0);
     expect(result.violations).toEqual([]);
   }, Number(process.env.SIM_TIMEOUT_MS ?? 120_000));
 });
