@@ -168,6 +168,18 @@ export function createMetrics(service: ExpertqService): ServiceMetrics {
   const onTick = (seconds: number) => tick.observe(seconds);
   service.ticks.on('tick', onTick);
 
+  // Observed at each scrape from the decisions made since the last one (the service keeps them until then).
+  new Histogram({
+    name: 'expertq_review_decision_seconds',
+    help: 'Time from a proposal to its accept or reject, by the review rule that covered it (`none`: no rule).',
+    labelNames: ['rule'],
+    buckets: [60, 300, 900, 3600, 4 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600],
+    registers: [registry],
+    collect() {
+      for (const { rule, seconds } of service.counters.decisionTimes.splice(0)) this.observe({ rule }, seconds);
+    },
+  });
+
   const http = new Histogram({
     name: 'expertq_http_request_duration_seconds',
     help: 'HTTP request latency by method, route pattern and status code (long polls and streams included).',

@@ -41,7 +41,7 @@ export class ServiceBase implements Engine {
   readonly transportName: string;
   readonly threadedTransport: boolean;
   readonly review: ReviewSettings;
-  readonly counters: ServiceCounters = { reviewReminders: 0, rateLimitedSubmits: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map(), refusedInbound: new Map(), reviewVotes: new Map() };
+  readonly counters: ServiceCounters = { reviewReminders: 0, rateLimitedSubmits: 0, transportFailures: new Map(), llmFailures: new Map(), reuse: new Map(), refusedInbound: new Map(), reviewVotes: new Map(), decisionTimes: [] };
   /** Wall-clock time of the last scheduler tick (`/readyz`); null before the first. */
   lastTickAt: number | null = null;
   readonly transport: Transport;

@@ -74,6 +74,8 @@ describe('a two-person rule for security', () => {
     const metrics = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN}` } })).body;
     expect(metrics).toContain('expertq_review_votes_total{decision="accept"} 2');
     expect(metrics).toContain('expertq_review_votes_total{decision="reject"} 0');
+    // The time from proposal to decision, per rule: one decision under "security".
+    expect(metrics).toContain('expertq_review_decision_seconds_count{rule="security"} 1');
   });
 
   it('the same reviewer accepting twice changes nothing', async () => {

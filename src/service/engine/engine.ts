@@ -97,7 +97,12 @@ export interface ServiceCounters {
   refusedInbound: Map<string, number>;
   /** Reviewers' votes on proposals a review rule covers, by decision (`accept`, `reject`). */
   reviewVotes: Map<string, number>;
+  /** Proposals decided since the last scrape: the rule that covered each (`none`) and its seconds from proposal to decision. */
+  decisionTimes: Array<{ rule: string; seconds: number }>;
 }
+
+/** At most this many decision times wait for a scrape; with nobody scraping, the oldest go. */
+export const DECISION_TIMES_KEPT = 10_000;
 
 /** Adds one to a counter of a labelled count. */
 export function countOne(counts: Map<string, number>, key: string): void {

@@ -6,7 +6,7 @@
  */
 export { closeAsk, expertName, tellExpert, tellInThread } from './close-ask.js';
 export { expertTrail, failRequest } from './effects.js';
-export { type Attendance, audit, countOne, type Drafting, emitEvent, type Engine, type Intake, liveStates, nextDayStartOfAny, queueMessage, type ReviewSettings, type Roster, type Routing, type ServiceCounters, subscribersAmong, zoneOf } from './engine.js';
+export { type Attendance, audit, countOne, DECISION_TIMES_KEPT, type Drafting, emitEvent, type Engine, type Intake, liveStates, nextDayStartOfAny, queueMessage, type ReviewSettings, type Roster, type Routing, type ServiceCounters, subscribersAmong, zoneOf } from './engine.js';
 export { type KnownKeys, libraryKey, libraryTopics, quotaConsumers } from './known-keys.js';
 export { type AskSender, noteFirstAsk, withLeasedAsks } from './leased-messages.js';
 export { LlmBacklog } from './llm-backlog.js';

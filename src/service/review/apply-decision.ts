@@ -1,11 +1,11 @@
 import { composeAcceptedNotice } from '../../core/compose-ask.js';
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
+import { audit, countOne, DECISION_TIMES_KEPT, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
 import { recordAnswer } from '../library/index.js';
 import { proposalBody } from './proposal-body.js';
 import { updateReviewCard } from './review-channel.js';
-import type { Decider } from './review-rules.js';
+import { ruleFor, type Decider } from './review-rules.js';
 import type { ReviewerEdit } from './reviewer-edit.js';
 
 /** What deciding a proposal reads. */
@@ -53,6 +53,9 @@ export async function applyDecision(
   // The library entry this proposal was made of, if any.
   const reusedFrom = proposal.provenance.reused_from;
   if (reusedFrom !== undefined) countOne(engine.counters.reuse, status);
+  const times = engine.counters.decisionTimes;
+  times.push({ rule: ruleFor(engine.review, request)?.name ?? 'none', seconds: Math.max(0, now - proposal.created_at) / 1000 });
+  if (times.length > DECISION_TIMES_KEPT) times.shift();
 
   let decided: ProposalRecord = { ...proposal, status, decision };
   if (edit) {
