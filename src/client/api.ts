@@ -25,6 +25,9 @@ import type { Call } from './http.js';
 
 const at = (id: string) => encodeURIComponent(id);
 
+/** The answer to an accept or reject: the proposal, and in words what happened and what remains (a vote under a review rule leaves it pending). */
+export type DecidedProposal = Proposal & { message: string };
+
 /** A query string of the given parameters, leaving out those that are unset. */
 function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
@@ -50,10 +53,11 @@ export function expertqApi(call: Call) {
     requests: (filters: Record<string, string | number | undefined>) => call<Page<RequestRecord>>('GET', `/requests?${query(filters)}`),
     audit: (requestId: string) => call<AuditEntry[]>('GET', `/audit?request_id=${at(requestId)}`),
 
-    queue: () => call<QueueItem[]>('GET', '/queue'),
+    /** The proposals the caller may decide; `mine`: only those still waiting for the caller's vote. */
+    queue: (mine = false) => call<QueueItem[]>('GET', mine ? '/queue?mine=true' : '/queue'),
     proposal: (id: string) => call<Proposal>('GET', `/proposals/${at(id)}`),
-    accept: (id: string, body: AcceptBody) => call<Proposal>('POST', `/proposals/${at(id)}/accept`, body),
-    reject: (id: string, body: RejectBody) => call<Proposal>('POST', `/proposals/${at(id)}/reject`, body),
+    accept: (id: string, body: AcceptBody) => call<DecidedProposal>('POST', `/proposals/${at(id)}/accept`, body),
+    reject: (id: string, body: RejectBody) => call<DecidedProposal>('POST', `/proposals/${at(id)}/reject`, body),
     returnProposal: (id: string, body: ReturnBody) => call<Proposal>('POST', `/proposals/${at(id)}/return`, body),
 
     experts: () => call<Expert[]>('GET', '/experts'),

@@ -1,3 +1,4 @@
+import type { DecidedProposal } from '../client/api.js';
 import type { AnswerListQuery } from '../service/library/index.js';
 import type { AcceptBody, Answer, Expert, Page, Proposal, QueueItem, RejectBody, RequestRecord, ReturnBody, SubmitRequestBody, SubmitResult, Topic } from '../wire/types.js';
 
@@ -36,8 +37,10 @@ export interface McpBackend {
   proposal(id: string): Promise<Proposal>;
   experts(): Promise<ExpertItem[]>;
   topics(): Promise<TopicItem[]>;
-  queue(): Promise<QueueEntry[]>;
-  decide(id: string, decision: 'accept' | 'reject', body: DecisionBody): Promise<Proposal>;
+  /** The proposals the caller may decide, with their votes; `mine`: only those still waiting for the caller's vote. */
+  queue(mine: boolean): Promise<QueueEntry[]>;
+  /** A decision, or under a review rule a vote: the proposal afterwards (still pending while votes are missing) and what happened, in words. */
+  decide(id: string, decision: 'accept' | 'reject', body: DecisionBody): Promise<DecidedProposal>;
   returnProposal(id: string, body: ReturnBody & { decided_by: string }): Promise<Proposal>;
   searchAnswers(query: AnswerListQuery): Promise<Page<Answer>>;
 }

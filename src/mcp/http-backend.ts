@@ -23,7 +23,7 @@ export function httpBackend(client: Client): McpBackend {
     proposal: (proposalId) => call(() => api.proposal(proposalId)),
     experts: () => call(() => api.experts()),
     topics: () => call(() => api.topics()),
-    queue: () => call(() => api.queue()),
+    queue: (mine) => call(() => api.queue(mine)),
     decide: (proposalId, decision, body) => call(() => (decision === 'accept' ? api.accept(proposalId, body) : api.reject(proposalId, { ...body, reason: body.reason! }))),
     returnProposal: (proposalId, body) => call(() => api.returnProposal(proposalId, body)),
     searchAnswers: (query) => call(() => api.answers({ limit: query.limit, q: query.q || undefined, topic: query.topic || undefined })),

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Caller } from '../http/auth.js';
-import { decisionBy } from '../http/routes/proposals.js';
+import { decisionBy, deciderOf } from '../http/routes/proposals.js';
 import { submitRequestBody } from '../wire/schemas.js';
 import { actAsOwnConsumer, ownRequest } from '../http/scope.js';
 import type { ExpertqService } from '../service/expertq-service.js';
@@ -54,14 +54,15 @@ export function serviceBackend(service: ExpertqService, caller: Caller): McpBack
       allow('read_topics');
       return service.listTopics();
     },
-    async queue() {
+    async queue(mine) {
       allow('read_queue');
-      return service.queue();
+      // As GET /queue: what this caller may decide, as review rules see them.
+      return service.queue({ decider: deciderOf(caller, caller.name ?? 'admin'), mine });
     },
     async decide(id, decision, body) {
       allow('decide');
-      const status = decision === 'accept' ? 'accepted' : 'rejected';
-      return proposalBody(await service.decide(id, status, decisionBy(caller, body)));
+      const outcome = await service.decideOrVote(id, decision === 'accept' ? 'accepted' : 'rejected', decisionBy(caller, body));
+      return { ...(await service.reviewed([outcome.proposal]))[0]!, message: outcome.message };
     },
     async returnProposal(id, body) {
       allow('decide');

@@ -4,7 +4,12 @@ import { CliError } from '../cli-error.js';
 import { osUser, type CliContext } from '../context.js';
 import { librarySourceLine } from '../../core/describe-source.js';
 import { askedAsLine, outcomeOf, PAST } from '../describe-request.js';
-import type { ProposalBody, RequestWire } from '../wire.js';
+import { votesLine } from '../describe-votes.js';
+import type { ProposalBody } from '../wire.js';
+import type { DecidedProposal } from '../../client/api.js';
+
+/** An accept's or reject's answer; `message` may be missing from an older server, and from a send back. */
+type Decided = Omit<DecidedProposal, 'message'> & { message?: string };
 
 function readAnswerFile(path: string): string {
   try {
@@ -21,9 +26,11 @@ const alreadyDecided = (p: ProposalBody) =>
 export function addReviewCommands({ program, say, client, json, print }: CliContext): void {
   /**
    * Accept, reject and return answer 200 with the proposal as it is when it was decided before (a
-   * no-op): look first, so a second `accept` says it changed nothing and exits 1.
+   * no-op): look first, so a second `accept` says it changed nothing and exits 1. Under a review rule
+   * an accept or reject may be a vote that leaves the proposal pending; the server's `message` says
+   * where the vote stands, and a vote that changed nothing (the same person again) exits 1 as well.
    */
-  const decide = async (id: string, verb: 'accept' | 'reject' | 'return', body: Record<string, unknown>): Promise<ProposalBody> => {
+  const decide = async (id: string, verb: 'accept' | 'reject' | 'return', body: Record<string, unknown>): Promise<Decided> => {
     const c = client();
     const path = `/proposals/${encodeURIComponent(id)}`;
     // A token that may not read proposals gets the decision's own 403 below, which says what it may not do.
@@ -32,23 +39,31 @@ export function addReviewCommands({ program, say, client, json, print }: CliCont
       throw error;
     });
     if (before && before.status !== 'pending') throw alreadyDecided(before);
-    const p = await c.post<ProposalBody>(`${path}/${verb}`, body);
+    const p = await c.post<Decided>(`${path}/${verb}`, body);
+    if (p.status === 'pending' && verb !== 'return') {
+      if (before && JSON.stringify(before.votes ?? []) === JSON.stringify(p.votes ?? [])) throw new CliError(`${p.id}: ${p.message ?? 'nothing changed.'}`);
+      return p;
+    }
     if (outcomeOf(p) !== verb) throw alreadyDecided(p); // decided otherwise by someone else between the two calls
     return p;
   };
-  const decided = (p: ProposalBody) =>
-    print(p, () => say(`${p.id} is ${p.status} (by ${p.decision!.decided_by}${p.decision!.reason ? `: ${p.decision!.reason}` : ''})`));
+  const decided = (p: Decided) =>
+    print(p, () => {
+      if (p.status === 'pending') return say(`${p.id}: ${p.message}`);
+      say(`${p.id} is ${p.status} (by ${p.decision!.decided_by}${p.decision!.reason ? `: ${p.decision!.reason}` : ''})`);
+      // "Accepted." says nothing the line above does not; a decision under a review rule says how it was reached.
+      if (p.message && !/^(Accepted|Rejected)\.$/.test(p.message)) say(`  ${p.message}`);
+    });
 
   program
     .command('queue')
-    .description('list pending proposals with their question and answer')
-    .action(async () => {
-      const c = client();
-      const pending = await c.get<ProposalBody[]>('/proposals?status=pending');
-      const rows = await Promise.all(pending.map(async (p) => ({ proposal: p, request: await c.get<RequestWire>(`/requests/${p.request_id}`) })));
-      print(rows, () => {
-        if (rows.length === 0) return say('Nothing pending');
-        for (const { proposal, request } of rows) {
+    .description('list the pending proposals you may decide, with their question, answer and votes')
+    .option('--mine', 'only those still waiting for your vote')
+    .action(async (opts: { mine?: boolean }) => {
+      const items = await client().api.queue(opts.mine === true);
+      print(items, () => {
+        if (items.length === 0) return say('Nothing pending');
+        for (const { proposal, request } of items) {
           say(`${proposal.id}  (request ${request.id}, topic "${request.topic}", from ${request.consumer_id})`);
           say(`  Question: ${request.question}`);
           const askedAs = askedAsLine(request);
@@ -60,6 +75,8 @@ export function addReviewCommands({ program, say, client, json, print }: CliCont
           const llm = proposal.provenance.llm;
           if (llm?.structured) say(`  Structured (confidence ${proposal.confidence}): ${JSON.stringify(proposal.structured)}`);
           else if (llm) say('  Structured: not by the LLM (it fell back; see the audit)');
+          const votes = votesLine(proposal);
+          if (votes) say(`  ${votes}`);
           say();
         }
       });
