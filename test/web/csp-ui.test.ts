@@ -1,28 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { card, HAVE_CHROMIUM, propose, signIn, TIMEOUT, useBrowserServer } from '../support/browser.js';
-
-/**
- * Records every CSP violation the page reports and every console error, from the first byte of every
- * document the page loads (signing in navigates). The watcher is added through the DevTools protocol,
- * so the policy under test does not block it.
- */
-async function watchPolicy(page: Page): Promise<{ violations: string[]; consoleErrors: string[] }> {
-  const violations: string[] = [];
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    // Before the token is typed the UI asks the API who it is and is told 401: that is the sign-in prompt.
-    if (message.type() === 'error' && !/status of 401/.test(message.text())) consoleErrors.push(message.text());
-  });
-  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
-  // A string: the test's TypeScript has no DOM types.
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) => {
-      window.reportViolation(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
-    });`,
-  });
-  return { violations, consoleErrors };
-}
+import { watchPolicy } from './watch-policy.js';
 
 /** The approval UI under the server's Content-Security-Policy: every main page works and nothing is blocked. */
 describe.runIf(HAVE_CHROMIUM)('approval UI under the Content-Security-Policy', { timeout: TIMEOUT }, () => {

@@ -5,7 +5,7 @@ const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, t
 
 describe('commandFor', () => {
   it('maps the queue letters', () => {
-    expect(['j', 'k', 'a', 'r', 'n', 'o', '?'].map((k) => commandFor(press(k)))).toEqual(['next', 'prev', 'accept', 'reject', 'note', 'open', 'help']);
+    expect(['j', 'k', 'a', 'r', 'n', 'o', 'm', '?'].map((k) => commandFor(press(k)))).toEqual(['next', 'prev', 'accept', 'reject', 'note', 'open', 'mine', 'help']);
   });
 
   it('leaves letters typed into a field alone, but Escape still leaves the field', () => {
@@ -34,7 +34,7 @@ describe('commandFor', () => {
 
   it('lists every letter it handles in the ? overlay', () => {
     const listed = SHORTCUTS.flatMap((s) => s.keys);
-    for (const key of ['j', 'k', 'a', 'r', 'n', 'o', '?', 'Esc']) expect(listed).toContain(key);
+    for (const key of ['j', 'k', 'a', 'r', 'n', 'o', 'm', '?', 'Esc']) expect(listed).toContain(key);
   });
 });
 

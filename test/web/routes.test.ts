@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersHash, parseRoute } from '../../web/src/routes.js';
+import { answersHash, parseRoute, queueHash } from '../../web/src/routes.js';
 
 describe('the Answers page address', () => {
   it('a shared search link opens the page with its words, topic and status; empty filters are left out of the link', () => {
@@ -13,5 +13,14 @@ describe('the Answers page address', () => {
       view: 'answers',
       filters: { q: 'refund & credit', topic: 'Billing', status: 'any' },
     });
+  });
+});
+
+describe('the queue address', () => {
+  it('"Waiting for my vote" is a link one can keep; without it, the whole queue', () => {
+    expect(parseRoute(queueHash(true))).toEqual({ view: 'queue', mine: true });
+    expect(parseRoute(queueHash(false))).toEqual({ view: 'queue' });
+    expect(parseRoute('#/?mine=false')).toEqual({ view: 'queue' });
+    expect(parseRoute('')).toEqual({ view: 'queue' });
   });
 });

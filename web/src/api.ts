@@ -2,7 +2,7 @@ import { expertqApi } from '../../src/client/api.js';
 import { authHeaders, httpCall, type CallFailure } from '../../src/client/http.js';
 import type { AnswerFilters, RequestFilters } from './routes.js';
 import { SseParser } from './sse.js';
-import type { ErrorBody, Me, Page, QueueItem, RequestRecord, SignInState } from './wire.js';
+import type { DecidedProposal, ErrorBody, Me, Page, QueueItem, RequestRecord, SignInState } from './wire.js';
 
 export type { Me, SignInState } from './wire.js';
 /** Sign-in through the organisation's identity provider, when the server offers it. */
@@ -69,13 +69,16 @@ export async function signOutSession(): Promise<void> {
 /** The API calls the UI makes, with the reviewer's token, or with none (signed in by cookie, or authentication off). */
 export function apiClient(token: string | null) {
   // A signed-in reviewer's session cookie goes with every call to this origin (and nowhere else).
-  const api = expertqApi(httpCall({ base: '', token, init: { cache: 'no-store', credentials: 'same-origin' }, fail: failureOf }));
+  const call = httpCall({ base: '', token, init: { cache: 'no-store', credentials: 'same-origin' }, fail: failureOf });
+  const api = expertqApi(call);
   return {
     me: api.me,
-    queue: api.queue,
+    /** `GET /queue`; with `mine`, only what still waits for this reviewer's vote. */
+    queue: (mine = false) => call<QueueItem[]>('GET', mine ? '/queue?mine=true' : '/queue'),
     returnProposal: api.returnProposal,
-    accept: api.accept,
-    reject: api.reject,
+    /** Accept and reject answer the proposal and, in words, what the decision did and what remains. */
+    accept: (id: string, body: Parameters<typeof api.accept>[1]) => api.accept(id, body) as Promise<DecidedProposal>,
+    reject: (id: string, body: Parameters<typeof api.reject>[1]) => api.reject(id, body) as Promise<DecidedProposal>,
     proposal: api.proposal,
     request: api.request,
     audit: api.audit,
@@ -106,16 +109,17 @@ export function apiClient(token: string | null) {
     retireAnswer: api.retireAnswer,
 
     /**
-     * Reads `GET /queue/events` until it ends, the signal aborts, or nothing (not even a heartbeat)
-     * arrives for `silenceMs`; calls `onQueue` with every queue it announces. Throws Unauthorized on 401.
+     * Reads `GET /queue/events` (with `mine`, only what waits for this reviewer's vote) until it ends,
+     * the signal aborts, or nothing (not even a heartbeat) arrives for `silenceMs`; calls `onQueue`
+     * with every queue it announces. Throws Unauthorized on 401.
      */
-    async streamQueue(onQueue: (items: QueueItem[]) => void, signal: AbortSignal, silenceMs = 25_000): Promise<void> {
+    async streamQueue(onQueue: (items: QueueItem[]) => void, signal: AbortSignal, { mine = false, silenceMs = 25_000 } = {}): Promise<void> {
       const stop = new AbortController();
       const abort = () => stop.abort();
       signal.addEventListener('abort', abort, { once: true });
       let timer = setTimeout(abort, silenceMs);
       try {
-        const res = await fetch(`${BASE}/queue/events`, { headers: authHeaders(token, { accept: 'text/event-stream' }), cache: 'no-store', credentials: 'same-origin', signal: stop.signal });
+        const res = await fetch(`${BASE}/queue/events${mine ? '?mine=true' : ''}`, { headers: authHeaders(token, { accept: 'text/event-stream' }), cache: 'no-store', credentials: 'same-origin', signal: stop.signal });
         if (!res.ok) throw await failure(res);
         if (!res.body) throw new Error('This browser cannot read a streamed response.');
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, Unauthorized, type Api } from './api.js';
 import { parseRoute, type Route } from './routes.js';
-import type { QueueItem } from './wire.js';
+import type { Proposal, QueueItem } from './wire.js';
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -42,15 +42,18 @@ export interface LiveQueue {
   unreachableSince: number | null;
   /** Takes a proposal off the screen now; the server's next queue will agree once the decision lands. */
   hide(id: string): void;
-  /** Puts it back (the decision failed) and re-reads the queue. */
+  /** Puts it back (the decision failed, or it still waits for other votes) and re-reads the queue. */
   unhide(id: string): void;
+  /** Shows what a decision answered of a proposal still pending (its new votes) until the server's next queue. */
+  update(proposal: Proposal): void;
 }
 
 /**
- * The pending queue, kept current by the server's event stream; while the stream is down it re-reads
- * `GET /queue` at most 5 s apart and reconnects. A 401 anywhere calls `onUnauthorized`.
+ * The pending queue (with `mine`, only what waits for this reviewer's vote), kept current by the
+ * server's event stream; while the stream is down it re-reads `GET /queue` at most 5 s apart and
+ * reconnects. A 401 anywhere calls `onUnauthorized`.
  */
-export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
+export function useLiveQueue(api: Api, onUnauthorized: () => void, mine = false): LiveQueue {
   const [items, setItems] = useState<QueueItem[] | null>(null);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [unreachableSince, setUnreachableSince] = useState<number | null>(null);
@@ -64,6 +67,9 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
 
   useEffect(() => {
     const stop = new AbortController();
+    // Another filter is another queue: nothing is shown of it until the server says what it holds.
+    latest.current = [];
+    setItems(null);
     const run = async () => {
       for (let failures = 0; !stop.signal.aborted; ) {
         try {
@@ -72,7 +78,7 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
             setConnection('live');
             setUnreachableSince(null);
             show(list);
-          }, stop.signal);
+          }, stop.signal, { mine });
         } catch (error) {
           if (error instanceof Unauthorized) return onUnauthorized();
         }
@@ -82,7 +88,7 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
         await pause(Math.min(5_000, 1_000 * failures), stop.signal);
         if (stop.signal.aborted) return;
         try {
-          show(await api.queue());
+          show(await api.queue(mine));
           setUnreachableSince(null);
         } catch (error) {
           if (error instanceof Unauthorized) return onUnauthorized();
@@ -93,7 +99,7 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
     };
     void run();
     return () => stop.abort();
-  }, [api, onUnauthorized]);
+  }, [api, onUnauthorized, mine]);
 
   return {
     items,
@@ -106,9 +112,15 @@ export function useLiveQueue(api: Api, onUnauthorized: () => void): LiveQueue {
     unhide(id) {
       hidden.current.delete(id);
       show(latest.current);
-      api.queue().then(show, (error: unknown) => {
+      api.queue(mine).then(show, (error: unknown) => {
         if (error instanceof Unauthorized) onUnauthorized();
       });
+    },
+    update(proposal) {
+      const known = latest.current.find((item) => item.proposal.id === proposal.id);
+      // The stream may already have shown later votes than this answer carries.
+      if (!known || (known.proposal.votes?.length ?? 0) > (proposal.votes?.length ?? 0)) return;
+      show(latest.current.map((item) => (item === known ? { ...item, proposal: { ...item.proposal, ...proposal } } : item)));
     },
   };
 }

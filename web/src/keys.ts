@@ -1,5 +1,5 @@
 /** What a key press asks the queue to do. */
-export type Command = 'next' | 'prev' | 'accept' | 'reject' | 'note' | 'open' | 'help' | 'escape';
+export type Command = 'next' | 'prev' | 'accept' | 'reject' | 'note' | 'open' | 'mine' | 'help' | 'escape';
 
 /** Where the key was pressed: a text field, a button or link (which own Enter and Space), or elsewhere. */
 export type KeyTarget = 'field' | 'control' | 'other';
@@ -22,11 +22,12 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; does: string }> = [
   { keys: ['n'], does: 'Write a note, then Enter to accept' },
   { keys: ['r'], does: 'Reject: type the reason, then Enter' },
   { keys: ['o'], does: 'Open the request and its audit trail' },
+  { keys: ['m'], does: 'Show only what waits for my vote, or everything again' },
   { keys: ['Esc'], does: 'Cancel, leave a field, or go back to the queue' },
   { keys: ['?'], does: 'Show these shortcuts' },
 ];
 
-const LETTERS: Record<string, Command> = { j: 'next', k: 'prev', a: 'accept', r: 'reject', n: 'note', o: 'open', '?': 'help' };
+const LETTERS: Record<string, Command> = { j: 'next', k: 'prev', a: 'accept', r: 'reject', n: 'note', o: 'open', m: 'mine', '?': 'help' };
 
 /**
  * Maps a key press to a queue command, or null to leave it to the browser. Letters typed into a field

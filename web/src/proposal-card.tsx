@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { AcceptForm } from './accept-form.js';
 import { AnswerEdit } from './answer-edit.js';
+import { CardVotes } from './card-votes.js';
 import { useCardDrafts } from './card-drafts.js';
 import type { Decide, OpenForm } from './decision.js';
 import { editedAnswer } from './edited-answer.js';
@@ -36,7 +37,7 @@ export interface ProposalCardProps {
 
 /**
  * One pending proposal: what was asked, by whom and why; the expert's answer verbatim; its structured
- * form and confidence; and the decision controls. The card keeps what the reviewer types (note, edit,
+ * form and confidence; the votes so far under a review rule; and the decision controls. The card keeps what the reviewer types (note, edit,
  * reason, instructions) itself. It is the keyboard's unit of selection (roving tabindex: only the
  * selected card is in the Tab order, j/k move between them).
  */
@@ -106,6 +107,7 @@ export function ProposalCard(props: ProposalCardProps) {
 
         <EarlierAnswers history={item.history} />
         <ProposalFacts item={item} verbatim={verbatim} />
+        <CardVotes proposal={proposal} now={props.now} />
 
         {props.form === 'return' ? (
           <SendBackForm

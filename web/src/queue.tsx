@@ -17,6 +17,9 @@ export interface QueueViewProps {
   onSelect: (id: string | null) => void;
   /** Resolves false when the decision did not go ahead (no name given, or the call failed). */
   decide: Decide;
+  /** Only what still waits for this reviewer's vote is shown. */
+  mine: boolean;
+  onMine: (mine: boolean) => void;
 }
 
 /**
@@ -72,6 +75,10 @@ export function QueueView(props: QueueViewProps) {
       target: keyTarget(event.target), dialogOpen: dialogOpen(),
     });
     if (!command || command === 'help') return;
+    if (command === 'mine') {
+      event.preventDefault();
+      return props.onMine(!props.mine);
+    }
     const item = items?.find((i) => i.proposal.id === selected);
     if (command === 'next' || command === 'prev') {
       event.preventDefault();
@@ -99,21 +106,30 @@ export function QueueView(props: QueueViewProps) {
   }, []);
 
   const count = items?.length ?? 0;
+  const pending = props.mine ? 'waiting for your vote' : 'pending';
   return (
     <section class="queue" aria-labelledby="queue-title">
       <div class="view-head">
         <h1 id="queue-title">Review queue</h1>
         <p class="view-sub">
-          {items === null ? 'Loading…' : props.unreachable ? (count === 0 ? 'Pending: unknown' : `${count} pending when last seen`) : `${count} pending`}
+          {items === null ? 'Loading…' : props.unreachable ? (count === 0 ? 'Pending: unknown' : `${count} ${pending} when last seen`) : `${count} ${pending}`}
           <LiveBadge connection={props.connection} />
         </p>
+        <button type="button" class="filter" aria-pressed={props.mine} aria-keyshortcuts="m" onClick={() => props.onMine(!props.mine)} title="Only the proposals that still wait for your vote">
+          Waiting for my vote <kbd aria-hidden="true">m</kbd>
+        </button>
       </div>
       {props.unreachable && count === 0 ? (
         <div class="empty card" role="status">
           <h2>Queue unknown</h2>
           <p class="muted">The server cannot be reached, so there is no way to tell what is pending. This page reconnects by itself.</p>
         </div>
-      ) : items === null ? null : count === 0 ? (
+      ) : items === null ? null : count === 0 && props.mine ? (
+        <div class="empty card" role="status">
+          <h2>Nothing waits for your vote</h2>
+          <p class="muted">Proposals you may decide and have not voted on appear here; the whole queue is one key away (m).</p>
+        </div>
+      ) : count === 0 ? (
         <div class="empty card" role="status">
           <h2>Nothing pending</h2>
           <p class="muted">New proposals appear here as soon as experts answer; no need to reload.</p>

@@ -14,14 +14,15 @@ export interface AnswerFilters {
 }
 
 export type Route =
-  | { view: 'queue' }
+  /** `mine`: only what still waits for this reviewer's vote. */
+  | { view: 'queue'; mine?: true }
   | { view: 'answers'; filters: AnswerFilters }
   | { view: 'experts' }
   | { view: 'requests'; filters: RequestFilters }
   | { view: 'request'; id: string };
 
 /**
- * Hash routes (`#/`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`,
+ * Hash routes (`#/`, `#/?mine=true`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`,
  * `#/answers?q=…&topic=…&status=…`):
  * the static server only ever serves index.html, and a filtered history is a link one can share.
  */
@@ -40,7 +41,12 @@ export function parseRoute(hash: string): Route {
     const get = (key: string) => query.get(key) ?? '';
     return { view: 'requests', filters: { status: get('status'), topic: get('topic'), consumer_id: get('consumer_id'), q: get('q') } };
   }
-  return { view: 'queue' };
+  return new URLSearchParams(search).get('mine') === 'true' ? { view: 'queue', mine: true } : { view: 'queue' };
+}
+
+/** The hash of the queue, all of it or only what waits for this reviewer's vote. */
+export function queueHash(mine: boolean): string {
+  return mine ? '#/?mine=true' : '#/';
 }
 
 function withQuery(path: string, filters: object): string {

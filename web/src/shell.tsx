@@ -13,6 +13,7 @@ import { QueueView } from './queue.js';
 import { RequestView } from './request-view.js';
 import { RequestsView } from './requests-view.js';
 import { useReviewerName } from './reviewer-name.js';
+import { queueHash } from './routes.js';
 import { TopBar } from './top-bar.js';
 
 export interface ShellProps {
@@ -28,7 +29,8 @@ export function Shell(props: ShellProps) {
   const api = useMemo(() => apiClient(props.token), [props.token]);
   const route = useRoute();
   const now = useNow();
-  const queue = useLiveQueue(api, onUnauthorized);
+  const mine = route.view === 'queue' && route.mine === true;
+  const queue = useLiveQueue(api, onUnauthorized, mine);
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const tokenName = props.me.name;
@@ -95,7 +97,7 @@ export function Shell(props: ShellProps) {
         ) : route.view === 'experts' ? (
           <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} isAdmin={props.me.role === 'admin'} mutedBy={tokenName ?? (names.name || null)} />
         ) : (
-          <QueueView items={queue.items} connection={queue.connection} unreachable={queue.unreachableSince !== null} now={now} selected={selected} onSelect={setSelected} decide={decide} />
+          <QueueView items={queue.items} connection={queue.connection} unreachable={queue.unreachableSince !== null} now={now} selected={selected} onSelect={setSelected} decide={decide} mine={mine} onMine={(on) => (location.hash = queueHash(on))} />
         )}
       </main>
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />

@@ -1,4 +1,4 @@
-import type { RequestRecord as ServedRequest } from '../../src/wire/types.js';
+import type { Proposal, RequestRecord as ServedRequest } from '../../src/wire/types.js';
 
 /** The API's wire shapes, inferred from the server's own zod schemas (types only: nothing is bundled). */
 export type { Answer, AnswerStats, AuditEntry, ErrorBody, Expert, Me, Page, Proposal, QueueItem, SignInState, Waiting } from '../../src/wire/types.js';
@@ -11,3 +11,9 @@ export type AskedExpert = Pick<ServedRequest['asked'][number], 'expert_id' | 'ex
  * with a server that does not send them yet: the UI then says nothing about why the request waits.
  */
 export type RequestRecord = Omit<ServedRequest, 'waiting' | 'gives_up_at' | 'asked'> & Partial<Pick<ServedRequest, 'waiting' | 'gives_up_at'>> & { asked?: AskedExpert[] };
+
+/** One reviewer's vote on a proposal a review rule covers. */
+export type Vote = NonNullable<Proposal['votes']>[number];
+
+/** The answer to an accept or reject: the proposal, and what the decision did and what remains ("Approval recorded: 1 of 2, …"). */
+export type DecidedProposal = Proposal & { message?: string };
