@@ -12,7 +12,8 @@ function votesNote(p: QueueEntry['proposal']): string {
   if (votes.length === 0 && needed <= 1) return '';
   const accepts = votes.filter((v) => v.decision === 'accept').length;
   const who = votes.map((v) => `${v.by} ${v.decision === 'accept' ? 'accepted' : 'rejected'}`);
-  return ` (votes ${accepts}/${needed}${who.length > 0 ? `: ${who.join(', ')}` : ''})`;
+  const still = p.may_vote && p.may_vote.length > 0 ? `; may still vote: ${p.may_vote.join(', ')}` : '';
+  return ` (votes ${accepts}/${needed}${who.length > 0 ? `: ${who.join(', ')}` : ''}${still})`;
 }
 
 /** What an accept or reject did, in one line: still pending while a review rule waits for more votes. */

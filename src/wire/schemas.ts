@@ -99,6 +99,7 @@ export const proposal = z
       .optional()
       .describe('Where reviewers read it, while review rules are configured: the votes cast on it under its rule, in order (empty when no rule covers it, or after an edit restarted the count).'),
     approvals_needed: z.number().int().optional().describe('Where reviewers read it, while review rules are configured: how many distinct people must accept it (1 when no rule covers it).'),
+    may_vote: z.array(z.string()).optional().describe('Where reviewers read it, while a review rule covers it and it is pending: the rule\'s reviewers and sign-offs who have not voted yet (a group stays listed while any member may).'),
   })
   .meta({ id: 'ContextProposal' });
 

@@ -26,6 +26,7 @@ export function CardVotes({ proposal, now }: { proposal: Proposal; now: number }
         {rejects > 0 ? <span>, {plural(rejects, 'rejection')}</span> : null}
         {accepts < needed ? <span class="muted"> · waiting for {plural(needed - accepts, 'more reviewer')}</span> : null}
       </p>
+      {proposal.may_vote && proposal.may_vote.length > 0 ? <p class="muted">May still vote: {proposal.may_vote.join(', ')}</p> : null}
       {votes.length === 0 ? (
         <p class="muted">No votes yet.</p>
       ) : (

@@ -2,7 +2,7 @@ import type { ProposalRecord } from '../../domain/records.js';
 import type { Reads, VoteRecord } from '../../store/store.js';
 import type { Engine } from '../engine/index.js';
 import { proposalBody, type ProposalBody } from './proposal-body.js';
-import { mayDecide, personOf, ruleFor, type Decider, type ReviewRule } from './review-rules.js';
+import { entryIdentities, entryText, mayDecide, personOf, ruleFor, type Decider, type ReviewRule } from './review-rules.js';
 
 /** A vote as the API shows it. */
 export interface VoteBody {
@@ -17,12 +17,22 @@ export interface VoteBody {
  * A proposal as reviewers see it: with review rules configured, the votes cast on it and how many
  * accepts it needs (1 when no rule covers it); without rules, as it always was.
  */
-export type ReviewedProposal = ProposalBody & { votes?: VoteBody[]; approvals_needed?: number };
+export type ReviewedProposal = ProposalBody & { votes?: VoteBody[]; approvals_needed?: number; may_vote?: string[] };
 
 /** The proposal's body with its votes and the approvals its rule needs, while any review rule is configured. */
 export function withVotes(review: Pick<Engine['review'], 'rules'>, body: ProposalBody, votes: readonly VoteRecord[], rule: ReviewRule | null): ReviewedProposal {
   if ((review.rules ?? []).length === 0) return body;
-  return { ...body, votes: votes.map(voteBody), approvals_needed: rule?.approvals ?? 1 };
+  return { ...body, votes: votes.map(voteBody), approvals_needed: rule?.approvals ?? 1, ...(rule && body.status === 'pending' ? { may_vote: stillMayVote(rule, votes) } : {}) };
+}
+
+/** The rule's reviewers and sign-offs who have not voted (a group stays: its other members may). */
+function stillMayVote(rule: ReviewRule, votes: readonly VoteRecord[]): string[] {
+  const voted = new Set(votes.map((v) => v.person));
+  const entries = [...rule.reviewers, ...rule.require];
+  return [...new Set(entries.filter((entry) => {
+    const identities = entryIdentities(entry);
+    return !identities.some((i) => voted.has(i) || voted.has(`person:${i}`));
+  }).map(entryText))];
 }
 
 export const voteBody = (v: VoteRecord): VoteBody => ({ by: v.by, decision: v.decision, note: v.note, reason: v.reason, at: new Date(v.at).toISOString() });
