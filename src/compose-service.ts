@@ -54,7 +54,7 @@ export function composeService(options: ComposeServiceOptions): ExpertqService {
     {
       onUndeliverable: (tx, message, code, now) => askUndeliverable(service, tx, message.ask_id!, code, now, message.channel ?? null),
       afterOutcomes: () => deliveries.kick(),
-      reviewCard: (proposalId, now) => reviewCardOf(service.store, proposalId, now),
+      reviewCard: (proposalId, now) => reviewCardOf(service.store, proposalId, now, service),
       onFailure: (code) => countOne(service.counters.transportFailures, code),
     },
     { instanceId: service.instanceId },
@@ -142,7 +142,7 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
       reply: (reply) => service.receiveInbound(reply),
       review: (action) => service.reviewFromChat(action, action.via === 'teams' ? TEAMS_REVIEW : SLACK_REVIEW),
       answerOf: async (id) => (await service.store.proposals.get(id))?.answer ?? null,
-      reviewCard: (id) => reviewCardOf(service.store, id, clock.now()),
+      reviewCard: (id) => reviewCardOf(service.store, id, clock.now(), service),
       home: (id) => service.expertHome(id),
       setAway: (id, away) => service.awayFromChat(id, away),
       autoReply: (notice) => service.receiveNotice({ kind: 'auto_reply', ...notice }),

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { EMAIL_REVIEW } from './service/review/index.js';
+import { EMAIL_REVIEW, reviewCardOf } from './service/review/index.js';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigError, type Config, type Secrets } from './config/load-config.js';
 import type { Store } from './store/store.js';
 import { AddressedChannel } from './transport/addressed-channel.js';
 import { ChannelSet } from './transport/channel-set.js';
+import { votesLines } from './transport/review-card-text.js';
 import type { AddressBook, Transport } from './transport/transport.js';
 import type { EmailChannel } from './transport/email/email-channel.js';
 import type { TeamsChannel } from './transport/teams/teams-channel.js';
@@ -125,7 +126,8 @@ export function emailEvents(email: EmailChannel, inboundToken: string | null, se
       const request = proposal && (await service.store.requests.get(proposal.request_id));
       if (!proposal || !request) return { status: 404, why: 'The answer it is about no longer exists.' };
       if (proposal.status !== 'pending') return { status: 409, why: `The answer was ${proposal.status} already, by ${proposal.decision?.decided_by ?? 'someone'}.` };
-      return { action: link.action, question: request.question, expertName: proposal.provenance.expert_name, answer: proposal.answer };
+      const card = await reviewCardOf(service.store, proposal.id, service.clock.now(), service);
+      return { action: link.action, question: request.question, expertName: proposal.provenance.expert_name, answer: proposal.answer, votes: card ? votesLines(card) : [] };
     },
     async review(value, fields) {
       const link = email.reviewLink(value);
@@ -136,6 +138,9 @@ export function emailEvents(email: EmailChannel, inboundToken: string | null, se
         { proposalId: link.proposalId, userId: link.reviewer, userName: link.reviewer, action: link.action, reason: fields.reason, instructions: fields.instructions, eventId: reviewEvent(value) },
         EMAIL_REVIEW,
       );
+      // Under a review rule the page says where the vote stands ("Approval recorded: 1 of 2…") or what it decided.
+      if (outcome.outcome === 'recorded') return { status: 200, title: 'Vote recorded', message: outcome.message };
+      if (outcome.outcome === 'decided' && outcome.rule !== undefined && link.action !== 'return') return { status: 200, title: 'Done', message: outcome.message };
       if (outcome.outcome === 'decided') return { status: 200, title: 'Done', message: link.action === 'accept' ? 'The answer is accepted and on its way to the consumer.' : link.action === 'reject' ? 'The answer is rejected.' : 'The answer went back to the expert with your instructions.' };
       if (outcome.outcome === 'duplicate') return { status: 409, title: 'This link was used already', message: 'Nothing more was decided.' };
       return { status: outcome.outcome === 'already_decided' ? 409 : 403, title: 'Nothing was decided', message: outcome.message };

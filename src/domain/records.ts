@@ -161,7 +161,9 @@ export type MessagePurpose =
   // The Slack review channel: a card per pending proposal, its update, reminders.
   | 'review_card' | 'review_update' | 'review_reminder'
   // Review by email: a pending proposal mailed to one of `email.reviewers` (its `expert_id` is their address).
-  | 'review_mail';
+  | 'review_mail'
+  // A review rule's reviewer told in a Slack or Teams direct chat (its `expert_id` is their user id there).
+  | 'review_notice';
 
 /** A direct message to an expert, queued in the same transaction as the state change that causes it. */
 export interface MessageRecord {

@@ -1,7 +1,8 @@
 import type { ExpertChannel } from '../domain/channels.js';
 import { TransportError, type AddressBook, type Inbound, type InboundReply, type OutboundMessage, type Transport } from './transport.js';
 
-const REVIEW_PURPOSES = new Set(['review_card', 'review_update', 'review_reminder', 'review_mail']);
+// A review rule's reviewer is addressed by their id on the channel (`review_notice`), not as an expert.
+const REVIEW_PURPOSES = new Set(['review_card', 'review_update', 'review_reminder', 'review_mail', 'review_notice']);
 
 /**
  * A channel that knows people by their address on it (a Slack user id, an email address), in front of

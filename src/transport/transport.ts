@@ -38,6 +38,17 @@ export interface ReviewCard {
   decision: { outcome: 'accepted' | 'rejected' | 'returned' | 'withdrawn'; by: string; at: string; detail: string | null } | null;
   /** Set when the request passed its give-up time while the proposal waited for review: why it still waits. */
   overdue: string | null;
+  /** Under a review rule: the votes so far and who has yet to vote; absent or null for a proposal no rule covers. */
+  review?: ReviewCardVotes | null;
+}
+
+/** Where the vote on a proposal stands, as the review messages show it. */
+export interface ReviewCardVotes {
+  rule: string;
+  approvalsNeeded: number;
+  votes: Array<{ by: string; decision: 'accept' | 'reject'; at: string }>;
+  /** The rule's reviewers (and required sign-offs) who have not voted, as the rule names them. */
+  stillToVote: string[];
 }
 
 /** What a transport reports back for a message it posted. */
@@ -107,10 +118,15 @@ export interface ReviewAction {
   via?: 'teams' | undefined;
 }
 
-/** What became of a review action; `refused` and `already_decided` carry a sentence for the user. */
+/**
+ * What became of a review action; `refused` and `already_decided` carry a sentence for the user, and so
+ * does `recorded`: a vote under a review rule that left the proposal waiting ("Approval recorded: 1 of 2…").
+ */
 export interface ReviewOutcome {
-  outcome: 'decided' | 'refused' | 'already_decided' | 'duplicate';
+  outcome: 'decided' | 'recorded' | 'refused' | 'already_decided' | 'duplicate';
   message: string;
+  /** The review rule that governs the proposal, when one does (then `message` says where its vote stands). */
+  rule?: string;
 }
 
 /**

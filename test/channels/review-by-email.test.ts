@@ -89,4 +89,39 @@ describe('review by email', () => {
     const asked = (await kit.mails()).filter((m) => m.subject?.startsWith('Question from Acme'));
     expect(asked.at(-1)!.text).toContain('Say whether weekends count.');
   });
+
+  it('under a two-approval rule each reviewer is mailed once; a vote says where it stands, the second decides, and a reminder goes only to who has not voted', async () => {
+    const rule = { name: 'billing-two', match: { topics: ['billing'] }, reviewers: ['email:rita@acme.example', 'tom@acme.example'], approvals: 2 };
+    kit = await startEmailKit({ config: { review: { rules: [rule], remind_after: '1h' } } });
+    const reviewMails = async () => (await kit.mails()).filter((m) => m.subject?.startsWith('Review: '));
+    const to = (m: ParsedMail) => (m.to as { value: Array<{ address: string }> }).value[0]!.address;
+    const submitted = await kit.call('POST', '/api/v1/requests', submitBody());
+    await danaAnswers((await kit.mails())[0]!, 'Refunds take 30 days.');
+    await kit.settle();
+    // No review channel and neither is in email.reviewers: one mail each, saying who may vote.
+    expect((await reviewMails()).map(to).sort()).toEqual(['rita@acme.example', 'tom@acme.example']);
+    const ritas = (await reviewMails()).find((m) => to(m) === 'rita@acme.example')!;
+    expect(ritas.text).toContain('0 of 2 approvals under the review rule "billing-two": no votes yet.');
+
+    const recorded = await fetch(linksOf(ritas).accept, form());
+    expect(recorded.status).toBe(200);
+    expect(await recorded.text()).toContain('Approval recorded: 1 of 2, waiting for a second reviewer.');
+    await kit.settle();
+
+    // An hour later Tom, whose vote is missing, is reminded; Rita is not.
+    kit.clock.advance(61 * 60_000);
+    await kit.server.service.tick();
+    await kit.settle();
+    const reminders = (await reviewMails()).filter((m) => m.text?.startsWith('Reminder:'));
+    expect(reminders.map(to)).toEqual(['tom@acme.example']);
+    expect(reminders[0]!.text).toContain('1 of 2 approvals under the review rule "billing-two": rita@acme.example accepted.');
+
+    const toms = linksOf(reminders[0]!);
+    const page = await (await fetch(toms.accept)).text();
+    expect(page).toContain('May still vote: tom@acme.example.');
+    const decided = await fetch(toms.accept, form());
+    expect(await decided.text()).toContain('Accepted: 2 of 2 approvals under the review rule &quot;billing-two&quot;; it is delivered.');
+    await kit.settle();
+    expect((await kit.call('GET', `/api/v1/requests/${submitted.body.request_id}`)).body.status).toBe('accepted');
+  });
 });

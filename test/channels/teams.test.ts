@@ -146,4 +146,33 @@ describe('Teams', () => {
     // Dana gets the question again, with the instructions, as a new card.
     expect(blockTexts(askOf(kit, dana).card).join('\n')).toMatch(/Say business days or calendar days/);
   });
+
+  it('under a two-approval rule the first vote updates the channel card to "1 of 2" and the voter reads it; the second decides once', async () => {
+    kit = await startTeamsKit({ review: (p) => ({ rules: [{ name: 'billing-two', match: { topics: ['billing'] }, reviewers: [`teams:${p.rev.aadObjectId}`, `teams:${p.sam.aadObjectId}`], approvals: 2 }] }) });
+    const { dana, rev, sam } = kit.people;
+    await installed(kit, dana);
+    const { body } = await kit.call('POST', '/api/v1/requests', submitBody({ target_experts: ['dana'] }));
+    const ask = askOf(kit, dana);
+    await kit.post(kit.fake.activities.cardAction(dana, { verb: 'expertq.answer', data: { ...ask.data, answer: 'Thirty days.' }, replyToId: ask.activityId }));
+    const reviewPost = kit.fake.callsTo(REVIEW_CHANNEL.channelId).find((c) => c.method === 'POST' && c.body.attachments)!;
+    const accept = reviewPost.body.attachments[0].content.actions.find((a: { title: string }) => a.title === 'Accept');
+    const press = (who: TeamsUser) => kit!.post(kit!.fake.activities.cardAction(who, { verb: accept.verb, data: accept.data, replyToId: reviewPost.created!, channel: REVIEW_CHANNEL }));
+
+    const first = await press(rev);
+    expect(blockTexts(first.body.value)).toContain('Approval recorded: 1 of 2, waiting for a second reviewer.');
+    expect(first.body.value.actions.length).toBeGreaterThan(0);
+    const update = kit.fake.callsTo(REVIEW_CHANNEL.channelId).findLast((c) => c.method === 'PUT');
+    expect(update?.activityId).toBe(reviewPost.created);
+    const updated = blockTexts(update!.body.attachments[0].content);
+    expect(updated).toContain('1 of 2 approvals under the review rule "billing-two": Rev Iewer (teams:' + rev.aadObjectId + ') accepted.');
+    expect(updated).toContain(`May still vote: teams:${sam.aadObjectId}.`);
+
+    await press(sam);
+    const request = (await kit.call('GET', `/api/v1/requests/${body.request_id}`)).body;
+    expect(request.status).toBe('accepted');
+    const audit = (await kit.call('GET', `/api/v1/audit?request_id=${body.request_id}`)).body as Array<{ type: string }>;
+    expect(audit.filter((e) => e.type === 'decided')).toHaveLength(1);
+    // The review channel is their notice: neither reviewer is written to directly.
+    expect([...postsTo(kit, rev), ...postsTo(kit, sam)]).toEqual([]);
+  });
 });

@@ -216,8 +216,8 @@ describe('from the Slack review channel', () => {
     // Sid signed in by address and Sid in Slack are one person: his second vote changes nothing.
     const bySid = await t.service.decideOrVote(proposalId, 'accepted', { decided_by: 'sid@acme.example', decider: { by: 'sid@acme.example', identities: ['email:sid@acme.example'], admin: false } });
     expect(bySid.message).toBe('Approval recorded: 1 of 2, waiting for a second reviewer.');
-    expect(await click('U0SEC2', 'Sid')).toEqual({ outcome: 'decided', message: 'You already voted to accept this proposal; nothing changed. 1 of 2, waiting for a second reviewer.' });
-    expect(await click('U0SEC1', 'Sec One')).toEqual({ outcome: 'decided', message: 'Accepted: 2 of 2 approvals under the review rule "security"; it is delivered.' });
+    expect(await click('U0SEC2', 'Sid')).toEqual({ outcome: 'recorded', rule: 'security', message: 'You already voted to accept this proposal; nothing changed. 1 of 2, waiting for a second reviewer.' });
+    expect(await click('U0SEC1', 'Sec One')).toEqual({ outcome: 'decided', rule: 'security', message: 'Accepted: 2 of 2 approvals under the review rule "security"; it is delivered.' });
     expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body.status).toBe('accepted');
     await r.waitFor(1);
     expect(eventsOf(r, 'proposal_accepted')).toHaveLength(1);

@@ -33,7 +33,9 @@ export interface TeamsKit {
  * A real `expertq serve` with the Teams channel (and whatever else `config` sets up) against the fake
  * Microsoft services: Dana prefers Teams then email, Lee has Teams only; Rev is a Teams reviewer.
  */
-export async function startTeamsKit(options: { config?: Record<string, unknown>; env?: Record<string, string>; experts?: (people: TeamsKit['people']) => unknown[] } = {}): Promise<TeamsKit> {
+export async function startTeamsKit(
+  options: { config?: Record<string, unknown>; env?: Record<string, string>; experts?: (people: TeamsKit['people']) => unknown[]; review?: (people: TeamsKit['people']) => Record<string, unknown> } = {},
+): Promise<TeamsKit> {
   const fake = await FakeTeams.start();
   const people = { dana: teamsUser('Dana Smith'), lee: teamsUser('Lee Chen'), rev: teamsUser('Rev Iewer'), sam: teamsUser('Sam Other') };
   const experts = options.experts?.(people) ?? [
@@ -43,7 +45,9 @@ export async function startTeamsKit(options: { config?: Record<string, unknown>;
   const dir = mkdtempSync(join(tmpdir(), 'expertq-teams-'));
   const configFile = join(dir, 'service.yaml');
   const teams = { app_id: fake.appId, app_password_env: 'TEAMS_APP_PASSWORD', tenant_id: fake.tenantId, review_channel: REVIEW_CHANNEL.channelId, reviewers: [people.rev.aadObjectId], cloud: fake.cloud, ...((options.config?.teams as object) ?? {}) };
-  writeFileSync(configFile, stringify({ org: { name: 'Acme', timezone: 'UTC' }, experts, ...options.config, teams, server: { public_url: 'https://expertq.acme.example', allow_private_webhooks: true } }));
+  // `review` names people by their Entra ids, made here: review rules naming Teams reviewers.
+  const review = options.review ? { review: options.review(people) } : {};
+  writeFileSync(configFile, stringify({ org: { name: 'Acme', timezone: 'UTC' }, experts, ...options.config, ...review, teams, server: { public_url: 'https://expertq.acme.example', allow_private_webhooks: true } }));
   const clock = new FakeClock();
   const { log, logs } = captureLogger();
   const env = { TEAMS_APP_PASSWORD: fake.appPassword, ...options.env };

@@ -15,6 +15,8 @@ export interface ReviewPageData {
   question: string;
   expertName: string;
   answer: string;
+  /** Under a review rule: where the vote stands and who may still vote. */
+  votes?: string[];
 }
 
 const VERB = { accept: 'Accept', reject: 'Reject', return: 'Send back' } as const;
@@ -30,6 +32,7 @@ export function reviewPage(data: ReviewPageData, action: string): string {
   return page(
     `${VERB[data.action]} this answer?`,
     `<p><strong>Question:</strong> ${escapeHtml(data.question)}</p><p><strong>Answer from ${escapeHtml(data.expertName)}:</strong><br>${escapeHtml(data.answer).replace(/\n/g, '<br>')}</p>` +
+      (data.votes ?? []).map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
       `<form method="post" action="${escapeHtml(action)}">${field}<button type="submit">${VERB[data.action]}</button></form>`,
   );
 }

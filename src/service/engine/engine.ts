@@ -81,7 +81,7 @@ export type Routing = Attendance & Pick<Engine, 'clock' | 'log' | 'threadedTrans
 export type Drafting = Pick<Engine, 'clock' | 'counters' | 'llm' | 'llmBacklog'>;
 
 /** What taking a request in reads (submit, a returned proposal, a judged library match): routing, drafting and review. */
-export type Intake = Routing & Drafting & Pick<Engine, 'review'>;
+export type Intake = Routing & Drafting & Pick<Engine, 'review' | 'channels'>;
 
 export interface ServiceCounters {
   reviewReminders: number;

@@ -39,7 +39,7 @@ export async function finishDraft(engine: Routing & Pick<Engine, 'llm'>, tx: Tx,
  * when structuring failed (audited). `provenance.llm` says which parts came from the model. A request
  * cancelled meanwhile gets no proposal.
  */
-export async function finishStructuring(engine: Pick<Engine, 'clock' | 'review' | 'llm'>, tx: Tx, job: LlmJobRecord, outcome: StructureOutcome, now: number): Promise<void> {
+export async function finishStructuring(engine: Pick<Engine, 'clock' | 'review' | 'llm' | 'experts' | 'channels'>, tx: Tx, job: LlmJobRecord, outcome: StructureOutcome, now: number): Promise<void> {
   const fresh = await tx.llmJobs.finish(job.id, now);
   const base = job.proposal!;
   const request = fresh ? await tx.requests.get(job.request_id) : undefined;

@@ -57,7 +57,7 @@ export class DueWorkState {
  * warnings of requests about to give up, then escalations, then waiting work, so capacity released by
  * the first two is used in the same tick.
  */
-export async function runDueWork(engine: Routing & Pick<Engine, 'store' | 'review' | 'counters'>, state: DueWorkState, now: number): Promise<TickResult> {
+export async function runDueWork(engine: Routing & Pick<Engine, 'store' | 'review' | 'counters' | 'channels'>, state: DueWorkState, now: number): Promise<TickResult> {
   const result: TickResult = { timed_out: 0, rate_limited: 0, warned: 0, escalated: 0, sent: 0, placed: 0, more: false, reminded: false };
   const freed = new Set<string>();
   const store = engine.store;

@@ -16,7 +16,7 @@ import { receiveReply } from './receive-reply.js';
  * - top level: `mute` and `unmute` apply to the expert (and `mute` passes on every open ask); an answer
  *   or `skip` goes to the one open ask, and with none or several it is not guessed: the expert is told.
  */
-export async function receiveInbound(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm'>, tx: Tx, input: InboundReply): Promise<InboundOutcome> {
+export async function receiveInbound(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm' | 'channels'>, tx: Tx, input: InboundReply): Promise<InboundOutcome> {
   const now = engine.clock.now();
   if (input.eventId !== undefined && !(await tx.chat.markEvent(input.eventId, now))) return { outcome: 'duplicate' };
   const ask = await askOf(tx, input);
@@ -43,7 +43,7 @@ async function askOf(tx: Tx, input: InboundReply): Promise<AskRecord | 'not_your
   return ask.expert_id === input.expertId ? ask : 'not_yours';
 }
 
-async function topLevel(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm'>, tx: Tx, input: InboundReply, now: number): Promise<InboundOutcome> {
+async function topLevel(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm' | 'channels'>, tx: Tx, input: InboundReply, now: number): Promise<InboundOutcome> {
   const kind = readReply(input.text);
   const open = await tx.asks.openOf(input.expertId);
   if (kind === 'unmute' || open.length === 1 || (kind === 'mute' && open.length === 0)) {

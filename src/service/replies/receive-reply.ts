@@ -28,7 +28,7 @@ export interface ReplyResult {
  * capacity (an answer, a skip, a mute, an unmute) gives waiting work its chance in the same
  * transaction: queued asks for the experts involved are sent and held requests placed at once.
  */
-export async function receiveReply(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm'>, tx: Tx, input: ReplyInput): Promise<ReplyResult> {
+export async function receiveReply(engine: Routing & Pick<Engine, 'transportName' | 'review' | 'llm' | 'channels'>, tx: Tx, input: ReplyInput): Promise<ReplyResult> {
   const now = engine.clock.now();
   const result = await handleReply(engine, tx, input, now);
   if (result.outcome === 'unmuted') {
@@ -40,7 +40,7 @@ export async function receiveReply(engine: Routing & Pick<Engine, 'transportName
   return result;
 }
 
-async function handleReply(engine: Attendance & Pick<Engine, 'clock' | 'transportName' | 'threadedTransport' | 'review' | 'llm'>, tx: Tx, input: ReplyInput, now: number): Promise<ReplyResult> {
+async function handleReply(engine: Attendance & Pick<Engine, 'clock' | 'transportName' | 'threadedTransport' | 'review' | 'llm' | 'channels'>, tx: Tx, input: ReplyInput, now: number): Promise<ReplyResult> {
   const kind = readReply(input.text);
   const actor = `expert:${input.expert_id}`;
   const ask = await tx.asks.findForReply(input.expert_id, input.request_id ?? null);
@@ -96,7 +96,7 @@ async function handleReply(engine: Attendance & Pick<Engine, 'clock' | 'transpor
 }
 
 async function takeAnswer(
-  engine: Pick<Engine, 'clock' | 'experts' | 'transportName' | 'threadedTransport' | 'review' | 'llm'>,
+  engine: Pick<Engine, 'clock' | 'experts' | 'transportName' | 'threadedTransport' | 'review' | 'llm' | 'channels'>,
   tx: Tx,
   request: RequestRecord,
   ask: AskRecord,

@@ -28,7 +28,7 @@ export type ReuseOutcome = 'reused' | 'judging' | 'none';
  * hand are offered, so no consumer receives another's answers. The entries scored are those
  * `prefetchReuse` looked up for it before the transaction.
  */
-export async function offerReuse(engine: Drafting & Pick<Engine, 'log' | 'config' | 'review'>, tx: Tx, request: RequestRecord, { fresh, stale }: LibraryCandidates, now: number): Promise<ReuseOutcome> {
+export async function offerReuse(engine: Drafting & Pick<Engine, 'log' | 'config' | 'review' | 'experts' | 'channels'>, tx: Tx, request: RequestRecord, { fresh, stale }: LibraryCandidates, now: number): Promise<ReuseOutcome> {
   if (fresh.length === 0 && stale.length === 0) return 'none';
   const library = engine.config.library;
   const match = bestMatch(request.question, fresh, library.min_score);
@@ -120,7 +120,7 @@ async function libraryCandidates(
  * model's), and `reused {answer_id, score, by}` is audited. Nobody is asked.
  */
 export async function reuseEntry(
-  engine: Pick<Engine, 'clock' | 'log' | 'review' | 'counters'>,
+  engine: Pick<Engine, 'clock' | 'log' | 'review' | 'counters' | 'experts' | 'channels'>,
   tx: Tx,
   request: RequestRecord,
   match: QuestionMatch<AnswerRecord>,

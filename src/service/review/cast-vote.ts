@@ -4,6 +4,7 @@ import { audit, countOne } from '../engine/index.js';
 import { applyDecision, type Deciding, type DecisionInput, type DecisionOutcome } from './apply-decision.js';
 import { entryText, isRequired, personOf, type Decider, type ReviewRule } from './review-rules.js';
 import { reviewerEdit } from './reviewer-edit.js';
+import { updateReviewCard } from './review-channel.js';
 
 /** A pending proposal a rule governs, with its request and the person voting on it. */
 export interface Ballot {
@@ -78,6 +79,8 @@ export async function castVote(engine: Deciding, tx: Tx, ballot: Ballot, status:
     const decided = await applyDecision(engine, tx, proposal, request, 'accepted', input, null);
     return { proposal: decided, message: `Accepted: ${accepts.length} of ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'} under the review rule "${rule.name}"; it is delivered.` };
   }
+  // The vote changed what the review card shows: it is updated, as a decision updates it.
+  await updateReviewCard(engine.review, tx, proposal, now);
   return { proposal, message: `${vote.decision === 'accept' ? 'Approval' : 'Rejection'} recorded: ${standing(rule, votes)}` };
 }
 

@@ -5,6 +5,7 @@ import { audit, emitEvent, type Engine, type UnstructuredProposal } from '../eng
 import { postReviewCard } from './review-channel.js';
 import { proposalBody } from './proposal-body.js';
 import { ruleFor } from './review-rules.js';
+import { tellRuleReviewers, type Reaching } from './rule-reviewers.js';
 
 /**
  * The proposal an answer makes: the verbatim answer and its provenance, with a new id. The
@@ -34,14 +35,18 @@ export function proposalFromAnswer(engine: Pick<Engine, 'experts' | 'transportNa
 
 /**
  * Creates a pending proposal: the request becomes `proposed` and points at it, `proposed` is audited
- * and the `proposal` event queued for auto-accepting subscribers, all in the caller's transaction.
+ * and the `proposal` event queued for auto-accepting subscribers, the review card posted and a rule's
+ * reviewers told, all in the caller's transaction.
  * The one place a proposal is created, with or without an LLM.
  */
-export async function createProposal(engine: Pick<Engine, 'clock' | 'review'>, tx: Tx, request: RequestRecord, proposal: ProposalRecord, now: number): Promise<void> {
+export async function createProposal(engine: Pick<Engine, 'clock'> & Reaching, tx: Tx, request: RequestRecord, proposal: ProposalRecord, now: number): Promise<void> {
   await tx.proposals.insert(proposal);
   await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });
   // A rule with `auto_accept: false` makes auto-accepting consumers wait for its reviewers too.
-  if (ruleFor(engine.review, request)?.auto_accept !== false) await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
+  const rule = ruleFor(engine.review, request);
+  if (rule?.auto_accept !== false) await emitEvent(tx, request, 'proposal', { proposal: proposalBody(proposal) }, now);
   await postReviewCard(engine.review, tx, proposal, now);
+  // The rule's reviewers the review channel and the review mail do not reach are told directly, once.
+  if (rule) await tellRuleReviewers(engine, tx, rule, request, proposal, now);
 }

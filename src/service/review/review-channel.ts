@@ -4,6 +4,8 @@ import type { ProposalRecord } from '../../domain/records.js';
 import type { ReviewCard } from '../../transport/transport.js';
 import type { Reads, Tx } from '../../store/store.js';
 import { queueMessage, type Engine } from '../engine/index.js';
+import { ruleFor } from './review-rules.js';
+import { remindMissingVoters, stillToVote, type Reaching } from './rule-reviewers.js';
 
 /**
  * The Slack review channel. Cards and their updates go through the message outbox in the
@@ -33,14 +35,16 @@ function onChannel(review: Engine['review']): { channel?: 'teams' } {
   return review.channelOn === 'teams' ? { channel: 'teams' } : {};
 }
 
-/** A proposal as the review channel shows it, at `now`. */
-export async function reviewCardOf(reads: Reads, proposalId: string, now: number): Promise<ReviewCard | null> {
+/** A proposal as the review channel shows it, at `now`; with `engine`, under a review rule, its votes and who has yet to vote. */
+export async function reviewCardOf(reads: Reads, proposalId: string, now: number, engine?: Pick<Engine, 'review' | 'experts'>): Promise<ReviewCard | null> {
   const proposal = await reads.proposals.get(proposalId);
   const request = proposal && (await reads.requests.get(proposal.request_id));
   if (!proposal || !request) return null;
   const d = proposal.decision;
   const outcome = !d ? null : d.reason === 'returned' ? 'returned' : d.decided_by === 'expertq' ? 'withdrawn' : proposal.status === 'accepted' ? 'accepted' : 'rejected';
   const because = request.context.asked_because;
+  const rule = engine ? ruleFor(engine.review, request) : null;
+  const votes = rule ? await reads.votes.list(proposalId) : [];
   return {
     proposalId,
     question: request.question,
@@ -61,6 +65,12 @@ export async function reviewCardOf(reads: Reads, proposalId: string, now: number
       !d && request.give_up_at <= now
         ? `Waiting for review past the request's give-up time (${formatShortDuration(request.routing_policy.give_up_after)} after it was asked): the consumer may have moved on. A decision still reaches it.`
         : null,
+    review: rule && {
+      rule: rule.name,
+      approvalsNeeded: rule.approvals,
+      votes: votes.map((v) => ({ by: v.by, decision: v.decision, at: new Date(v.at).toISOString() })),
+      stillToVote: d ? [] : stillToVote(engine!.experts, rule, proposal.provenance.expert_id, votes),
+    },
   };
 }
 
@@ -77,7 +87,7 @@ export async function mayRemind(engine: Pick<Engine, 'store' | 'review'>, now: n
   return oldest !== undefined && now - oldest.created_at >= engine.review.remindAfterMs;
 }
 
-export async function remindReviewers(engine: Pick<Engine, 'log' | 'review' | 'counters'>, tx: Tx, now: number): Promise<boolean> {
+export async function remindReviewers(engine: Pick<Engine, 'log' | 'counters'> & Reaching, tx: Tx, now: number): Promise<boolean> {
   const every = engine.review.remindAfterMs;
   // One indexed row per tick: the oldest pending proposal (ids sort by creation).
   const oldest = await tx.proposals.oldestPending();
@@ -95,7 +105,23 @@ export async function remindReviewers(engine: Pick<Engine, 'log' | 'review' | 'c
     await queueMessage(tx, { expert_id: '', request_id: oldest.request_id, ask_id: null, proposal_id: oldest.id, purpose: 'review_reminder', ...onChannel(engine.review), text }, now);
   }
   engine.log.warn({ pending: pending.length, oldest_proposal_id: oldest.id, waiting_ms: now - oldest.created_at }, `review reminder: ${text}`);
+  if (engine.review.rules?.length) await remindRuleReviewers(engine, tx, pending, now);
   return true;
+}
+
+/**
+ * With the reminder: each proposal a rule governs that has waited `remind_after` reminds the reviewers
+ * whose vote is still missing directly (those the review channel does not reach), once per period.
+ */
+async function remindRuleReviewers(engine: Pick<Engine, 'log'> & Reaching, tx: Tx, pending: readonly ProposalRecord[], now: number): Promise<void> {
+  for (const proposal of pending) {
+    if (now - proposal.created_at < engine.review.remindAfterMs) continue;
+    const request = await tx.requests.get(proposal.request_id);
+    const rule = request && ruleFor(engine.review, request);
+    if (!request || !rule) continue;
+    const reminded = await remindMissingVoters(engine, tx, rule, request, proposal, `for ${formatShortDuration(now - proposal.created_at)}`, now);
+    if (reminded > 0) engine.log.info({ proposal_id: proposal.id, rule: rule.name, reminded }, 'reminded the reviewers whose vote is missing');
+  }
 }
 
 /** Cards whose request passed its give-up time while waiting for review are updated to say so, once. */

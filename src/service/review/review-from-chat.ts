@@ -75,20 +75,24 @@ export async function reviewFromChat(engine: Intake & Pick<Engine, 'libraryTopic
   }
   const decidedBy = decider.by;
   let message = 'Done.';
+  let waits = false;
   try {
     // In a savepoint: a decision refused half-way leaves nothing behind but the event id.
     await tx.savepoint(async (inner) => {
       if (a.action === 'return') await returnProposal(engine, inner, a.proposalId, { decided_by: decidedBy, instructions: a.instructions ?? '', decider });
       else {
         const outcome = await decideOrVote(engine, inner, a.proposalId, a.action === 'accept' ? 'accepted' : 'rejected', { decided_by: decidedBy, answer: a.answer, reason: a.reason, decider });
-        // Under a rule the reviewer is told where the vote stands.
-        if (rule) message = outcome.message;
+        // Under a rule the reviewer is told where the vote stands, and whether the proposal still waits.
+        if (rule) {
+          message = outcome.message;
+          waits = outcome.proposal.status === 'pending';
+        }
       }
     });
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { outcome: 'refused', message: `${error.message} Nothing changed.` };
     throw error;
   }
-  return { outcome: 'decided', message };
+  return { outcome: waits ? 'recorded' : 'decided', message, ...(rule ? { rule: rule.name } : {}) };
 }
 

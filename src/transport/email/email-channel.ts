@@ -25,7 +25,7 @@ export interface EmailChannelOptions {
 }
 
 /** What the email channel does not carry: it cannot edit a sent mail, and the review channel is Slack's. */
-const NOT_BY_EMAIL = new Set(['ask_update', 'review_card', 'review_update', 'review_reminder']);
+const NOT_BY_EMAIL = new Set(['ask_update', 'review_card', 'review_update', 'review_reminder', 'review_notice']);
 
 /**
  * Experts asked by email. Each ask is one mail with the six elements, a reply address carrying a

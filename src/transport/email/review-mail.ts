@@ -1,5 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer';
 import type { OutboundMessage, ReviewCard } from '../transport.js';
+import { votesLines } from '../review-card-text.js';
 import { htmlDocument, oneLine } from './mail-html.js';
 import { readSignedLink, signedLink } from './mail-tokens.js';
 
@@ -53,10 +54,12 @@ export function reviewMail(message: OutboundMessage & { card: ReviewCard }, ctx:
   const link = (action: MailedDecision) =>
     `${ctx.publicUrl.replace(/\/+$/, '')}${REVIEW_PATH}?t=${reviewToken(ctx.secret, { proposalId: card.proposalId, action, reviewer: message.expertId }, ctx.expiresAt)}`;
   const paragraphs = [
-    `An answer waits for your review (${ctx.orgName}).`,
+    // A reminder says so; otherwise the mail is the first word of the proposal.
+    message.text.startsWith('Reminder:') ? `${message.text} (${ctx.orgName})` : `An answer waits for your review (${ctx.orgName}).`,
     `Question: ${card.question}`,
     `Asked by ${card.consumerId}${card.askedBecause ? ` because: ${card.askedBecause}` : ''}`,
     `Answer from ${card.expertName}${card.source ? ` (${card.source})` : ''}:\n${card.answer}`,
+    ...votesLines(card),
     `Accept: ${link('accept')}`,
     `Reject: ${link('reject')}`,
     `Send back to the expert: ${link('return')}`,

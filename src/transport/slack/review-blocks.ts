@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { ReviewCard } from '../transport.js';
-import { clip, decisionLine } from '../review-card-text.js';
+import { clip, decisionLine, votesLines } from '../review-card-text.js';
 import { escapeMrkdwn } from './slack-text.js';
 
 type KnownBlock = types.KnownBlock;
@@ -24,7 +24,8 @@ export function reviewCardText(card: ReviewCard): string {
 
 /**
  * A proposal in the review channel: question, consumer, why it was asked, the expert and the answer;
- * while pending, Accept / Edit / Reject / Send back; once decided, who decided and when, and no buttons.
+ * under a review rule, the votes so far and who may still vote; while pending, Accept / Edit / Reject /
+ * Send back; once decided, who decided and when, and no buttons.
  */
 export function reviewCardBlocks(card: ReviewCard): KnownBlock[] {
   const blocks: KnownBlock[] = [
@@ -37,6 +38,8 @@ export function reviewCardBlocks(card: ReviewCard): KnownBlock[] {
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:books: ${escapeMrkdwn(card.source)}${original}` }] });
   }
   if (card.overdue && !card.decision) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:hourglass: ${escapeMrkdwn(card.overdue)}` }] });
+  const votes = votesLines(card);
+  if (votes.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:ballot_box_with_ballot: ${escapeMrkdwn(votes.join('\n'))}` }] });
   const decided = decisionLine(card);
   if (decided) {
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(decided) }] });

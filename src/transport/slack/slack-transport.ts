@@ -217,15 +217,17 @@ export class SlackTransport implements Transport {
           return;
         }
         await ack();
+        // A vote that leaves the proposal waiting: the voter is told where it stands, in the review channel.
+        if (this.options.reviewChannel) await this.tellClicker({ user: body.user, channel: { id: this.options.reviewChannel } }, outcome);
       });
     }
   }
 
-  /** A refusal, shown only to the person who clicked. */
+  /** A refusal, or where a vote that did not decide stands ("Approval recorded: 1 of 2…"), shown only to the person who clicked. */
   private async tellClicker(body: { user: { id: string }; channel?: { id: string } }, outcome: ReviewOutcome): Promise<void> {
-    if ((outcome.outcome !== 'refused' && outcome.outcome !== 'already_decided') || !body.channel) return;
+    if (outcome.outcome === 'decided' || outcome.outcome === 'duplicate' || !body.channel) return;
     await this.app.client.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text: outcome.message }).catch((error: unknown) => {
-      this.options.log.warn({ err: error }, 'could not post an ephemeral refusal');
+      this.options.log.warn({ err: error }, 'could not post an ephemeral answer to a review action');
     });
   }
 

@@ -1,5 +1,5 @@
 import type { ReviewCard } from '../transport.js';
-import { clip, decisionLine } from '../review-card-text.js';
+import { clip, decisionLine, votesLines } from '../review-card-text.js';
 
 /** An Adaptive Card as JSON (schema 1.5, the version Teams renders on every client). */
 export interface Card {
@@ -77,8 +77,9 @@ export function reviewCardText(c: ReviewCard): string {
 
 /**
  * A proposal in the review channel: the question and who asked, why, the expert and the answer; while
- * pending, Accept, and Edit, Reject and Send back each opening its input; once decided, who decided and
- * when, and no buttons. `note`: a line for the person who just pressed (a refusal).
+ * pending, Accept, and Edit, Reject and Send back each opening its input; under a review rule, the votes
+ * so far and who may still vote; once decided, who decided and when, and no buttons. `note`: a line for
+ * the person who just pressed (a refusal, or where their vote stands).
  */
 export function reviewCard(c: ReviewCard, note?: string): Card {
   const body: Card['body'] = [
@@ -90,6 +91,7 @@ export function reviewCard(c: ReviewCard, note?: string): Card {
   ];
   if (c.source) body.push(plain(`${c.source}${c.originalQuestion ? `. First asked as: ${clip(c.originalQuestion, 500)}` : ''}`, { subtle: true }));
   if (c.overdue && !c.decision) body.push(plain(c.overdue, { subtle: true }));
+  for (const line of votesLines(c)) body.push(plain(line));
   const decided = decisionLine(c);
   if (decided) body.push(plain(decided, { weight: 'Bolder' }));
   if (note) body.push(plain(note, { weight: 'Bolder' }));

@@ -50,6 +50,8 @@ export class TeamsChannel implements Transport {
 
   carries(m: OutboundMessage): boolean {
     if (m.purpose === 'review_mail') return false;
+    // A reviewer's notice goes to their personal chat, review channel or not.
+    if (m.purpose === 'review_notice') return true;
     return !m.purpose.startsWith('review_') || this.options.settings.review_channel !== undefined;
   }
 
