@@ -67,7 +67,7 @@ describe('expertq under a two-person review rule', { timeout: CLI_TEST_TIMEOUT_M
     const queue = await as(SEC_2)('queue');
     expect(queue.code, queue.stderr).toBe(0);
     expect(queue.stdout).toContain(proposalId);
-    expect(queue.stdout).toMatch(/^ {2}Votes: 1\/2 approvals \(Sec One accepted\)$/m);
+    expect(queue.stdout).toMatch(/^ {2}Votes: 1\/2 approvals \(Sec One accepted\); may still vote: token:Sec Two$/m);
 
     const queued = jsonOf<Array<{ proposal: { id: string; approvals_needed: number; votes: Array<{ by: string; decision: string }> } }>>(await as(SEC_2)('--json', 'queue'));
     expect(queued.find((i) => i.proposal.id === proposalId)!.proposal).toMatchObject({ approvals_needed: 2, votes: [{ by: 'Sec One', decision: 'accept' }] });

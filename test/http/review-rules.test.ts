@@ -54,7 +54,7 @@ describe('a two-person rule for security', () => {
 
     const first = await accept(SEC_1, proposalId);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ status: 'pending', approvals_needed: 2, votes: [{ by: 'Sec One', decision: 'accept', note: null, reason: null }] });
+    expect(first.body).toMatchObject({ status: 'pending', approvals_needed: 2, votes: [{ by: 'Sec One', decision: 'accept', note: null, reason: null }], may_vote: ['token:Sec Two'] });
     expect(first.body.message).toBe('Approval recorded: 1 of 2, waiting for a second reviewer.');
     expect((await t.call('GET', `/api/v1/proposals/${proposalId}`)).body).toMatchObject({ status: 'pending', approvals_needed: 2, votes: [{ by: 'Sec One' }] });
     expect((await t.call('GET', `/api/v1/requests/${requestId}`)).body.status).toBe('proposed');

@@ -97,7 +97,7 @@ describe('MCP review tools under a two-person rule', () => {
     const listed = await call(two, 'list_pending');
     const item = (structured(listed).items as Array<{ proposal: Record<string, unknown> }>).find((i) => i.proposal.id === proposalId)!;
     expect(item.proposal).toMatchObject({ approvals_needed: 2, votes: [{ by: 'Sec One', decision: 'accept' }] });
-    expect(textOf(listed)).toContain(`${proposalId} (votes 1/2: Sec One accepted)`);
+    expect(textOf(listed)).toContain(`${proposalId} (votes 1/2: Sec One accepted; may still vote: token:Sec Two)`);
     // mine: what still waits for the caller's own vote.
     expect(await pendingIds(one, { mine: true })).not.toContain(proposalId);
     expect(await pendingIds(two, { mine: true })).toContain(proposalId);
