@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { submitBody } from '../support/build-test-app.js';
-import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
+import { childConfig } from '../support/child-config.js';
+import { cleanEnv, TEST_TOKEN } from '../support/cli.js';
 import { HAVE_DOVECOT, startDovecot, type Dovecot } from '../support/dovecot.js';
 import { EMAIL_EXPERTS, FROM, startEmailKit, type EmailKit } from '../support/email-kit.js';
 import { composeMail } from '../support/inbound-mail.js';
@@ -75,21 +73,13 @@ describe.runIf(HAVE_DOVECOT)('email replies read from an IMAP mailbox', () => {
   it('kill -9 while replies are being read loses none and answers each once', async () => {
     dovecot = await startDovecot();
     smtp = await startSmtpServer();
-    dir = mkdtempSync(join(tmpdir(), 'expertq-imap-kill-'));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const configFile = join(dir, 'service.yaml');
-    writeFileSync(
-      configFile,
-      stringify({
-        org: { name: 'Acme', timezone: 'UTC' },
-        server: { port, host: '127.0.0.1', tick_ms: 100, public_url: 'https://expertq.acme.example' },
-        storage: { path: join(dir, 'expertq.db') },
-        defaults: { max_open_asks_per_expert: 50, max_asks_per_expert_per_day: 50 },
-        email: { smtp_url_env: 'SMTP_URL', from: FROM, imap_url_env: 'IMAP_URL' },
-        experts: EMAIL_EXPERTS,
-      }),
-    );
+    let configFile: string;
+    let base: string;
+    ({ dir, configFile, base } = await childConfig('expertq-imap-kill-', {
+      defaults: { max_open_asks_per_expert: 50, max_asks_per_expert_per_day: 50 },
+      email: { smtp_url_env: 'SMTP_URL', from: FROM, imap_url_env: 'IMAP_URL' },
+      experts: EMAIL_EXPERTS,
+    }));
     child = new ServerChild(configFile, cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN, SMTP_URL: smtp.url, IMAP_URL: dovecot.url }));
     await child.start();
     const api = async (method: string, path: string, body?: unknown) => {

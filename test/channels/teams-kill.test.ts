@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { submitBody } from '../support/build-test-app.js';
-import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
+import { childConfig } from '../support/child-config.js';
+import { cleanEnv, TEST_TOKEN } from '../support/cli.js';
 import { FakeTeams } from '../support/fake-teams.js';
 import { ServerChild } from '../support/server-child.js';
 import { personalConversationId, teamsUser } from '../support/teams-activities.js';
@@ -27,21 +25,13 @@ describe('Teams across a crash', () => {
   it('kill -9 while answers are being taken: each redelivered answer counts once, none is lost', async () => {
     fake = await FakeTeams.start();
     const dana = teamsUser('Dana Smith');
-    dir = mkdtempSync(join(tmpdir(), 'expertq-teams-kill-'));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const configFile = join(dir, 'service.yaml');
-    writeFileSync(
-      configFile,
-      stringify({
-        org: { name: 'Acme', timezone: 'UTC' },
-        server: { port, host: '127.0.0.1', tick_ms: 100, public_url: 'https://expertq.acme.example' },
-        storage: { path: join(dir, 'expertq.db') },
-        defaults: { max_open_asks_per_expert: 100, max_asks_per_expert_per_day: 100 },
-        teams: { app_id: fake.appId, app_password_env: 'TEAMS_APP_PASSWORD', tenant_id: fake.tenantId, cloud: fake.cloud },
-        experts: [{ id: 'dana', name: 'Dana Smith', topics: ['billing'], teams: dana.aadObjectId }],
-      }),
-    );
+    let configFile: string;
+    let base: string;
+    ({ dir, configFile, base } = await childConfig('expertq-teams-kill-', {
+      defaults: { max_open_asks_per_expert: 100, max_asks_per_expert_per_day: 100 },
+      teams: { app_id: fake.appId, app_password_env: 'TEAMS_APP_PASSWORD', tenant_id: fake.tenantId, cloud: fake.cloud },
+      experts: [{ id: 'dana', name: 'Dana Smith', topics: ['billing'], teams: dana.aadObjectId }],
+    }));
     child = new ServerChild(configFile, cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN, TEAMS_APP_PASSWORD: fake.appPassword }));
     await child.start();
     const api = async (path: string, body?: unknown) => {

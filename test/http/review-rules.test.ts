@@ -17,17 +17,17 @@ const credentials = [
 const TWO_PERSON = { name: 'security', match: { topics: ['security'] }, reviewers: ['token:Sec One', 'token:Sec Two'], approvals: 2 };
 
 let t: TestApp;
-let receiver: WebhookReceiver | null = null;
+/** What each test started, stopped after it in reverse order. */
+const started: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
-  await t?.close();
-  await receiver?.stop();
-  receiver = null;
+  for (const thing of started.splice(0).reverse()) await thing.close();
 });
 
 /** An app with these review rules and a webhook consumer of billing-bot's answers. */
 async function withRules(rules: unknown[], review: Record<string, unknown> = {}, consumer: Record<string, unknown> = {}, experts = EXAMPLE_EXPERTS): Promise<WebhookReceiver> {
   t = await buildTestApp({ token: ADMIN, credentials, config: { server: { allow_private_webhooks: true }, review: { rules, ...review }, experts } });
-  receiver = new WebhookReceiver();
+  const receiver = new WebhookReceiver();
+  started.push(t, { close: () => receiver.stop() });
   const url = await receiver.start();
   const res = await t.call('POST', '/api/v1/consumers', { id: 'billing-bot', handles_kinds: ['answer'], delivery: { type: 'webhook', url }, ...consumer });
   expect(res.status).toBe(201);
