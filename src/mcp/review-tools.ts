@@ -4,16 +4,14 @@ import type { DecidedProposal } from '../client/api.js';
 import { acceptBody, decidedProposal, idField, proposal, queueItem, rejectBody, returnBody } from '../wire/schemas.js';
 import type { McpBackend, QueueEntry } from './backend.js';
 import { run } from './tool-kit.js';
+import { voteStanding } from '../core/vote-standing.js';
 
 /** " (votes 1/2: Sec One accepted)" for a proposal whose votes are counted; nothing when one accept decides and nobody voted. */
 function votesNote(p: QueueEntry['proposal']): string {
-  const votes = p.votes ?? [];
-  const needed = p.approvals_needed ?? 1;
-  if (votes.length === 0 && needed <= 1) return '';
-  const accepts = votes.filter((v) => v.decision === 'accept').length;
-  const who = votes.map((v) => `${v.by} ${v.decision === 'accept' ? 'accepted' : 'rejected'}`);
-  const still = p.may_vote && p.may_vote.length > 0 ? `; may still vote: ${p.may_vote.join(', ')}` : '';
-  return ` (votes ${accepts}/${needed}${who.length > 0 ? `: ${who.join(', ')}` : ''}${still})`;
+  const s = voteStanding(p);
+  if (!s) return '';
+  const who = s.votes.map((v) => `${v.by} ${v.decision === 'accept' ? 'accepted' : 'rejected'}`);
+  return ` (votes ${s.accepts}/${s.needed}${who.length > 0 ? `: ${who.join(', ')}` : ''}${s.mayStillVote})`;
 }
 
 /** What an accept or reject did, in one line: still pending while a review rule waits for more votes. */

@@ -46,7 +46,7 @@ export async function queueView(engine: Pick<Engine, 'store' | 'review' | 'exper
     const cast = votes.get(p.id) ?? [];
     if (viewer && !showsTo(engine, request, cast, viewer.decider, viewer.mine)) continue;
     items.push({
-      proposal: withVotes(engine.review, proposalBody(p), cast, ruleFor(engine.review, request)),
+      proposal: withVotes(engine, proposalBody(p), cast, ruleFor(engine.review, request)),
       request: {
         id: request.id,
         consumer_id: request.consumer_id,

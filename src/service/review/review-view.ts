@@ -2,7 +2,8 @@ import type { ProposalRecord } from '../../domain/records.js';
 import type { Reads, VoteRecord } from '../../store/store.js';
 import type { Engine } from '../engine/index.js';
 import { proposalBody, type ProposalBody } from './proposal-body.js';
-import { entryIdentities, entryText, mayDecide, personOf, ruleFor, type Decider, type ReviewRule } from './review-rules.js';
+import { mayDecide, personOf, ruleFor, type Decider, type ReviewRule } from './review-rules.js';
+import { stillToVote } from './rule-reviewers.js';
 
 /** A vote as the API shows it. */
 export interface VoteBody {
@@ -19,32 +20,28 @@ export interface VoteBody {
  */
 export type ReviewedProposal = ProposalBody & { votes?: VoteBody[]; approvals_needed?: number; may_vote?: string[] };
 
-/** The proposal's body with its votes and the approvals its rule needs, while any review rule is configured. */
-export function withVotes(review: Pick<Engine['review'], 'rules'>, body: ProposalBody, votes: readonly VoteRecord[], rule: ReviewRule | null): ReviewedProposal {
-  if ((review.rules ?? []).length === 0) return body;
-  return { ...body, votes: votes.map(voteBody), approvals_needed: rule?.approvals ?? 1, ...(rule && body.status === 'pending' ? { may_vote: stillMayVote(rule, votes) } : {}) };
-}
-
-/** The rule's reviewers and sign-offs who have not voted (a group stays: its other members may). */
-function stillMayVote(rule: ReviewRule, votes: readonly VoteRecord[]): string[] {
-  const voted = new Set(votes.map((v) => v.person));
-  const entries = [...rule.reviewers, ...rule.require];
-  return [...new Set(entries.filter((entry) => {
-    const identities = entryIdentities(entry);
-    return !identities.some((i) => voted.has(i) || voted.has(`person:${i}`));
-  }).map(entryText))];
+/** The proposal's body with its votes, the approvals its rule needs and who may still vote, while any review rule is configured. */
+export function withVotes(engine: Pick<Engine, 'review' | 'experts'>, body: ProposalBody, votes: readonly VoteRecord[], rule: ReviewRule | null): ReviewedProposal {
+  if ((engine.review.rules ?? []).length === 0) return body;
+  const stillOpen = rule && body.status === 'pending';
+  return {
+    ...body,
+    votes: votes.map(voteBody),
+    approvals_needed: rule?.approvals ?? 1,
+    ...(stillOpen ? { may_vote: stillToVote(engine.experts, rule, body.provenance.expert_id, votes) } : {}),
+  };
 }
 
 export const voteBody = (v: VoteRecord): VoteBody => ({ by: v.by, decision: v.decision, note: v.note, reason: v.reason, at: new Date(v.at).toISOString() });
 
 /** The wire form of proposals with their votes and the approvals their rule needs, in two reads however many. */
-export async function reviewedProposals(engine: Pick<Engine, 'review'>, reads: Reads, proposals: readonly ProposalRecord[]): Promise<ReviewedProposal[]> {
+export async function reviewedProposals(engine: Pick<Engine, 'review' | 'experts'>, reads: Reads, proposals: readonly ProposalRecord[]): Promise<ReviewedProposal[]> {
   const ids = proposals.map((p) => p.id);
   const [requests, votes] = await Promise.all([reads.requests.summaries([...new Set(proposals.map((p) => p.request_id))]), reads.votes.listMany(ids)]);
   return proposals.map((p) => {
     const request = requests.get(p.request_id);
     const rule = request ? ruleFor(engine.review, request) : null;
-    return withVotes(engine.review, proposalBody(p), votes.get(p.id) ?? [], rule);
+    return withVotes(engine, proposalBody(p), votes.get(p.id) ?? [], rule);
   });
 }
 
