@@ -84,8 +84,12 @@ class StoredConversations implements ConversationBook {
     return value ? (JSON.parse(value) as TeamsConversation) : null;
   }
 
+  /** Writes only a change: every message from a person confirms their conversation, nearly always as it was. */
   async set(objectId: string, conversation: TeamsConversation | null): Promise<void> {
-    await this.store!.transaction((tx) => tx.serviceState.set(conversationKey(objectId), conversation ? JSON.stringify(conversation) : ''));
+    const key = conversationKey(objectId);
+    const value = conversation ? JSON.stringify(conversation) : '';
+    if (((await this.store!.serviceState.get(key)) ?? '') === value) return;
+    await this.store!.transaction((tx) => tx.serviceState.set(key, value));
   }
 }
 

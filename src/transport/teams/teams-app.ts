@@ -64,11 +64,19 @@ export function createTeamsApp(settings: TeamsSettings, password: string, log: L
     messagingEndpoint: TEAMS_MESSAGES_PATH,
     logger: sdkLogger(log),
   });
+  // One client per Bot Connector address (a tenant has one or two), not one per message.
+  const connectors = new Map<string, ApiClient>();
+  const connector = (serviceUrl: string): ApiClient => {
+    const base = serviceUrl.replace(/\/+$/, '');
+    let client = connectors.get(base);
+    if (!client) connectors.set(base, (client = new ApiClient(base, { token: () => tokens.token(cloud.botScope) }, undefined, cloud)));
+    return client;
+  };
   return {
     app,
     tokens,
     apiUrl,
-    connector: (serviceUrl) => new ApiClient(serviceUrl.replace(/\/+$/, ''), { token: () => tokens.token(cloud.botScope) }, undefined, cloud),
+    connector,
     async handle(request) {
       if (!capture.handler) throw new Error('the Teams channel was not started');
       return capture.handler(request);
