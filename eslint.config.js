@@ -17,7 +17,7 @@ const LAYERS = [
   // The service, one folder per capability, lowest first: a capability imports only those before it
   // (and only through their index.ts, see below). docs/architecture.md says what each holds.
   { type: 'service-engine', folders: ['service/engine'] },
-  { type: 'service-facts', folders: ['service/availability', 'service/consumers', 'service/library', 'service/sessions'] },
+  { type: 'service-facts', folders: ['service/availability', 'service/consumers', 'service/library', 'service/sessions', 'service/insights'] },
   { type: 'service-routing', folders: ['service/routing'] },
   { type: 'service-changes', folders: ['service/experts', 'service/review'] },
   { type: 'service-arrivals', folders: ['service/requests', 'service/replies'] },

@@ -27,6 +27,7 @@ import { teamsRoutes, type TeamsEvents } from './http/routes/teams.js';
 import { consumerRoutes } from './http/routes/consumers.js';
 import { expertRoutes } from './http/routes/experts.js';
 import { instanceRoutes } from './http/routes/instances.js';
+import { insightRoutes } from './http/routes/insights.js';
 import { proposalRoutes } from './http/routes/proposals.js';
 import { queueRoutes } from './http/routes/queue.js';
 import { replyRoutes } from './http/routes/replies.js';
@@ -142,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await secured.register(instanceRoutes, routeOptions);
         await secured.register(sessionRoutes, routeOptions);
         await secured.register(answerRoutes, routeOptions);
+        await secured.register(insightRoutes, routeOptions);
         await secured.register(queueRoutes, {
           ...routeOptions,
           ...(options.queuePollMs !== undefined ? { pollMs: options.queuePollMs } : {}),

@@ -25,6 +25,7 @@ const ROUTE_OPERATIONS: Readonly<Record<string, Operation>> = {
   'GET /topics': 'read_topics',
   'GET /answers': 'read_answers',
   'GET /answers/stats': 'read_answer_stats',
+  'GET /insights': 'read_insights',
   'GET /answers/:id': 'read_answers',
   'POST /answers/:id/retire': 'retire_answer',
   // MCP: the endpoint itself; each tool checks the operation it performs.

@@ -8,6 +8,8 @@ import { cancelRequest, type SubmitInput, type SubmitResult, libraryFor, submitA
 import { consumerView, deleteConsumer, deliveryView, listDeliveries, listKinds, registerConsumer, retryDelivery, type ConsumerInput, type DeliveryListQuery } from './consumers/index.js';
 import { decideOrVote, type DecisionInput, type DecisionOutcome, reviewFromChat, type ReviewSurface, SLACK_REVIEW, returnProposal, type ReturnInput, queueView, type QueueItem, type QueueViewer, reviewedProposals, type ReviewedProposal } from './review/index.js';
 import { listInstances } from './operations/index.js';
+import { readInsights } from './insights/index.js';
+import type { InsightsQuery, InsightsView } from '../wire/insight-schemas.js';
 import { endSession, isSessionLive, listSessions, revokeSessions, startSession, type SignedIn } from './sessions/index.js';
 import { endAway, setAway, type AwayInput, awayFromChat, expertHome, listExperts, muteExpert, replaceExperts, unmuteExpert, type ExpertView } from './experts/index.js';
 import { receiveAutoReply, receiveInbound, receiveRefused, receiveReply, receiveUndeliverable, type ChannelNotice, type ReplyInput, type ReplyResult } from './replies/index.js';
@@ -275,6 +277,11 @@ export class ExpertqService extends ServiceBase {
 
   libraryStats() {
     return libraryStats(this);
+  }
+
+  /** The insights of a window, from the rollups only (docs/insights.md). */
+  insights(query: InsightsQuery): Promise<InsightsView> {
+    return readInsights(this, query);
   }
 
   /** Every expert's open, queued and today's asks as committed now (what `/metrics` reports). */

@@ -3,7 +3,7 @@ import type { Reads } from './store.js';
 /** Every repository of `Reads`; the type below fails to compile when one is left out. */
 const READ_KEYS = [
   'requests', 'asks', 'proposals', 'outbox', 'consumers', 'chat', 'llmJobs',
-  'serviceState', 'retention', 'metrics', 'instances', 'sessions', 'answers', 'votes',
+  'serviceState', 'retention', 'metrics', 'instances', 'sessions', 'answers', 'votes', 'insights',
 ] as const satisfies ReadonlyArray<keyof Reads>;
 type Unlisted = Exclude<keyof Reads, (typeof READ_KEYS)[number]>;
 const everyKeyListed: [Unlisted] extends [never] ? true : never = true;

@@ -6,9 +6,12 @@ import type {
 import type { AnswerReads, AnswerRepository } from './answer-repository.js';
 import type { SessionReads, SessionRepository } from './session-repository.js';
 import type { VoteReads, VoteRepository } from './vote-repository.js';
+import type { InsightReads, InsightRepository } from './insight-repository.js';
 
 export type { SessionRecord, SessionReads, SessionRepository } from './session-repository.js';
 export type { VoteRecord, VoteReads, VoteRepository } from './vote-repository.js';
+export type { InsightCount, InsightCounts, InsightKey, InsightQuery, InsightReads, InsightRepository, InsightRollup, InsightTime } from './insight-repository.js';
+export { INSIGHT_COUNTS } from './insight-repository.js';
 export type { AnswerQuery, AnswerPage, AnswerReads, AnswerRepository, AnswerStats, FoundAnswer, ReuseQuery } from './answer-repository.js';
 export type {
   RequestReads, RequestRepository, AskReads, AskRepository, ProposalReads, ProposalRepository, OutboxReads, OutboxRepository, ConsumerReads, ConsumerRepository, ChatReads, ChatRepository, LlmJobReads, LlmJobRepository, ServiceStateReads, ServiceStateRepository, RetentionReads, RetentionRepository, MetricReads, InstanceReads, InstanceRepository, InstanceRecord, AskPlace, AskCaps,
@@ -118,6 +121,7 @@ export interface Repositories {
   readonly sessions: SessionRepository;
   readonly answers: AnswerRepository;
   readonly votes: VoteRepository;
+  readonly insights: InsightRepository;
 }
 
 /** What may be read outside a transaction. A `Tx` is also a `Reads`. */
@@ -136,6 +140,7 @@ export interface Reads {
   readonly sessions: SessionReads;
   readonly answers: AnswerReads;
   readonly votes: VoteReads;
+  readonly insights: InsightReads;
 }
 
 /** The counts of rows waiting for something: each read on an index of the waiting rows only. */

@@ -16,7 +16,7 @@ export interface Engine {
 }
 
 /** The PostgreSQL database that stands for `dir`: one per test, named after the directory. */
-function databaseOf(dir: string): string {
+export function databaseOf(dir: string): string {
   return `eq_${basename(dir).replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
 }
 

@@ -125,6 +125,7 @@ export const EXAMPLES: Record<string, (fx: Fixtures) => Example | Promise<Exampl
 
   listAnswers: () => ({ query: { q: 'refunds', limit: '5' } }),
   getAnswerStats: () => ({}),
+  getInsights: () => ({ query: { group_by: 'week', from: '2026-01-05T00:00:00.000Z', to: '2026-03-02T00:00:00.000Z' } }),
   getAnswer: async (fx) => ({ params: { id: await fx.answer() } }),
   addAnswer: () => ({ body: curated(0) }),
   importAnswers: () => ({ body: { entries: [curated(-1), curated(-2)] } }),

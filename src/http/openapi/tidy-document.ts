@@ -9,6 +9,7 @@ export const TAGS = [
   { name: 'experts', description: 'The expert registry: who answers which topics, mutes and away spells.' },
   { name: 'replies', description: 'Experts’ replies, from whichever channel they came in on.' },
   { name: 'answers', description: 'The answer library: accepted answers offered again for close questions.' },
+  { name: 'insights', description: 'What the service did, at a glance: outcomes, times, load per expert, library reuse.' },
   { name: 'consumers', description: 'Systems that submit questions and receive answers by webhook.' },
   { name: 'deliveries', description: 'Webhook and in-process deliveries of events to consumers.' },
   { name: 'audit', description: 'Every step of a request, in order.' },

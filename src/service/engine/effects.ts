@@ -1,6 +1,7 @@
 import type { FailureCode, RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
 import { closeAsk } from './close-ask.js';
+import { countOutcome } from './insight-counts.js';
 import { audit, emitEvent, type Engine } from './engine.js';
 import { updateRequest } from './new-request.js';
 
@@ -23,6 +24,7 @@ export async function failRequest(engine: Pick<Engine, 'clock' | 'threadedTransp
   }
   // A request that fails while its question is drafted stops waiting for the draft.
   const drafting = request.drafting ? { drafting: false } : {};
+  await countOutcome(tx, request, 'failed', { code, message });
   await updateRequest(tx, request, { status: 'failed', reason: { code, message }, held: false, ...drafting, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'failed', actor, data: { code, message } });
   await emitEvent(tx, request, 'request_failed', { reason: { code, message } }, now);

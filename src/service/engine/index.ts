@@ -11,5 +11,6 @@ export { type KnownKeys, libraryKey, libraryTopics, quotaConsumers } from './kno
 export { type AskSender, noteFirstAsk, withLeasedAsks } from './leased-messages.js';
 export { LlmBacklog } from './llm-backlog.js';
 export { draftsQuestion, MAX_LLM_ATTEMPTS, queueDraft, queueMatch, queueStructuring, type UnstructuredProposal } from './llm-jobs.js';
+export { countAskSent, countDecision, countEscalation, countHold, countPass, countProposal, countSentBack } from './insight-counts.js';
 export { gatherChanges, isNewRequest, newRequest, updateRequest, writeChanges, writeNewRequest } from './new-request.js';
 export { PresenceCache } from './presence-cache.js';

@@ -1,28 +1,15 @@
 import type { RequestRecord } from '../../domain/records.js';
 import type { RequestPatch, Tx } from '../../store/store.js';
+import { countNewRequest } from './insight-counts.js';
+import { unwritten } from './unwritten-request.js';
 
-/**
- * Requests being submitted, not written yet. A submit writes its request once, after routing, in the
- * state routing left it in (asked, held or failed) rather than inserting it queued and updating it:
- * one write instead of two, and the request's indexes are maintained once. The rows routing writes
- * first (audit, asks, messages) refer to it; the store checks those references at commit.
- */
-const unwritten = new WeakSet<RequestRecord>();
-
-/** A request object for a submit: changes made through `updateRequest` stay in it until `writeNewRequest`. */
-export function newRequest(request: RequestRecord): RequestRecord {
-  unwritten.add(request);
-  return request;
-}
-
-/** Whether `request` is being submitted in this transaction (not written yet). */
-export function isNewRequest(request: RequestRecord): boolean {
-  return unwritten.has(request);
-}
+export { isNewRequest, newRequest } from './unwritten-request.js';
 
 /** Writes the submitted request as it now is (once: later calls do nothing). */
 export async function writeNewRequest(tx: Tx, request: RequestRecord): Promise<void> {
-  if (unwritten.delete(request)) await tx.requests.insert(request);
+  if (!unwritten.delete(request)) return;
+  await tx.requests.insert(request);
+  await countNewRequest(tx, request);
 }
 
 /** Stored requests whose changes are gathered into one write (`gatherChanges`), with the changes so far. */

@@ -11,7 +11,7 @@ import type { AwayState, ExpertLiveState } from '../../domain/records.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { placeWaiting, passOn } from '../routing/index.js';
 import type { Tx } from '../../store/store.js';
-import { audit, liveStates, type Engine, type Routing, type Attendance } from '../engine/index.js';
+import { audit, countPass, liveStates, type Engine, type Routing, type Attendance } from '../engine/index.js';
 import { expertAvailability, inForce } from '../availability/index.js';
 import { awayView, type AwayView } from './expert-away.js';
 
@@ -227,6 +227,7 @@ export async function muteAndPassOn(engine: Routing, tx: Tx, expertId: string, a
   for (const ask of open) {
     const request = (await tx.requests.get(ask.request_id))!;
     await audit(engine, tx, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
+    await countPass(tx, request, ask.expert_id, 'mutes', now);
     await passOn(engine, tx, request, ask, 'mute', now);
   }
   for (const ask of open) involved.push(...(await tx.asks.listFor(ask.request_id)).map((x) => x.expert_id));

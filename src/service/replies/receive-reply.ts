@@ -2,7 +2,7 @@ import { composeReplyFeedback, type ReplyFeedback } from '../../core/compose-fee
 import { isSameReply, readReply } from '../../core/read-reply.js';
 import type { AnswerRecord } from '../../domain/answers.js';
 import { notFound } from '../../errors.js';
-import { queueStructuring, closeAsk, expertName, tellExpert, tellInThread, audit, type Engine, type Routing, type Attendance } from '../engine/index.js';
+import { queueStructuring, closeAsk, expertName, tellExpert, tellInThread, audit, countPass, type Engine, type Routing, type Attendance } from '../engine/index.js';
 import { placeWaiting, passOn } from '../routing/index.js';
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
 import { createProposal, proposalFromAnswer } from '../review/index.js';
@@ -83,6 +83,7 @@ async function handleReply(engine: Attendance & Pick<Engine, 'clock' | 'transpor
   if (kind === 'mute') {
     await tx.asks.setMuted(ask.expert_id, true, now);
     await audit(engine, tx, { request_id: request.id, at: now, type: 'muted', actor, data: { ask_id: ask.id } });
+    await countPass(tx, request, ask.expert_id, 'mutes', now);
     const live = ask.state === 'open' || ask.state === 'queued';
     const passedTo = live ? await passOn(engine, tx, request, ask, 'mute', now) : null;
     return await reply({ outcome: 'muted' }, { outcome: 'muted', passedTo: passedTo && expertName(engine.experts, passedTo), hadAsk: live });

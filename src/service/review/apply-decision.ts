@@ -1,7 +1,7 @@
 import { composeAcceptedNotice } from '../../core/compose-ask.js';
 import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, DECISION_TIMES_KEPT, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
+import { audit, countDecision, countOne, DECISION_TIMES_KEPT, emitEvent, queueMessage, type Engine, type Roster } from '../engine/index.js';
 import { recordAnswer } from '../library/index.js';
 import { proposalBody } from './proposal-body.js';
 import { updateReviewCard } from './review-channel.js';
@@ -64,6 +64,7 @@ export async function applyDecision(
   }
   // Edited now, or while reviewers were voting.
   const edited = decided.original_answer !== null && decided.original_answer !== undefined;
+  await countDecision(tx, request, proposal, status, now);
   await tx.requests.update(request.id, { status, updated_at: now });
   await updateReviewCard(engine.review, tx, proposal, now);
   await audit(engine, tx, {

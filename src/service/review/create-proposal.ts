@@ -1,7 +1,7 @@
 import { newId } from '../../ids.js';
 import type { AskRecord, ProposalRecord, RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, emitEvent, type Engine, type UnstructuredProposal } from '../engine/index.js';
+import { audit, countProposal, emitEvent, type Engine, type UnstructuredProposal } from '../engine/index.js';
 import { postReviewCard } from './review-channel.js';
 import { proposalBody } from './proposal-body.js';
 import { ruleFor } from './review-rules.js';
@@ -40,6 +40,7 @@ export function proposalFromAnswer(engine: Pick<Engine, 'experts' | 'transportNa
  * The one place a proposal is created, with or without an LLM.
  */
 export async function createProposal(engine: Pick<Engine, 'clock'> & Reaching, tx: Tx, request: RequestRecord, proposal: ProposalRecord, now: number): Promise<void> {
+  await countProposal(tx, request, proposal, now);
   await tx.proposals.insert(proposal);
   await tx.requests.update(request.id, { status: 'proposed', proposal_id: proposal.id, held: false, updated_at: now });
   await audit(engine, tx, { request_id: request.id, at: now, type: 'proposed', actor: 'system', data: { proposal_id: proposal.id } });

@@ -2,7 +2,7 @@ import type { ProposalRecord, RequestRecord } from '../../domain/records.js';
 import { badRequest } from '../../errors.js';
 import { answeredIt, proposalToDecide } from './decide-proposal.js';
 import type { Tx } from '../../store/store.js';
-import { audit, countOne, type Intake, type Routing, type Drafting, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
+import { audit, countOne, countSentBack, type Intake, type Routing, type Drafting, draftsQuestion, queueDraft, updateRequest } from '../engine/index.js';
 import { planAsk, routeAndAsk } from '../routing/index.js';
 import { updateReviewCard } from './review-channel.js';
 import { isExpertOf, mayDecide, notAReviewer, ruleFor, trustedDecider, type Decider } from './review-rules.js';
@@ -45,6 +45,7 @@ export async function returnProposal(engine: Intake, tx: Tx, proposalId: string,
   if (reused) countOne(engine.counters.reuse, 'returned');
   if (rule) await tx.votes.clear(proposalId);
 
+  await countSentBack(tx, request, proposal, now);
   await updateReviewCard(engine.review, tx, proposal, now);
   const typedBy = input.typed_by !== undefined ? { typed_by: input.typed_by } : {};
   if (!reused) {

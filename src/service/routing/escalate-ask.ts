@@ -2,7 +2,7 @@ import { iso } from '../../clock.js';
 import { formatDuration, formatShortDuration } from '../../config/durations.js';
 import type { AskRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, closeAsk, expertName, type Routing } from '../engine/index.js';
+import { audit, closeAsk, countEscalation, expertName, type Routing } from '../engine/index.js';
 import { nextInChain } from './pass-on.js';
 import { planAsk } from './place-asks.js';
 
@@ -31,6 +31,7 @@ export async function escalateAsk(engine: Routing, tx: Tx, due: AskRecord, now: 
   freed.add(ask.expert_id);
   request.status = 'escalated';
   await tx.requests.update(request.id, { status: 'escalated', updated_at: now });
+  await countEscalation(tx, request);
   await audit(engine, tx, {
     request_id: request.id,
     at: now,

@@ -1,6 +1,6 @@
 import type { AskRecord, RequestRecord } from '../../domain/records.js';
 import { OPEN_STATUSES } from '../../domain/records.js';
-import { closeAsk, expertName, audit, liveStates, type Engine, type Attendance, failRequest } from '../engine/index.js';
+import { closeAsk, expertName, audit, countEscalation, countPass, liveStates, type Engine, type Attendance, failRequest } from '../engine/index.js';
 import type { Reads, Tx } from '../../store/store.js';
 import { findCandidates, isCapped } from '../../core/route-request.js';
 import { iso } from '../../clock.js';
@@ -34,11 +34,13 @@ export async function passOn(
     await audit(engine, tx, { request_id: request.id, at: now, type: 'passed_on', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why, to: target, ...detail } });
   } else if (why !== 'undeliverable') {
     await audit(engine, tx, { request_id: request.id, at: now, type: 'skipped', actor: `expert:${ask.expert_id}`, data: { ask_id: ask.id, why } });
+    if (why === 'skip') await countPass(tx, request, ask.expert_id, 'skips', now);
   }
 
   if (target) {
     await tx.requests.update(request.id, { status: 'escalated', updated_at: now });
     request.status = 'escalated';
+    await countEscalation(tx, request);
     await audit(engine, tx, {
       request_id: request.id,
       at: now,

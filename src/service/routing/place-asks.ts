@@ -6,7 +6,7 @@ import { isCapped, limitsFor } from '../../core/route-request.js';
 import { newId } from '../../ids.js';
 import type { AskRecord, AskVia, AuditEntry, RequestRecord } from '../../domain/records.js';
 import type { AskPatch, Tx } from '../../store/store.js';
-import { audit, liveStates, queueMessage, type Engine, type Attendance, isNewRequest, updateRequest, noteFirstAsk } from '../engine/index.js';
+import { audit, liveStates, queueMessage, type Engine, type Attendance, isNewRequest, updateRequest, noteFirstAsk, countAskSent } from '../engine/index.js';
 import { expertAvailability, inForce } from '../availability/index.js';
 
 /**
@@ -142,6 +142,7 @@ async function decideSend(
   // An ask of a request being submitted: its expert was never asked on it, and nothing in a submit
   // closes the ask again or rolls it back (a failed submit's transaction fails whole).
   if (isNewRequest(request)) noteFirstAsk(tx, ask.id);
+  await countAskSent(tx, request, ask, sentAt);
   await audit(engine, tx, {
     request_id: request.id,
     at: sentAt,

@@ -1,7 +1,7 @@
 import { findCandidates, firstCandidates, type RouteDecision } from '../../core/route-request.js';
 import type { RequestRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
-import { audit, type Engine, type Routing, type Attendance, type Roster, failRequest, updateRequest, writeNewRequest } from '../engine/index.js';
+import { audit, type Engine, type Routing, type Attendance, type Roster, failRequest, updateRequest, writeNewRequest, countHold } from '../engine/index.js';
 import { routingFacts, suggestTopics } from '../availability/index.js';
 import { planAsk } from './place-asks.js';
 import { routeLive } from './route-live.js';
@@ -18,6 +18,7 @@ export async function routeAndAsk(engine: Routing, tx: Tx, request: RequestRecor
   }
   if (decision.outcome === 'held') {
     await updateRequest(tx, request, { held: true, updated_at: now });
+    await countHold(tx, request, now);
     await audit(engine, tx, {
       request_id: request.id,
       at: now,

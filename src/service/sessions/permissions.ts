@@ -26,6 +26,8 @@ export type Operation =
   | 'retire_answer'
   /** The library's figures across every consumer (entries by status, asks spared): reviewers and admins. */
   | 'read_answer_stats'
+  /** The insights: what the service did, across every consumer and expert (reviewers and admins). */
+  | 'read_insights'
   /** Everything else: the registry, mutes, replies on an expert's behalf, consumers' list, deliveries. */
   | 'administer';
 
@@ -38,7 +40,7 @@ export type Operation =
 const ROLE_OPERATIONS: Record<Exclude<Role, 'admin'>, ReadonlySet<Operation>> = {
   none: new Set<Operation>(['whoami']),
   consumer: new Set<Operation>(['whoami', 'submit_request', 'list_requests', 'read_request', 'cancel_request', 'register_consumer', 'read_kinds', 'read_topics', 'use_mcp', 'read_answers']),
-  reviewer: new Set<Operation>(['whoami', 'list_requests', 'read_request', 'read_queue', 'decide', 'read_experts', 'read_audit', 'read_kinds', 'read_topics', 'use_mcp', 'read_answers', 'retire_answer', 'read_answer_stats']),
+  reviewer: new Set<Operation>(['whoami', 'list_requests', 'read_request', 'read_queue', 'decide', 'read_experts', 'read_audit', 'read_kinds', 'read_topics', 'use_mcp', 'read_answers', 'retire_answer', 'read_answer_stats', 'read_insights']),
 };
 
 export function mayPerform(role: Role, operation: Operation): boolean {
@@ -63,5 +65,6 @@ export const OPERATION_WORDS: Readonly<Record<Operation, string>> = {
   read_answers: 'read the answer library',
   retire_answer: 'retire library entries',
   read_answer_stats: 'read the answer library\'s figures',
+  read_insights: 'read the insights',
   administer: 'administer expertq',
 };

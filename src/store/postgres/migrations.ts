@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { fillAnswerWords, fillSearchWords } from './fill-search-words.js';
 import { PG_SCHEMA_V1 } from './schema-v1.js';
+import { insightMigration, PG_DIALECT } from '../shared/insight-fill-sql.js';
 
 /** A schema step: SQL, or work that needs expertq's own code (run in the step's transaction). */
 export type PgMigration = string | ((client: pg.ClientBase) => Promise<void>);
@@ -229,4 +230,7 @@ export const PG_MIGRATIONS: PgMigration[] = [
     PRIMARY KEY (proposal_id, person)
   );
   `,
+  // 22: the insight rollups (\`GET /insights\`), per hour × topic × expert × consumer with the times in
+  // fixed buckets, kept with each event from now on and filled here from the history kept.
+  insightMigration(PG_DIALECT),
 ];

@@ -1,4 +1,5 @@
 import type { Repositories } from '../store.js';
+import { PgInsights } from './insights.js';
 import { PgInstances } from './instances.js';
 import { PgSessions } from './sessions.js';
 import { PgVotes } from './votes.js';
@@ -48,5 +49,6 @@ export function createPgRepositories(
     sessions: new PgSessions(db),
     answers: new PgAnswers(db),
     votes: new PgVotes(db),
+    insights: new PgInsights(db),
   };
 }

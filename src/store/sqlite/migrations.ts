@@ -1,4 +1,5 @@
 import { CORE_MIGRATIONS } from './migrations-core.js';
+import { insightMigration, SQLITE_DIALECT } from '../shared/insight-fill-sql.js';
 
 /**
  * Numbered migrations; `PRAGMA user_version` records how many have run. Append only: a shipped
@@ -190,4 +191,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (proposal_id, person)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 27: the insight rollups (\`GET /insights\`), per hour × topic × expert × consumer with the times in
+  // fixed buckets, kept with each event from now on and filled here from the history kept: a read of
+  // requests, asks, proposals and the audit trail, each once per figure (estimated with the others).
+  insightMigration(SQLITE_DIALECT),
 ];

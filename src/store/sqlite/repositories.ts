@@ -5,6 +5,7 @@ import { SqliteAnswers } from './answers.js';
 import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
+import { SqliteInsights } from './insights.js';
 import { SqliteInstances } from './instances.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteVotes } from './votes.js';
@@ -49,5 +50,6 @@ export function createRepositories(db: Database.Database, { memo = null, slow = 
     sessions: new SqliteSessions(db),
     answers: new SqliteAnswers(db, slow),
     votes: new SqliteVotes(db),
+    insights: new SqliteInsights(db, slow),
   };
 }

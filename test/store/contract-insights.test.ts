@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bucketBounds, bucketOf } from '../../src/core/insight-buckets.js';
+import { schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
+import { ENGINES } from './engines.js';
+import { MONDAY_10, scriptHistory } from './insight-history.js';
+
+const WINDOW = { from: '2026-11-16T00:00:00.000Z', to: '2026-12-07T00:00:00.000Z' };
+const query = (extra: Record<string, string> = {}) => new URLSearchParams({ ...WINDOW, ...extra }).toString();
+
+/** Whether a reported percentile is within the bucket bound (10 %) of the true time. */
+function near(reported: number, trueSeconds: number): boolean {
+  const [low, high] = bucketBounds(bucketOf(trueSeconds));
+  return reported >= low && reported < high && Math.abs(reported - trueSeconds) / trueSeconds <= 0.1;
+}
+
+describe.each(ENGINES)('$name store: insight rollups count what happened', (engine) => {
+  let dir = '';
+  let kit: SchedulerKit;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), `expertq-insights-${engine.name}-`));
+    kit = await schedulerKit({ openStore: () => engine.open(dir) });
+  });
+  afterEach(async () => {
+    await kit.close();
+    await engine.drop?.(dir);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('totals, per expert and per week equal the definitions after a scripted morning of work', async () => {
+    await scriptHistory(kit);
+    const res = await kit.t.call('GET', `/api/v1/insights?${query({ group_by: 'week' })}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const total = res.body.total;
+    expect(total.requests).toEqual({
+      submitted: 6,
+      accepted: 2,
+      rejected: 1,
+      failed: 2,
+      failed_by_reason: { timeout: 0, no_expert_found: 1, expert_declined: 0, rate_limited: 0, cancelled: 1, error: 0 },
+      open: 1,
+    });
+    expect(total).toMatchObject({
+      answered_from_library: 1,
+      asks_spared: 1,
+      // Dana: four first asks; Lee: after the skip, again after the send-back, after the mute.
+      asks: 7,
+      share_of_asks: 1,
+      answers: 3,
+      proposals: 4,
+      sent_back: 1,
+      share_sent_back: 0.25,
+      asked_requests: 4,
+      escalated_requests: 2,
+      share_escalated: 0.5,
+      skips: 1,
+      mutes: 1,
+      cap_holds: 0,
+    });
+    // First answers: 30 and 40 minutes after submission; decisions 30 min (accept), 10 min (reject), 20 min (library).
+    expect(total.time_to_first_answer.count).toBe(2);
+    expect(near(total.time_to_first_answer.p50_s, 1800)).toBe(true);
+    expect(near(total.time_to_first_answer.p90_s, 2400)).toBe(true);
+    expect(total.proposal_to_decision.count).toBe(3);
+    expect(near(total.proposal_to_decision.p50_s, 1200)).toBe(true);
+    expect(near(total.proposal_to_decision.p90_s, 1800)).toBe(true);
+
+    expect(res.body.groups.map((g: { key: string }) => g.key)).toEqual(['2026-11-16', '2026-11-23', '2026-11-30']);
+    const [before, week, after] = res.body.groups;
+    expect(before.requests.submitted + after.requests.submitted + before.asks + after.asks).toBe(0);
+    const { key: _key, ...weekFigures } = week;
+    expect(weekFigures).toEqual(total);
+
+    const experts = (await kit.t.call('GET', `/api/v1/insights?${query({ group_by: 'expert' })}`)).body;
+    expect(experts.total).toEqual(total);
+    const [dana, lee] = experts.groups;
+    expect(dana).toMatchObject({
+      key: 'dana',
+      requests: { submitted: 4, accepted: 1, rejected: 1, failed: 1, open: 1 },
+      asks: 4,
+      share_of_asks: 4 / 7,
+      answers: 1,
+      // Her own answer, and the library answer made of it.
+      proposals: 2,
+      answered_from_library: 1,
+      skips: 1,
+      mutes: 1,
+      escalated_requests: 2,
+    });
+    expect(lee).toMatchObject({
+      key: 'lee',
+      requests: { submitted: 2, rejected: 1, open: 1 },
+      asks: 3,
+      share_of_asks: 3 / 7,
+      answers: 2,
+      proposals: 2,
+      sent_back: 1,
+      escalated_requests: 2,
+    });
+    expect(experts.groups).toHaveLength(2);
+
+    // expert= keeps the requests that expert was asked on; topic= and consumer= narrow the rest.
+    const onlyLee = (await kit.t.call('GET', `/api/v1/insights?${query({ expert: 'lee' })}`)).body;
+    expect(onlyLee.total.requests.submitted).toBe(2);
+    expect(onlyLee.groups).toEqual([]);
+    const ops = (await kit.t.call('GET', `/api/v1/insights?${query({ consumer: 'ops-bot', group_by: 'topic' })}`)).body;
+    expect(ops.groups.map((g: { key: string; requests: { submitted: number } }) => [g.key, g.requests.submitted])).toEqual([['billing', 2]]);
+  });
+
+  it('a request counts in the hour it was submitted: a later outcome moves it there, not to the hour it ended', async () => {
+    await scriptHistory(kit);
+    const hourOfSubmits = { from: new Date(MONDAY_10).toISOString(), to: new Date(MONDAY_10 + 3_600_000).toISOString() };
+    const first = (await kit.t.call('GET', `/api/v1/insights?${new URLSearchParams(hourOfSubmits)}`)).body.total;
+    // Four submitted between 10:00 and 11:00; the accept at 11:00 and the reject at 11:30 count here.
+    expect(first.requests).toMatchObject({ submitted: 4, accepted: 1, rejected: 1, failed: 2, open: 0 });
+    // The answer at 10:30 counts in its own hour, with its time from submission.
+    expect(first.answers).toBe(2);
+    expect(first.time_to_first_answer.count).toBe(2);
+  });
+});
