@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bucketBounds, bucketOf } from '../../src/core/insight-buckets.js';
 import { schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
 import { ENGINES } from './engines.js';
-import { MONDAY_10, scriptHistory } from './insight-history.js';
+import { MONDAY_10, rewindBeforeInsights, rollupRows, scriptHistory } from './insight-history.js';
+import { buildTestApp } from '../support/build-test-app.js';
 
 const WINDOW = { from: '2026-11-16T00:00:00.000Z', to: '2026-12-07T00:00:00.000Z' };
 const query = (extra: Record<string, string> = {}) => new URLSearchParams({ ...WINDOW, ...extra }).toString();
@@ -118,5 +119,18 @@ describe.each(ENGINES)('$name store: insight rollups count what happened', (engi
     // The answer at 10:30 counts in its own hour, with its time from submission.
     expect(first.answers).toBe(2);
     expect(first.time_to_first_answer.count).toBe(2);
+  });
+
+  it('the migration fills the rollups from the history kept: a database upgraded equals one that kept them live', async () => {
+    await scriptHistory(kit);
+    const live = await (async () => {
+      await kit.t.stop();
+      return rollupRows(engine.name, dir);
+    })();
+    expect(live.length).toBeGreaterThan(10);
+    await rewindBeforeInsights(engine.name, dir);
+    const upgraded = await buildTestApp({ openStore: () => engine.open(dir), dir: kit.t.dir });
+    await upgraded.stop();
+    expect(await rollupRows(engine.name, dir)).toEqual(live);
   });
 });

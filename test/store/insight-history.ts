@@ -1,4 +1,10 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { expect } from 'vitest';
+import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { databaseOf, postgresUrl } from './engines.js';
 import type { SchedulerKit } from '../support/scheduler-kit.js';
 
 /** Monday 23 November 2026, 10:00 UTC: the scripted history's first submit. */
@@ -61,4 +67,44 @@ export async function scriptHistory(kit: SchedulerKit): Promise<History> {
   const muted = await submitAt(130, { target_experts: ['dana'], question: 'Do credit notes need a second approval?' });
   await replyAt(135, 'dana', 'mute', muted);
   return { requests: { answered, sentBack, cancelled, muted, reused, unroutable } };
+}
+
+/** Every rollup row of the database kept in `dir`, numbers as numbers, in key order. */
+export async function rollupRows(engine: string, dir: string): Promise<unknown[]> {
+  const order = {
+    insight_hours: 'SELECT * FROM insight_hours ORDER BY expert, hour, topic, consumer',
+    insight_times: 'SELECT * FROM insight_times ORDER BY expert, hour, topic, consumer, metric, bucket',
+  };
+  const rows = await onDatabase(engine, dir, async (query) => [...(await query(order.insight_hours)), ...(await query(order.insight_times))]);
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && !['topic', 'expert', 'consumer', 'metric'].includes(k) ? Number(v) : v])));
+}
+
+/** Takes the database in `dir` back to the schema before the rollups (the store closed): as an older version left it. */
+export async function rewindBeforeInsights(engine: string, dir: string): Promise<void> {
+  await onDatabase(engine, dir, async (query) => {
+    await query('DROP TABLE insight_hours');
+    await query('DROP TABLE insight_times');
+    if (engine === 'sqlite') await query(`PRAGMA user_version = ${MIGRATIONS.length - 1}`);
+    else await query(`UPDATE expertq_schema SET version = ${PG_MIGRATIONS.length - 1}`);
+  });
+}
+
+type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+async function onDatabase<T>(engine: string, dir: string, work: (query: Query) => Promise<T>): Promise<T> {
+  if (engine === 'sqlite') {
+    const db = new Database(join(dir, 'db.sqlite'));
+    try {
+      return await work(async (sql) => (/^\s*SELECT/i.test(sql) ? (db.prepare(sql).all() as Array<Record<string, unknown>>) : (db.exec(sql), [])));
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: postgresUrl(databaseOf(dir)) });
+  await client.connect();
+  try {
+    return await work(async (sql) => (await client.query(sql)).rows as Array<Record<string, unknown>>);
+  } finally {
+    await client.end();
+  }
 }
