@@ -57,7 +57,7 @@ describe('GET /insights', () => {
     expect((await insights(REVIEWER, { from: '2023-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z', group_by: 'week' })).status).toBe(200);
   });
 
-  it('groups by week, Monday first, in org.timezone: a submit at Sunday noon UTC (Monday 01:00 in Auckland) counts in that Monday's week', async () => {
+  it('groups by week, Monday first, in org.timezone: a submit at Sunday noon UTC (Monday 01:00 in Auckland) counts in the week of that Monday', async () => {
     kit = await schedulerKit({ token: ADMIN, credentials, config: { org: { name: 'Acme', timezone: 'Pacific/Auckland' } } });
     await scriptHistory(kit);
     // Monday 23 November, 10:00 UTC, is 23:00 on Monday in Auckland; Sunday 22 November 12:00 UTC is Monday 01:00 there.
