@@ -7,6 +7,7 @@ import { schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
 import { ENGINES } from './engines.js';
 import { MONDAY_10, rewindBeforeInsights, rollupRows, scriptHistory } from './insight-history.js';
 import { buildTestApp } from '../support/build-test-app.js';
+import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 const WINDOW = { from: '2026-11-16T00:00:00.000Z', to: '2026-12-07T00:00:00.000Z' };
 const query = (extra: Record<string, string> = {}) => new URLSearchParams({ ...WINDOW, ...extra }).toString();
@@ -22,7 +23,8 @@ describe.each(ENGINES)('$name store: insight rollups count what happened', (engi
   let kit: SchedulerKit;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), `expertq-insights-${engine.name}-`));
-    kit = await schedulerKit({ openStore: () => engine.open(dir) });
+    // The kit types its store as SQLite's; these tests use only what every engine's store offers.
+    kit = await schedulerKit({ openStore: () => engine.open(dir) as Promise<SqliteStore> });
   });
   afterEach(async () => {
     await kit.close();
