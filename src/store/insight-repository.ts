@@ -51,10 +51,12 @@ export interface InsightQuery {
   expert: string | null;
   topic?: string | undefined;
   consumer?: string | undefined;
-  by: 'topic' | 'expert' | 'consumer' | 'hour' | null;
+  by: 'topic' | 'expert' | 'consumer' | 'period' | null;
+  /** With `by: 'period'`: the periods' starts (epoch ms, ascending); each row goes to the last start at or before its hour. */
+  periods?: readonly number[] | undefined;
 }
 
-/** Sums of one group (`key`: the topic, expert, consumer, or hour in ms as a string; '' for one group). */
+/** Sums of one group (`key`: the topic, expert, consumer, or the period's index as a string; '' for one group). */
 export interface InsightGroupCounts {
   key: string;
   counts: InsightCounts;

@@ -48,9 +48,10 @@ export async function readInsights(engine: InsightsEngine, query: InsightsQuery)
     groups = [...tallies(perExpert)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     total = mergeTallies(tallies(all).values());
   } else if (by === 'day' || by === 'week') {
-    const hours = tallies(await insights.read({ ...base, expert, by: 'hour' }));
-    groups = byPeriod(hours, from, to, zone, by);
-    total = mergeTallies(hours.values());
+    const { starts, keys } = periodsOf(from, to, zone, by);
+    const perPeriod = tallies(await insights.read({ ...base, expert, by: 'period', periods: starts }));
+    groups = keys.map((key, i) => [key, perPeriod.get(String(i)) ?? emptyTally()]);
+    total = mergeTallies(perPeriod.values());
   } else {
     const read = await insights.read({ ...base, expert, by } satisfies InsightQuery);
     const all = tallies(read);
@@ -81,28 +82,15 @@ function tallies(read: InsightRollup): Map<string, Tally> {
   return out;
 }
 
-/** Hourly tallies folded into the organisation's days or weeks between `from` and `to`, every one listed. */
-function byPeriod(hours: Map<string, Tally>, from: number, to: number, zone: string, unit: 'day' | 'week'): Array<[string, Tally]> {
+/** The organisation's days or weeks (Monday first) between `from` and `to`: each one's start and first day. */
+function periodsOf(from: number, to: number, zone: string, unit: 'day' | 'week'): { starts: number[]; keys: string[] } {
   const starts: number[] = [];
   const keys: string[] = [];
-  let start = DateTime.fromMillis(hourOf(from), { zone }).startOf(unit === 'week' ? 'week' : 'day');
+  let start = DateTime.fromMillis(hourOf(from), { zone }).startOf(unit);
   while (start.toMillis() < to) {
     starts.push(start.toMillis());
     keys.push(start.toISODate()!);
     start = start.plus(unit === 'week' ? { weeks: 1 } : { days: 1 });
   }
-  const buckets = keys.map((): Tally[] => []);
-  for (const [hour, tally] of hours) {
-    const at = Number(hour);
-    // The last period starting at or before this hour.
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    buckets[lo]!.push(tally);
-  }
-  return keys.map((key, i) => [key, mergeTallies(buckets[i]!)]);
+  return { starts, keys };
 }
