@@ -102,6 +102,11 @@ export interface WiredService {
  */
 export async function wireService(options: WireServiceOptions): Promise<WiredService> {
   const { config, log, clock } = options;
+  // The insights' day and week rows follow org.timezone: rebuilt from the hour rows when it changed.
+  const started = Date.now();
+  if (await options.store.keepInsightsIn(config.org.timezone)) {
+    log.info({ time_zone: config.org.timezone, ms: Date.now() - started }, `insights: day and week figures rebuilt in ${config.org.timezone}`);
+  }
   const llm = configureLlm(config, options.secrets, log);
   const book: AddressBook = {
     addressOf: (id, channel) => {

@@ -2,7 +2,9 @@
  * Rollups of what the service did, per hour × topic × expert × consumer, kept in the transaction of
  * each event they count so a window of any length is read from them alone (`GET /insights`). The
  * rows of expert '' count everything; the rows of an expert count what concerns them: the requests
- * they were asked on (at the hour of submission), and their own asks, replies and proposals.
+ * they were asked on (at the hour of submission), and their own asks, replies and proposals. The same
+ * counts are also kept per day and per week of the organisation (of everything, per topic, consumer
+ * and expert), so a window of years is read from a few hundred rows.
  */
 
 /** The counted columns of a rollup row. */
@@ -52,11 +54,15 @@ export interface InsightQuery {
   topic?: string | undefined;
   consumer?: string | undefined;
   by: 'topic' | 'expert' | 'consumer' | 'period' | null;
-  /** With `by: 'period'`: the periods' starts (epoch ms, ascending); each row goes to the last start at or before its hour. */
+  /** With `by: 'period'`: the periods' starts (epoch ms, ascending); each row goes to the last start at or before its hour, and its group's key is that start. */
   periods?: readonly number[] | undefined;
+  /** With `by: 'period'`: whether the periods are the organisation's days or weeks. */
+  periodUnit?: 'day' | 'week' | undefined;
+  /** The organisation's time zone: whole days and weeks of the window are read from their rows when the rollups are kept in it. */
+  zone?: string | undefined;
 }
 
-/** Sums of one group (`key`: the topic, expert, consumer, or the period's index as a string; '' for one group). */
+/** Sums of one group (`key`: the topic, expert, consumer, or the period's start as a string; '' for one group). */
 export interface InsightGroupCounts {
   key: string;
   counts: InsightCounts;
@@ -84,11 +90,6 @@ export interface InsightRepository extends InsightReads {
   add(key: InsightKey, experts: readonly string[], counts: Partial<InsightCounts>): Promise<void>;
   /** Counts one time (seconds) in its bucket, in the row of each of `experts` at `key`. */
   addTime(key: InsightKey, experts: readonly string[], metric: InsightTime, seconds: number): Promise<void>;
-  /**
-   * A request just written (`key`: its submission hour): one request, with `outcome` counted when it is
-   * final already, in the rows of '' and of each expert sent an ask on it so far, asked or not.
-   */
-  addSubmitted(requestId: string, key: InsightKey, outcome: InsightCount | null): Promise<void>;
   /** Adds `counts` at `key` to the rows of '' and of every expert sent an ask on the request. */
   addToRequest(requestId: string, key: InsightKey, counts: Partial<InsightCounts>): Promise<void>;
   /**

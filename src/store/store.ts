@@ -80,6 +80,12 @@ export interface Store extends Reads {
    * (`generation`); the others ignore it.
    */
   noteInstances(live: readonly InstanceRecord[]): void;
+  /**
+   * Keeps the insight rollups' day and week rows in the organisation's time zone: rebuilt from the hour
+   * rows when they were kept in another one, or never (a new or upgraded database). Resolves with whether
+   * it rebuilt them.
+   */
+  keepInsightsIn(zone: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -8,6 +8,8 @@ import { ENGINES } from './engines.js';
 import { MONDAY_10, rewindBeforeInsights, rollupRows, scriptHistory } from './insight-history.js';
 import { buildTestApp } from '../support/build-test-app.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { InsightQuery, InsightRollup } from '../../src/store/store.js';
+import { periodStart } from '../../src/core/insight-periods.js';
 
 const WINDOW = { from: '2026-11-16T00:00:00.000Z', to: '2026-12-07T00:00:00.000Z' };
 const query = (extra: Record<string, string> = {}) => new URLSearchParams({ ...WINDOW, ...extra }).toString();
@@ -135,4 +137,69 @@ describe.each(ENGINES)('$name store: insight rollups count what happened', (engi
     await upgraded.stop();
     expect(await rollupRows(engine.name, dir)).toEqual(live);
   });
+
+  it('whole days and weeks read from their own rows equal the same window read hour by hour, in any time zone, live or rebuilt', async () => {
+    const store = kit.t.store;
+    expect(await store.keepInsightsIn('Europe/Berlin')).toBe(true);
+    expect(await store.keepInsightsIn('Europe/Berlin')).toBe(false);
+    await scriptHistory(kit);
+    const live = await readEvery('Europe/Berlin');
+    for (const zone of ['UTC', 'Asia/Kolkata', 'America/New_York', 'Europe/Berlin']) {
+      expect(await store.keepInsightsIn(zone)).toBe(true);
+      const rebuilt = await readEvery(zone);
+      if (zone === 'Europe/Berlin') expect(rebuilt).toEqual(live);
+    }
+
+    /** Every kind of query over windows of an hour to a year, each read both ways (and checked equal). */
+    async function readEvery(zone: string): Promise<unknown[]> {
+      const hour = 3_600_000;
+      const windows = [
+        [MONDAY_10 - 400 * 24 * hour, MONDAY_10 + 30 * 24 * hour],
+        [MONDAY_10 - 13 * hour, MONDAY_10 + 62 * hour + 1_234],
+        [MONDAY_10 - 10 * 24 * hour, MONDAY_10 + 2 * hour],
+        [MONDAY_10, MONDAY_10 + hour],
+      ] as const;
+      const kinds: Array<Omit<InsightQuery, 'from' | 'to'>> = [
+        { expert: '', by: null },
+        { expert: '', by: 'topic' },
+        { expert: '', by: 'consumer' },
+        { expert: null, by: 'expert' },
+        { expert: 'lee', by: 'expert' },
+        { expert: 'dana', by: null },
+        { expert: '', topic: 'billing', by: null },
+        { expert: '', consumer: 'ops-bot', by: 'consumer' },
+        { expert: '', consumer: 'ops-bot', by: 'topic' },
+        { expert: 'dana', topic: 'billing', by: null },
+      ];
+      const out: unknown[] = [];
+      for (const [from, to] of windows) {
+        const days: number[] = [];
+        for (let d = periodStart(from, zone, 'day'); d < to; d = periodStart(d + 36 * hour, zone, 'day')) days.push(d);
+        const weeks: number[] = [];
+        for (let w = periodStart(from, zone, 'week'); w < to; w = periodStart(w + 8 * 24 * hour, zone, 'week')) weeks.push(w);
+        const byPeriod: typeof kinds = [
+          { expert: '', by: 'period', periods: days, periodUnit: 'day' },
+          { expert: '', by: 'period', periods: weeks, periodUnit: 'week' },
+          { expert: 'lee', by: 'period', periods: weeks, periodUnit: 'week' },
+          { expert: '', topic: 'billing', by: 'period', periods: days },
+        ];
+        for (const kind of [...kinds, ...byPeriod]) {
+          const q = { ...kind, from, to };
+          const tiered = sorted(await store.insights.read({ ...q, zone }));
+          expect(tiered, `${zone} ${JSON.stringify(q)}`).toEqual(sorted(await store.insights.read(q)));
+          out.push(tiered);
+        }
+      }
+      return out;
+    }
+  });
 });
+
+/** A read's rows in key order, without groups that counted nothing. */
+function sorted(read: InsightRollup): InsightRollup {
+  const by = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return {
+    counts: read.counts.filter((c) => Object.values(c.counts).some((n) => n !== 0)).sort(by),
+    times: [...read.times].sort((a, b) => by(a, b) || a.metric.localeCompare(b.metric) || a.bucket - b.bucket),
+  };
+}

@@ -74,9 +74,16 @@ export async function rollupRows(engine: string, dir: string): Promise<unknown[]
   const order = {
     insight_hours: 'SELECT * FROM insight_hours ORDER BY expert, hour, topic, consumer',
     insight_times: 'SELECT * FROM insight_times ORDER BY expert, hour, topic, consumer, metric, bucket',
+    insight_periods: 'SELECT * FROM insight_periods ORDER BY unit, dim, value, start',
+    insight_period_times: 'SELECT * FROM insight_period_times ORDER BY unit, dim, value, start, metric, bucket',
   };
-  const rows = await onDatabase(engine, dir, async (query) => [...(await query(order.insight_hours)), ...(await query(order.insight_times))]);
-  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && !['topic', 'expert', 'consumer', 'metric'].includes(k) ? Number(v) : v])));
+  const rows = await onDatabase(engine, dir, async (query) => {
+    const all: Array<Record<string, unknown>> = [];
+    for (const sql of Object.values(order)) all.push(...(await query(sql)));
+    return all;
+  });
+  const texts = ['topic', 'expert', 'consumer', 'metric', 'unit', 'dim', 'value'];
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && !texts.includes(k) ? Number(v) : v])));
 }
 
 /** Takes the database in `dir` back to the schema before the rollups (the store closed): as an older version left it. */
@@ -84,6 +91,9 @@ export async function rewindBeforeInsights(engine: string, dir: string): Promise
   await onDatabase(engine, dir, async (query) => {
     await query('DROP TABLE insight_hours');
     await query('DROP TABLE insight_times');
+    await query('DROP TABLE insight_periods');
+    await query('DROP TABLE insight_period_times');
+    await query("DELETE FROM service_state WHERE key = 'insights.period_zone'");
     if (engine === 'sqlite') await query(`PRAGMA user_version = ${MIGRATIONS.length - 1}`);
     else await query(`UPDATE expertq_schema SET version = ${PG_MIGRATIONS.length - 1}`);
   });

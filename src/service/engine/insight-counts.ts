@@ -21,9 +21,15 @@ export function outcomeColumn(status: RequestStatus, reason: Reason | null): Ins
   return null;
 }
 
-/** A request just written: counted at its submission hour, with every expert already sent an ask. */
+/** The experts sent an ask on a request not written yet: all in this transaction, so known here without a read. */
+const askedOnNew = new WeakMap<RequestRecord, Set<string>>();
+
+/** A request just written: counted at its submission hour, in the rows of everything and of every expert already sent an ask. */
 export async function countNewRequest(tx: Tx, request: RequestRecord): Promise<void> {
-  await tx.insights.addSubmitted(request.id, submitted(request), outcomeColumn(request.status, request.reason));
+  const experts = [...(askedOnNew.get(request) ?? [])];
+  askedOnNew.delete(request);
+  const outcome = outcomeColumn(request.status, request.reason);
+  await tx.insights.add(submitted(request), [ALL, ...experts], { requests: 1, asked_requests: experts.length > 0 ? 1 : 0, ...(outcome ? { [outcome]: 1 } : {}) });
 }
 
 /** An open request ends (`status`): its outcome counts at its submission hour. Not written yet: its insert counts it. */
@@ -42,6 +48,11 @@ export async function countEscalation(tx: Tx, request: RequestRecord): Promise<v
 export async function countAskSent(tx: Tx, request: RequestRecord, ask: AskRecord, sentAt: number): Promise<void> {
   await tx.insights.add(keyAt(request, sentAt), [ALL, ask.expert_id], { asks: 1 });
   if (!isNewRequest(request)) await tx.insights.addAsked(request.id, ask.id, ask.expert_id, submitted(request));
+  else {
+    let experts = askedOnNew.get(request);
+    if (!experts) askedOnNew.set(request, (experts = new Set()));
+    experts.add(ask.expert_id);
+  }
 }
 
 /** An expert's `skip` or a mute of an ask of theirs. */

@@ -33,6 +33,7 @@ export async function readInsights(engine: InsightsEngine, query: InsightsQuery)
   const base = {
     from: hourOf(from),
     to,
+    zone,
     ...(query.topic !== undefined ? { topic: normalizeTopic(query.topic) } : {}),
     ...(query.consumer !== undefined ? { consumer: query.consumer } : {}),
   };
@@ -49,8 +50,8 @@ export async function readInsights(engine: InsightsEngine, query: InsightsQuery)
     total = mergeTallies(tallies(all).values());
   } else if (by === 'day' || by === 'week') {
     const { starts, keys } = periodsOf(from, to, zone, by);
-    const perPeriod = tallies(await insights.read({ ...base, expert, by: 'period', periods: starts }));
-    groups = keys.map((key, i) => [key, perPeriod.get(String(i)) ?? emptyTally()]);
+    const perPeriod = tallies(await insights.read({ ...base, expert, by: 'period', periods: starts, periodUnit: by }));
+    groups = keys.map((key, i) => [key, perPeriod.get(String(starts[i])) ?? emptyTally()]);
     total = mergeTallies(perPeriod.values());
   } else {
     const read = await insights.read({ ...base, expert, by } satisfies InsightQuery);

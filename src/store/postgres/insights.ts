@@ -1,46 +1,68 @@
-import { bucketOf } from '../../core/insight-buckets.js';
-import type { InsightCount, InsightCounts, InsightKey, InsightQuery, InsightRepository, InsightRollup, InsightTime } from '../insight-repository.js';
+import { periodStart, windowTiers } from '../../core/insight-periods.js';
+import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
+import { flushStatements } from '../shared/insight-flush-sql.js';
+import { HOUR_PERIODS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
+import { InsightWrites } from '../shared/insight-writes.js';
+import { readSql, toRollup } from '../shared/insights-sql.js';
+import { PeriodZone } from '../shared/period-zone.js';
 import { pgText } from '../shared/placeholders.js';
-import { ADD_ASKED, ADD_ESCALATED, addSql, addSubmittedSql, addTimeSql, addToRequestSql, addValues, readSql, toRollup } from '../shared/insights-sql.js';
-import { all, type Db, write } from './sql.js';
+import { SERVICE_STATE } from '../shared/small-sql.js';
+import { all, one, type Db, write } from './sql.js';
 
-/** The insight rollups in PostgreSQL: each write one upsert, sent without waiting for it inside a transaction. */
-export class PgInsights implements InsightRepository {
-  constructor(private readonly db: Db) {}
+const ZONE_SQL = pgText(SERVICE_STATE.get);
 
-  async add(key: InsightKey, experts: readonly string[], counts: Partial<InsightCounts>): Promise<void> {
-    const columns = Object.keys(counts) as InsightCount[];
-    if (columns.length === 0 || experts.length === 0) return;
-    await write(this.db, pgText(addSql(columns, experts.length)), addValues(key, experts, columns, counts));
+/** The insight rollups in PostgreSQL: counts gathered per transaction and sent, merged, before its commit (`flush`), without waiting for them. */
+export class PgInsights extends InsightWrites implements InsightRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly zone = new PeriodZone(),
+  ) {
+    super((sql, values) => all(db, pgText(sql), values));
   }
 
-  async addTime(key: InsightKey, experts: readonly string[], metric: InsightTime, seconds: number): Promise<void> {
-    if (experts.length === 0) return;
-    const bucket = bucketOf(seconds);
-    await write(this.db, pgText(addTimeSql(experts.length)), experts.flatMap((e) => [key.hour, key.topic, e, key.consumer, metric, bucket]));
+  /** Writes what this transaction counted (called by the store just before it commits). */
+  async flush(): Promise<void> {
+    if (this.buffer.empty) return;
+    const zone = await this.zoneNow();
+    const taken = this.buffer.take(zone ?? 'UTC');
+    if (zone === null) taken.periods = taken.periodTimes = [];
+    for (const { sql, values } of flushStatements(taken)) await write(this.db, pgText(sql), values);
   }
 
-  async addSubmitted(requestId: string, key: InsightKey, outcome: InsightCount | null): Promise<void> {
-    await write(this.db, pgText(addSubmittedSql(outcome)), [key.hour, key.topic, key.consumer, requestId, requestId]);
-  }
-
-  async addToRequest(requestId: string, key: InsightKey, counts: Partial<InsightCounts>): Promise<void> {
-    const columns = Object.keys(counts) as InsightCount[];
-    if (columns.length === 0) return;
-    await write(this.db, pgText(addToRequestSql(columns)), [key.hour, key.topic, key.consumer, ...columns.map((c) => counts[c]), requestId]);
-  }
-
-  async addEscalated(requestId: string, key: InsightKey): Promise<void> {
-    await write(this.db, pgText(ADD_ESCALATED), [key.hour, key.topic, key.consumer, requestId, requestId]);
-  }
-
-  async addAsked(requestId: string, askId: string, expertId: string, key: InsightKey): Promise<void> {
-    await write(this.db, pgText(ADD_ASKED), [key.hour, key.topic, key.consumer, requestId, expertId, requestId, expertId, askId, requestId, askId]);
+  /**
+   * Keeps the day and week rows in `zone` from now on, rebuilding them from the hours if they were kept
+   * in another (inside the caller's transaction). Instances starting together rebuild one at a time:
+   * the second finds the zone kept already.
+   */
+  async keepIn(zone: string): Promise<boolean> {
+    await this.db.query('LOCK TABLE insight_periods IN EXCLUSIVE MODE');
+    const was = (await one(this.db, ZONE_SQL, [PERIOD_ZONE_KEY]))?.value;
+    if (was === zone) {
+      this.zone.set(zone);
+      return false;
+    }
+    await this.db.query(`CREATE TEMP TABLE ${HOUR_PERIODS} (hour BIGINT PRIMARY KEY, day BIGINT NOT NULL, week BIGINT NOT NULL) ON COMMIT DROP`);
+    const hours = (await all(this.db, 'SELECT DISTINCT hour FROM insight_hours')).map((r) => Number(r.hour));
+    await this.db.query(`INSERT INTO ${HOUR_PERIODS} (hour, day, week) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])`, [
+      hours,
+      hours.map((h) => periodStart(h, zone, 'day')),
+      hours.map((h) => periodStart(h, zone, 'week')),
+    ]);
+    for (const sql of rebuildStatements()) await this.db.query(sql);
+    await this.db.query(pgText(SERVICE_STATE.set), [PERIOD_ZONE_KEY, zone]);
+    this.zone.set(zone);
+    return true;
   }
 
   async read(query: InsightQuery): Promise<InsightRollup> {
-    const { counts, times, values } = readSql(query);
-    const [c, t] = await Promise.all([all(this.db, pgText(counts), values), all(this.db, pgText(times), values)]);
+    const zone = await this.zoneNow();
+    const tiers = query.zone !== undefined && query.zone === zone ? windowTiers(query.from, query.to, zone) : null;
+    const { counts, times, countValues, timeValues } = readSql(query, tiers);
+    const [c, t] = await Promise.all([all(this.db, pgText(counts), countValues), all(this.db, pgText(times), timeValues)]);
     return toRollup(c, t);
+  }
+
+  private zoneNow(): Promise<string | null> {
+    return this.zone.get(async () => (await one(this.db, ZONE_SQL, [PERIOD_ZONE_KEY]))?.value as string | undefined);
   }
 }

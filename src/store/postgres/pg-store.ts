@@ -6,6 +6,8 @@ import { migratePg } from './migrate.js';
 import { PgChangeFeed } from './pg-change-feed.js';
 import type { PgAsks } from './asks.js';
 import { createPgRepositories } from './repositories.js';
+import type { PgInsights } from './insights.js';
+import { PeriodZone } from '../shared/period-zone.js';
 import { pgTypes } from './sql.js';
 import { poolDb, TxConnection } from './connection.js';
 import type { ColumnTypes } from './insert-buffer.js';
@@ -100,8 +102,13 @@ export class PgStore extends StoreReads implements Store {
     private readonly columnTypes: ColumnTypes,
     private readonly hints = new LoadHints(),
     private readonly older = new OlderInstances(),
+    private readonly zone = new PeriodZone(),
   ) {
-    super(createPgRepositories(poolDb(pool), false));
+    super(createPgRepositories(poolDb(pool), false, null, true, null, zone));
+  }
+
+  keepInsightsIn(zone: string): Promise<boolean> {
+    return this.transaction((tx) => (tx.insights as PgInsights).keepIn(zone));
   }
 
   async transaction<T>(work: (tx: PgTx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -139,10 +146,12 @@ export class PgStore extends StoreReads implements Store {
         const value = await work(tx);
         // Experts given asks on a hint are checked with the commit; one that no longer holds fails it (`StaleHints`).
         asks.checkPlaced();
+        // The rollups it counted, merged, go out just before the commit.
+        await (tx.insights as PgInsights).flush();
         // The commit goes out behind the last writes; if one of them failed, the server rolled back
         // instead, and `settle` says which write it was. The read goes out behind the commit.
         connection.send('COMMIT');
-        const reading = read?.(createPgRepositories(connection, false), value).catch(() => undefined);
+        const reading = read?.(createPgRepositories(connection, false, null, true, null, this.zone), value).catch(() => undefined);
         await connection.settle();
         asks.finish(true);
         return { value, read: await reading };
@@ -186,7 +195,7 @@ export class PgStore extends StoreReads implements Store {
 
   private txOn(connection: TxConnection, hintsAllowed: boolean): { tx: PgTx; asks: PgAsks } {
     let depth = 0;
-    const repositories = createPgRepositories(connection, true, this.hints, hintsAllowed, this.older);
+    const repositories = createPgRepositories(connection, true, this.hints, hintsAllowed, this.older, this.zone);
     const asks = repositories.asks as PgAsks;
     const tx: PgTx = {
       ...repositories,
@@ -194,6 +203,7 @@ export class PgStore extends StoreReads implements Store {
       savepoint: async (work) => {
         const name = `nested_${++depth}`;
         connection.send(`SAVEPOINT ${name}`);
+        const counted = (repositories.insights as PgInsights).buffer.mark();
         try {
           const value = await work(tx);
           // A write inside that failed must fail this savepoint, not the statements after it.
@@ -206,6 +216,7 @@ export class PgStore extends StoreReads implements Store {
           // States read inside may count asks the rollback undoes.
           asks.memo.forget();
           await connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          (repositories.insights as PgInsights).buffer.rollBack(counted);
           connection.send(`RELEASE SAVEPOINT ${name}`);
           throw error;
         } finally {

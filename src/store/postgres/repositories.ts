@@ -1,5 +1,6 @@
 import type { Repositories } from '../store.js';
 import { PgInsights } from './insights.js';
+import { PeriodZone } from '../shared/period-zone.js';
 import { PgInstances } from './instances.js';
 import { PgSessions } from './sessions.js';
 import { PgVotes } from './votes.js';
@@ -33,6 +34,7 @@ export function createPgRepositories(
   hints: LoadHints | null = null,
   hintsAllowed = true,
   older: OlderInstances | null = null,
+  zone: PeriodZone = new PeriodZone(),
 ): Repositories {
   return {
     requests: new PgRequests(db, locking, older),
@@ -49,6 +51,6 @@ export function createPgRepositories(
     sessions: new PgSessions(db),
     answers: new PgAnswers(db),
     votes: new PgVotes(db),
-    insights: new PgInsights(db),
+    insights: new PgInsights(db, zone),
   };
 }

@@ -37,6 +37,8 @@ const ESCALATED = "LEFT JOIN (SELECT DISTINCT request_id FROM audit WHERE type =
 export function insightMigration(d: Dialect): string {
   const counts = INSIGHT_COUNTS.map((c) => `${c} ${d.integer} NOT NULL DEFAULT 0`).join(',\n    ');
   const key = `hour ${d.integer} NOT NULL, topic ${d.text} NOT NULL, expert ${d.text} NOT NULL, consumer ${d.text} NOT NULL`;
+  // Per day and week of the organisation: filled from the hours when the service starts (they depend on its time zone).
+  const periodKey = `unit ${d.text} NOT NULL, dim ${d.text} NOT NULL, value ${d.text} NOT NULL, start ${d.integer} NOT NULL`;
   const provenanceExpert = d.field('p.provenance', 'expert_id');
   const events = (column: string, select: string) =>
     `INSERT INTO insight_hours (hour, topic, expert, consumer, ${column}) ${select} GROUP BY 1, 2, 3, 4 ${ON_KEY} ${adding([column])};`;
@@ -57,6 +59,15 @@ export function insightMigration(d: Dialect): string {
   CREATE TABLE insight_times (
     ${key}, metric ${d.text} NOT NULL, bucket INTEGER NOT NULL, n ${d.integer} NOT NULL,
     PRIMARY KEY (expert, hour, topic, consumer, metric, bucket)
+  )${d.tableOptions};
+  CREATE TABLE insight_periods (
+    ${periodKey},
+    ${counts},
+    PRIMARY KEY (unit, dim, value, start)
+  )${d.tableOptions};
+  CREATE TABLE insight_period_times (
+    ${periodKey}, metric ${d.text} NOT NULL, bucket INTEGER NOT NULL, n ${d.integer} NOT NULL,
+    PRIMARY KEY (unit, dim, value, start, metric, bucket)
   )${d.tableOptions};
   INSERT INTO insight_hours (hour, topic, expert, consumer, ${OUTCOME_COLUMNS})
     SELECT ${hour('r.created_at')}, r.topic, '', r.consumer_id, COUNT(*), ${OUTCOMES}, ${sumIf('a.request_id IS NOT NULL')}, ${sumIf('u.request_id IS NOT NULL')}

@@ -1,116 +1,96 @@
-import { type InsightCount, type InsightCounts, INSIGHT_COUNTS, type InsightGroupCounts, type InsightQuery, type InsightRollup, type InsightTime, type InsightTimeCount } from '../insight-repository.js';
+import type { WindowTiers } from '../../core/insight-periods.js';
+import { type InsightCounts, INSIGHT_COUNTS, type InsightGroupCounts, type InsightQuery, type InsightRollup, type InsightTime, type InsightTimeCount } from '../insight-repository.js';
 import type { Row } from '../row-records.js';
 
 /**
- * The statements of the insight rollups, the same in both engines (`?` placeholders: `pgText`). Each
- * write is one upsert of a few rows, whose key leads with the expert: a read of everything is a range of
- * the rows of expert '' by hour.
+ * The reads of the insight rollups, the same in both engines (`?` placeholders: `pgText`). A window's
+ * whole weeks and days are read from the rows kept per week and day when the query's figures are kept
+ * there (of everything, or narrowed or grouped by one of topic, consumer and expert); the hours at its
+ * ends, and every other query, from the hour rows.
  */
 
-const KEY = 'hour, topic, expert, consumer';
-const ON_KEY = 'ON CONFLICT (expert, hour, topic, consumer) DO UPDATE SET';
-const adding = (columns: readonly string[]) => columns.map((c) => `${c} = insight_hours.${c} + excluded.${c}`).join(', ');
-/** Values in a SELECT list: typed, since PostgreSQL cannot tell the type of a bare parameter there. */
-const TYPED_KEY = 'CAST(? AS BIGINT), CAST(? AS TEXT), e.expert, CAST(? AS TEXT)';
-const ASKED_EXPERTS = "SELECT '' AS expert UNION SELECT expert_id FROM asks WHERE request_id = ? AND sent_at IS NOT NULL";
-const WAS_ESCALATED = "EXISTS (SELECT 1 FROM audit WHERE request_id = ? AND type = 'escalated')";
-
-const cache = new Map<string, string>();
-const once = (name: string, build: () => string): string => {
-  let text = cache.get(name);
-  if (text === undefined) cache.set(name, (text = build()));
-  return text;
-};
-
-/** `add`: the same counts in the row of each expert. */
-export function addSql(columns: readonly InsightCount[], rows: number): string {
-  return once(`add ${columns.join()} ${rows}`, () => {
-    const tuple = `(?, ?, ?, ?${', ?'.repeat(columns.length)})`;
-    return `INSERT INTO insight_hours (${KEY}, ${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')} ${ON_KEY} ${adding(columns)}`;
-  });
-}
-
-export function addTimeSql(rows: number): string {
-  return once(`time ${rows}`, () => {
-    const tuple = '(?, ?, ?, ?, ?, ?, 1)';
-    return `INSERT INTO insight_times (${KEY}, metric, bucket, n) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}
-      ON CONFLICT (expert, hour, topic, consumer, metric, bucket) DO UPDATE SET n = insight_times.n + 1`;
-  });
-}
-
-/** `addToRequest`: values key, counts, then the request id. */
-export function addToRequestSql(columns: readonly InsightCount[]): string {
-  return once(`request ${columns.join()}`, () => {
-    const values = columns.map(() => 'CAST(? AS INTEGER)').join(', ');
-    return `INSERT INTO insight_hours (${KEY}, ${columns.join(', ')}) SELECT ${TYPED_KEY}, ${values} FROM (${ASKED_EXPERTS}) AS e WHERE true ${ON_KEY} ${adding(columns)}`;
-  });
-}
-
-/** `addSubmitted`: key, the outcome's 1 or 0 (as `outcome`), then the request id three times. */
-export function addSubmittedSql(outcome: InsightCount | null): string {
-  return once(`submitted ${outcome}`, () => {
-    const columns = ['requests', 'asked_requests', ...(outcome === null || outcome === 'requests' ? [] : [outcome])];
-    const asked = "CASE WHEN e.expert <> '' OR EXISTS (SELECT 1 FROM asks WHERE request_id = ? AND sent_at IS NOT NULL) THEN 1 ELSE 0 END";
-    const values = ['1', asked, ...(columns.length > 2 ? ['1'] : [])].join(', ');
-    return `INSERT INTO insight_hours (${KEY}, ${columns.join(', ')}) SELECT ${TYPED_KEY}, ${values} FROM (${ASKED_EXPERTS}) AS e WHERE true ${ON_KEY} ${adding(columns)}`;
-  });
-}
-
-/** `addEscalated`: key, the request id, then the request id again (the audit check). */
-export const ADD_ESCALATED = `INSERT INTO insight_hours (${KEY}, escalated_requests) SELECT ${TYPED_KEY}, 1 FROM (${ASKED_EXPERTS}) AS e
-  WHERE NOT ${WAS_ESCALATED} ${ON_KEY} ${adding(['escalated_requests'])}`;
+type Dim = 'all' | 'topic' | 'consumer' | 'expert';
+const SUMS = INSIGHT_COUNTS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
+const COLUMNS = INSIGHT_COUNTS.join(', ');
 
 /**
- * `addAsked`: key, the request id (audit check), then the expert, request, expert and ask ids (their
- * first ask?), then the request and ask ids (the request's first ask?).
- */
-export const ADD_ASKED = `INSERT INTO insight_hours (${KEY}, requests, asked_requests, escalated_requests)
-  SELECT ${TYPED_KEY}, e.requests, 1, CASE WHEN e.expert <> '' AND ${WAS_ESCALATED} THEN 1 ELSE 0 END
-  FROM (SELECT CAST(? AS TEXT) AS expert, 1 AS requests
-          WHERE NOT EXISTS (SELECT 1 FROM asks WHERE request_id = ? AND expert_id = ? AND sent_at IS NOT NULL AND id <> ?)
-        UNION ALL SELECT '', 0
-          WHERE NOT EXISTS (SELECT 1 FROM asks WHERE request_id = ? AND sent_at IS NOT NULL AND id <> ?)) AS e
-  WHERE true ${ON_KEY} ${adding(['requests', 'asked_requests', 'escalated_requests'])}`;
-
-const GROUP: Record<Exclude<InsightQuery['by'], 'period' | null> | 'none', string> = { topic: 'topic', expert: 'expert', consumer: 'consumer', none: "''" };
-
-/**
- * The index of the period an hour falls in, as a balanced tree of comparisons (a dozen for the 1,096
- * days of three years, where a flat CASE would try them one by one on every row). The starts are
+ * The start of the period a time `column` falls in, as a balanced tree of comparisons (a dozen for the
+ * 1,096 days of three years, where a flat CASE would try them one by one on every row). The starts are
  * numbers computed by expertq, never input, so they are written into the text.
  */
-export function periodIndexSql(starts: readonly number[], lo = 0, hi = starts.length - 1): string {
-  if (lo >= hi) return String(lo);
+export function periodStartSql(starts: readonly number[], column: string, lo = 0, hi = starts.length - 1): string {
+  if (lo >= hi) return String(Math.trunc(starts[lo] ?? 0));
   const mid = (lo + hi + 1) >> 1;
-  return `CASE WHEN hour < ${Math.trunc(starts[mid]!)} THEN ${periodIndexSql(starts, lo, mid - 1)} ELSE ${periodIndexSql(starts, mid, hi)} END`;
+  return `CASE WHEN ${column} < ${Math.trunc(starts[mid]!)} THEN ${periodStartSql(starts, column, lo, mid - 1)} ELSE ${periodStartSql(starts, column, mid, hi)} END`;
 }
 
-/** The reads of a query: its filters' clause and values, and both statements. */
-export function readSql(q: InsightQuery): { counts: string; times: string; values: unknown[] } {
-  const where = ['hour >= ?', 'hour < ?'];
-  const values: unknown[] = [q.from, q.to];
-  if (q.expert === null) where.unshift("expert <> ''");
-  else {
-    where.unshift('expert = ?');
-    values.unshift(q.expert);
+/** The day and week rows that hold a query's figures: which of them, and narrowed to which value (undefined: every value). */
+export function periodDim(q: InsightQuery): { dim: Dim; value: string | undefined } | null {
+  const expert = q.expert === null ? undefined : q.expert === '' ? undefined : q.expert;
+  const narrowed = (['topic', 'consumer', 'expert'] as const).filter((d) => (d === 'expert' ? expert !== undefined : q[d] !== undefined));
+  const valueOf = (d: Exclude<Dim, 'all'>) => (d === 'expert' ? expert : q[d]);
+  if (q.by === 'topic' || q.by === 'consumer' || q.by === 'expert') {
+    if (q.by === 'expert' ? q.expert === '' : q.expert !== '') return null;
+    if (narrowed.some((d) => d !== q.by)) return null;
+    return { dim: q.by, value: valueOf(q.by) };
   }
-  if (q.topic !== undefined) {
-    where.push('topic = ?');
-    values.push(q.topic);
+  if (narrowed.length > 1) return null;
+  if (narrowed.length === 0) return q.expert === '' ? { dim: 'all', value: undefined } : null;
+  return { dim: narrowed[0]!, value: valueOf(narrowed[0]!) };
+}
+
+/**
+ * The rows a query sums, as one FROM: `g` (the group: a topic, consumer or expert, or the start of the
+ * period the row falls in), then `extra` columns. The rows of the periods grouped by need no comparison.
+ */
+function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, tables: { hours: string; periods: string }): { from: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const parts: string[] = [];
+  const at = periodDim(q);
+  const group = (column: string, unit: 'day' | 'week' | 'hour') => {
+    if (q.by !== 'period') return q.by === null ? "''" : unit === 'hour' ? q.by : 'value';
+    return q.periodUnit === unit ? column : `(${periodStartSql(q.periods ?? [], column)})`;
+  };
+  const hourSpans: Array<readonly [number, number]> = tiers && at ? tiers.hours : [[q.from, q.to]];
+  if (tiers && at) {
+    const periodPart = (unit: 'day' | 'week', list: ReadonlyArray<readonly [number, number]>) => {
+      // One SELECT per span: each reads one range of the key (an OR of ranges would read them all).
+      for (const [from, to] of list) {
+        values.push(unit, at.dim, ...(at.value === undefined ? [] : [at.value]), from, to);
+        const value = at.value === undefined ? '' : ' AND value = ?';
+        parts.push(`SELECT ${group('start', unit)} AS g, ${extra} FROM ${tables.periods} WHERE unit = ? AND dim = ?${value} AND start >= ? AND start < ?`);
+      }
+    };
+    if (tiers.weeks) periodPart('week', [tiers.weeks]);
+    periodPart('day', tiers.days);
   }
-  if (q.consumer !== undefined) {
-    where.push('consumer = ?');
-    values.push(q.consumer);
+  for (const [from, to] of hourSpans) {
+    const where: string[] = [];
+    if (q.expert === null) where.push("expert <> ''");
+    else {
+      where.push('expert = ?');
+      values.push(q.expert);
+    }
+    for (const d of ['topic', 'consumer'] as const) {
+      if (q[d] === undefined) continue;
+      where.push(`${d} = ?`);
+      values.push(q[d]);
+    }
+    values.push(from, to);
+    parts.push(`SELECT ${group('hour', 'hour')} AS g, ${extra} FROM ${tables.hours} WHERE ${where.join(' AND ')} AND hour >= ? AND hour < ?`);
   }
-  const g = q.by === 'period' ? `(${periodIndexSql(q.periods ?? [0])})` : GROUP[q.by ?? 'none'];
-  const sums = INSIGHT_COUNTS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
-  // One group: no key to group by (PostgreSQL refuses a constant there), and no row when nothing matched.
-  const by = q.by === null ? '' : ` GROUP BY ${g}`;
-  const having = q.by === null ? ' HAVING COUNT(*) > 0' : '';
+  return { from: `(${parts.join(' UNION ALL ')}) AS r`, values };
+}
+
+/** The reads of a query: both statements with their values. `tiers`: the window's whole weeks and days, when the rollups are kept in the query's zone. */
+export function readSql(q: InsightQuery, tiers: WindowTiers | null): { counts: string; times: string; countValues: unknown[]; timeValues: unknown[] } {
+  const counts = source(q, tiers, COLUMNS, { hours: 'insight_hours', periods: 'insight_periods' });
+  const times = source(q, tiers, 'metric, bucket, n', { hours: 'insight_times', periods: 'insight_period_times' });
   return {
-    counts: `SELECT ${g} AS g, ${sums} FROM insight_hours WHERE ${where.join(' AND ')}${by}${having}`,
-    times: `SELECT ${g} AS g, metric, bucket, SUM(n) AS n FROM insight_times WHERE ${where.join(' AND ')} GROUP BY ${q.by === null ? '' : `${g}, `}metric, bucket`,
-    values,
+    counts: `SELECT g, ${SUMS} FROM ${counts.from} GROUP BY g`,
+    times: `SELECT g, metric, bucket, SUM(n) AS n FROM ${times.from} GROUP BY g, metric, bucket`,
+    countValues: counts.values,
+    timeValues: times.values,
   };
 }
 
@@ -123,9 +103,4 @@ export function toRollup(counts: Row[], times: Row[]): InsightRollup {
     })),
     times: times.map((r): InsightTimeCount => ({ key: String(r.g), metric: r.metric as InsightTime, bucket: Number(r.bucket), n: Number(r.n) })),
   };
-}
-
-/** The values of `add` for each expert's row. */
-export function addValues(key: { hour: number; topic: string; consumer: string }, experts: readonly string[], columns: readonly InsightCount[], counts: Partial<InsightCounts>): unknown[] {
-  return experts.flatMap((expert) => [key.hour, key.topic, expert, key.consumer, ...columns.map((c) => counts[c] ?? 0)]);
 }

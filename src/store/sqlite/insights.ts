@@ -1,53 +1,67 @@
 import type Database from 'better-sqlite3';
-import { bucketOf } from '../../core/insight-buckets.js';
-import type { InsightCount, InsightCounts, InsightKey, InsightQuery, InsightRepository, InsightRollup, InsightTime } from '../insight-repository.js';
-import { ADD_ASKED, ADD_ESCALATED, addSql, addSubmittedSql, addTimeSql, addToRequestSql, addValues, readSql, toRollup } from '../shared/insights-sql.js';
+import { periodStart, windowTiers } from '../../core/insight-periods.js';
+import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
+import { flushStatements } from '../shared/insight-flush-sql.js';
+import { HOUR_PERIODS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
+import { InsightWrites } from '../shared/insight-writes.js';
+import { readSql, toRollup } from '../shared/insights-sql.js';
+import { SERVICE_STATE } from '../shared/small-sql.js';
+import { PeriodZone } from '../shared/period-zone.js';
+import type { Row } from '../row-records.js';
 import { statementCache } from './rows.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
 
-/** The insight rollups in SQLite: each write one upsert; a read goes where it does not hold up the event loop (`slow`). */
-export class SqliteInsights implements InsightRepository {
+
+/** The insight rollups in SQLite: counts gathered per transaction and written before its commit (`flush`); a read goes where it does not hold up the event loop (`slow`). */
+export class SqliteInsights extends InsightWrites implements InsightRepository {
   private readonly prepare: (sql: string) => Database.Statement;
   private readonly reads: SlowReads;
 
-  constructor(db: Database.Database, slow: SlowReads | null = null) {
-    this.prepare = statementCache(db);
+  constructor(db: Database.Database, slow: SlowReads | null = null, private readonly zone = new PeriodZone()) {
+    const prepare = statementCache(db);
+    super(async (sql, values) => prepare(sql).all(...values) as Row[]);
+    this.prepare = prepare;
     this.reads = slow ?? mainThreadReads(db);
   }
 
-  async add(key: InsightKey, experts: readonly string[], counts: Partial<InsightCounts>): Promise<void> {
-    const columns = Object.keys(counts) as InsightCount[];
-    if (columns.length === 0 || experts.length === 0) return;
-    this.prepare(addSql(columns, experts.length)).run(...addValues(key, experts, columns, counts));
+  /** Writes what this transaction counted (called by the store just before it commits). */
+  async flush(): Promise<void> {
+    if (this.buffer.empty) return;
+    const zone = await this.zoneNow();
+    const taken = this.buffer.take(zone ?? 'UTC');
+    if (zone === null) taken.periods = taken.periodTimes = [];
+    for (const { sql, values } of flushStatements(taken)) this.prepare(sql).run(...values);
   }
 
-  async addTime(key: InsightKey, experts: readonly string[], metric: InsightTime, seconds: number): Promise<void> {
-    if (experts.length === 0) return;
-    const bucket = bucketOf(seconds);
-    this.prepare(addTimeSql(experts.length)).run(...experts.flatMap((e) => [key.hour, key.topic, e, key.consumer, metric, bucket]));
-  }
-
-  async addSubmitted(requestId: string, key: InsightKey, outcome: InsightCount | null): Promise<void> {
-    this.prepare(addSubmittedSql(outcome)).run(key.hour, key.topic, key.consumer, requestId, requestId);
-  }
-
-  async addToRequest(requestId: string, key: InsightKey, counts: Partial<InsightCounts>): Promise<void> {
-    const columns = Object.keys(counts) as InsightCount[];
-    if (columns.length === 0) return;
-    this.prepare(addToRequestSql(columns)).run(key.hour, key.topic, key.consumer, ...columns.map((c) => counts[c]), requestId);
-  }
-
-  async addEscalated(requestId: string, key: InsightKey): Promise<void> {
-    this.prepare(ADD_ESCALATED).run(key.hour, key.topic, key.consumer, requestId, requestId);
-  }
-
-  async addAsked(requestId: string, askId: string, expertId: string, key: InsightKey): Promise<void> {
-    this.prepare(ADD_ASKED).run(key.hour, key.topic, key.consumer, requestId, expertId, requestId, expertId, askId, requestId, askId);
+  /** Keeps the day and week rows in `zone` from now on, rebuilding them from the hours if they were kept in another (inside the caller's transaction). */
+  async keepIn(zone: string): Promise<boolean> {
+    const was = (this.prepare(SERVICE_STATE.get).get(PERIOD_ZONE_KEY) as { value: string } | undefined)?.value;
+    if (was === zone) {
+      this.zone.set(zone);
+      return false;
+    }
+    this.prepare(`CREATE TEMP TABLE IF NOT EXISTS ${HOUR_PERIODS} (hour INTEGER PRIMARY KEY, day INTEGER NOT NULL, week INTEGER NOT NULL)`).run();
+    this.prepare(`DELETE FROM ${HOUR_PERIODS}`).run();
+    const insert = this.prepare(`INSERT INTO ${HOUR_PERIODS} (hour, day, week) VALUES (?, ?, ?)`);
+    for (const { hour } of this.prepare('SELECT DISTINCT hour FROM insight_hours').all() as Array<{ hour: number }>) {
+      insert.run(hour, periodStart(hour, zone, 'day'), periodStart(hour, zone, 'week'));
+    }
+    for (const sql of rebuildStatements()) this.prepare(sql).run();
+    this.prepare(`DELETE FROM ${HOUR_PERIODS}`).run();
+    this.prepare(SERVICE_STATE.set).run(PERIOD_ZONE_KEY, zone);
+    this.zone.set(zone);
+    return true;
   }
 
   async read(query: InsightQuery): Promise<InsightRollup> {
-    const { counts, times, values } = readSql(query);
-    const [c, t] = await Promise.all([this.reads.all(counts, values), this.reads.all(times, values)]);
+    const zone = await this.zoneNow();
+    const tiers = query.zone !== undefined && query.zone === zone ? windowTiers(query.from, query.to, zone) : null;
+    const { counts, times, countValues, timeValues } = readSql(query, tiers);
+    const [c, t] = await Promise.all([this.reads.all(counts, countValues), this.reads.all(times, timeValues)]);
     return toRollup(c, t);
+  }
+
+  private zoneNow(): Promise<string | null> {
+    return this.zone.get(async () => (this.prepare(SERVICE_STATE.get).get(PERIOD_ZONE_KEY) as { value: string } | undefined)?.value);
   }
 }

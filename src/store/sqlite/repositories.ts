@@ -6,6 +6,7 @@ import { SqliteAsks } from './asks.js';
 import { SqliteChat } from './chat.js';
 import { SqliteConsumers } from './consumers.js';
 import { SqliteInsights } from './insights.js';
+import { PeriodZone } from '../shared/period-zone.js';
 import { SqliteInstances } from './instances.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteVotes } from './votes.js';
@@ -25,6 +26,8 @@ export interface RepositoryOptions {
   memo?: ExpertStateMemo | null;
   /** The reads that grow with history, off this thread when the engine can; without it, on `db`. */
   slow?: SlowReads | null;
+  /** The time zone of the day and week insight rows, shared by the store's writes and reads. */
+  zone?: PeriodZone;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface RepositoryOptions {
  * repositories get the store's `memo` of experts' states, which it forgets as each transaction starts;
  * the readers' get `slow`, where a text search, the metrics and library counts and a retention batch's pick run.
  */
-export function createRepositories(db: Database.Database, { memo = null, slow = null }: RepositoryOptions = {}): Repositories {
+export function createRepositories(db: Database.Database, { memo = null, slow = null, zone = new PeriodZone() }: RepositoryOptions = {}): Repositories {
   return {
     requests: new SqliteRequests(db),
     asks: new SqliteAsks(db, memo),
@@ -50,6 +53,6 @@ export function createRepositories(db: Database.Database, { memo = null, slow = 
     sessions: new SqliteSessions(db),
     answers: new SqliteAnswers(db, slow),
     votes: new SqliteVotes(db),
-    insights: new SqliteInsights(db, slow),
+    insights: new SqliteInsights(db, slow, zone),
   };
 }

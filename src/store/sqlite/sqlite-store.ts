@@ -6,6 +6,8 @@ import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader, type SchemaUpgrade } from './open-database.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
+import type { SqliteInsights } from './insights.js';
+import { PeriodZone } from '../shared/period-zone.js';
 import { SqliteRequestSearch } from './request-search.js';
 import { SqliteAnswerWordsFill } from './answer-words-fill.js';
 import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
@@ -71,6 +73,7 @@ export class SqliteStore extends StoreReads implements Store {
   private readonly tx: Tx;
   /** Experts' states read by the transaction running now (`ExpertStateMemo`); forgotten as each starts. */
   private readonly memo: ExpertStateMemo;
+  private readonly insightWrites: SqliteInsights;
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | null = null;
   private readonly search: SqliteRequestSearch;
@@ -99,9 +102,11 @@ export class SqliteStore extends StoreReads implements Store {
     private readonly slow: SlowReads = mainThreadReads(reader),
   ) {
     const memo = new ExpertStateMemo();
-    const writes: Repositories = createRepositories(db, { memo });
-    super(createRepositories(reader, { slow }));
+    const zone = new PeriodZone();
+    const writes: Repositories = createRepositories(db, { memo, zone });
+    super(createRepositories(reader, { slow, zone }));
     this.memo = memo;
+    const insights = (this.insightWrites = writes.insights as SqliteInsights);
     let depth = 0;
     const tx: Tx = {
       ...writes,
@@ -110,6 +115,7 @@ export class SqliteStore extends StoreReads implements Store {
         if (!db.inTransaction) throw new StorageUnavailable('io_error', 'the database rolled the transaction back after a storage error');
         const name = `nested_${++depth}`;
         db.exec(`SAVEPOINT ${name}`);
+        const counted = insights.buffer.mark();
         try {
           const value = await work(tx);
           db.exec(`RELEASE ${name}`);
@@ -117,6 +123,7 @@ export class SqliteStore extends StoreReads implements Store {
         } catch (error) {
           // Unless SQLite already rolled the whole transaction back (a full disk): the batch sees to that.
           if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+          insights.buffer.rollBack(counted);
           // States read inside may count asks the rollback undid.
           memo.forget();
           // The caller tells a storage failure or a conflict from a bad row as on any engine.
@@ -226,9 +233,12 @@ export class SqliteStore extends StoreReads implements Store {
     // (A savepoint makes SQLite copy every page it changes to a sub-journal: about a fifth of the work.)
     if (batch.length === 1) return this.runAlone(batch[0]!);
     const outcomes: Outcome[] = [];
+    const insights = this.insightWrites;
+    insights.buffer.rollBack(0);
     for (const [i, item] of batch.entries()) {
       db.exec('SAVEPOINT tx');
       this.memo.forget();
+      const counted = insights.buffer.mark();
       try {
         const value = await item.work(this.tx);
         db.exec('RELEASE tx');
@@ -238,19 +248,24 @@ export class SqliteStore extends StoreReads implements Store {
         if (!db.inTransaction) {
           // On some errors (a full disk, I/O) SQLite rolls the whole transaction back: nothing of this
           // batch was written. What ran fails with the error; what has not run yet goes back in line.
+          insights.buffer.rollBack(0);
           for (const ran of batch.slice(0, i + 1)) ran.reject(error);
           this.queue.unshift(...batch.slice(i + 1));
           return;
         }
         db.exec('ROLLBACK TO tx');
         db.exec('RELEASE tx');
+        insights.buffer.rollBack(counted);
         outcomes.push({ ok: false, error });
       }
     }
     try {
+      // The rollups the batch counted, merged: one write for the batch.
+      await insights.flush();
       db.exec('COMMIT');
     } catch (caught) {
       const error = this.failed(caught);
+      insights.buffer.rollBack(0);
       if (db.inTransaction) db.exec('ROLLBACK');
       for (const item of batch) item.reject(error);
       return;
@@ -268,17 +283,24 @@ export class SqliteStore extends StoreReads implements Store {
     const db = this.db;
     let value: unknown;
     this.memo.forget();
+    this.insightWrites.buffer.rollBack(0);
     try {
       value = await item.work(this.tx);
+      await this.insightWrites.flush();
       db.exec('COMMIT');
     } catch (caught) {
       const error = this.failed(caught);
+      this.insightWrites.buffer.rollBack(0);
       if (db.inTransaction) db.exec('ROLLBACK');
       item.reject(error);
       return;
     }
     if (!item.probe) this.wrote();
     item.resolve(value);
+  }
+
+  keepInsightsIn(zone: string): Promise<boolean> {
+    return this.transaction(() => this.insightWrites.keepIn(zone));
   }
 
   /** After a commit that wrote (a readiness probe writes nothing): storage works, and the WAL holds new pages. */
