@@ -4,6 +4,7 @@ import { addAskCommand } from './commands/ask.js';
 import { addConsumerCommands } from './commands/consumers.js';
 import { addAwayCommands } from './commands/away.js';
 import { addExpertCommands } from './commands/experts.js';
+import { addInsightCommands } from './commands/insights.js';
 import { addRequestCommands } from './commands/requests.js';
 import { addReviewCommands } from './commands/review.js';
 import { addServerCommands } from './commands/server.js';
@@ -46,6 +47,7 @@ export function buildProgram(io: Io = { out: (t) => process.stdout.write(t), err
   addAwayCommands(context);
   addConsumerCommands(context);
   addAnswerCommands(context);
+  addInsightCommands(context);
   addSessionCommands(context);
   return program;
 }
