@@ -7,6 +7,8 @@ import { buildTestApp, submitBody, type TestApp } from '../support/build-test-ap
 import { watchPolicy } from './watch-policy.js';
 
 const ADMIN = 'insights-admin-token-1';
+const REVIEWER = 'insights-reviewer-token-1';
+const CONSUMER = 'insights-consumer-token-1';
 /** The server's clock and the page's stand here: Monday 23 November 2026, 10:00 UTC. */
 const NOW = '2026-11-23T10:00:00.000Z';
 const OUTCOMES = 'Requests per week by outcome';
@@ -45,7 +47,10 @@ describe.runIf(HAVE_CHROMIUM)('the Insights page', { timeout: TIMEOUT }, () => {
   }
 
   beforeAll(async () => {
-    t = await buildTestApp({ token: ADMIN });
+    t = await buildTestApp({
+      token: ADMIN,
+      credentials: [{ name: 'Riley Reviewer', role: 'reviewer', token: REVIEWER }, { name: 'billing-bot', role: 'consumer', token: CONSUMER }],
+    });
     // The week of 9 November: accepted (answered in 30 min, decided in 1 h), rejected, cancelled.
     const a = await submit('2026-11-09T09:00:00.000Z', 'billing', 'billing-bot');
     await decide('2026-11-09T10:30:00.000Z', await answer('2026-11-09T09:30:00.000Z', a), 'accept');
@@ -67,13 +72,13 @@ describe.runIf(HAVE_CHROMIUM)('the Insights page', { timeout: TIMEOUT }, () => {
     browser = null;
   });
 
-  async function open(hash: string, viewport = { width: 1280, height: 900 }) {
+  async function open(hash: string, viewport = { width: 1280, height: 900 }, token = ADMIN) {
     browser = await openBrowser(viewport);
     const page = browser.page;
     const watch = await watchPolicy(page);
     await page.clock.setFixedTime(new Date(NOW));
-    await signIn(page, `${base}/${hash}`, ADMIN);
-    await page.getByRole('heading', { name: 'Insights', exact: true }).waitFor();
+    await signIn(page, `${base}/${hash}`, token);
+    if (hash.startsWith('#/insights')) await page.getByRole('heading', { name: 'Insights', exact: true }).waitFor();
     return { page, watch };
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON
@@ -95,6 +100,10 @@ describe.runIf(HAVE_CHROMIUM)('the Insights page', { timeout: TIMEOUT }, () => {
   }
 
   it('shows each chart with its numbers equal to the API’s, narrows by topic, downloads CSV, works by keyboard, under the CSP', async () => {
+    // The page is served under the strict policy the server always sends.
+    const policy = String((await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(policy).toContain("style-src 'self'");
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
     const { page, watch } = await open('#/insights');
     const window = await shown(page);
     // The default: the last 30 days, to the next whole hour.
@@ -157,8 +166,12 @@ describe.runIf(HAVE_CHROMIUM)('the Insights page', { timeout: TIMEOUT }, () => {
     expect(watch.consoleErrors).toEqual([]);
   });
 
-  it('at 390 px nothing scrolls sideways and the charts fit; a window with no requests says so instead of empty charts', async () => {
-    const { page, watch } = await open('#/insights', { width: 390, height: 844 });
+  it('a reviewer at 390 px: nothing scrolls sideways and the charts fit; a window with no requests says so instead of empty charts', async () => {
+    // The API refuses consumers; reviewers and admins have the page in the navigation.
+    expect((await t.callAs(CONSUMER, 'GET', '/api/v1/insights')).status).toBe(403);
+    const { page, watch } = await open('#/', { width: 390, height: 844 }, REVIEWER);
+    await page.getByRole('link', { name: 'Insights' }).click();
+    await page.getByRole('heading', { name: 'Insights', exact: true }).waitFor();
     await expect.poll(() => page.locator('canvas').count()).toBe(3);
     await expect.poll(() => table(page, OUTCOMES).then((rows) => rows.length)).toBeGreaterThan(0);
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'the page scrolls sideways').toBe(true);
