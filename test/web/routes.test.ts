@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersHash, parseRoute, queueHash } from '../../web/src/routes.js';
+import { answersHash, insightsHash, parseRoute, queueHash } from '../../web/src/routes.js';
 
 describe('the Answers page address', () => {
   it('a shared search link opens the page with its words, topic and status; empty filters are left out of the link', () => {
@@ -22,5 +22,15 @@ describe('the queue address', () => {
     expect(parseRoute(queueHash(false))).toEqual({ view: 'queue' });
     expect(parseRoute('#/?mine=false')).toEqual({ view: 'queue' });
     expect(parseRoute('')).toEqual({ view: 'queue' });
+  });
+});
+
+describe('the Insights page address', () => {
+  it('a shared link opens the page with its range or days and its filters; empty ones are left out', () => {
+    expect(parseRoute('#/insights')).toEqual({ view: 'insights', filters: { range: '', from: '', to: '', topic: '', expert: '', consumer: '' } });
+    const filters = { range: '', from: '2026-11-02', to: '2026-11-29', topic: 'billing & tax', expert: 'dana', consumer: '' };
+    expect(insightsHash(filters)).toBe('#/insights?from=2026-11-02&to=2026-11-29&topic=billing+%26+tax&expert=dana');
+    expect(parseRoute(insightsHash(filters))).toEqual({ view: 'insights', filters });
+    expect(insightsHash({ ...filters, from: '', to: '', range: '90d', topic: '', expert: '' })).toBe('#/insights?range=90d');
   });
 });

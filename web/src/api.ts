@@ -2,7 +2,7 @@ import { expertqApi } from '../../src/client/api.js';
 import { authHeaders, httpCall, type CallFailure } from '../../src/client/http.js';
 import type { AnswerFilters, RequestFilters } from './routes.js';
 import { SseParser } from './sse.js';
-import type { DecidedProposal, ErrorBody, Me, Page, QueueItem, RequestRecord, SignInState } from './wire.js';
+import type { DecidedProposal, ErrorBody, InsightsQuery, InsightsView, Me, Page, QueueItem, RequestRecord, SignInState } from './wire.js';
 
 export type { Me, SignInState } from './wire.js';
 /** Sign-in through the organisation's identity provider, when the server offers it. */
@@ -107,6 +107,12 @@ export function apiClient(token: string | null) {
     },
     answerStats: api.answerStats,
     retireAnswer: api.retireAnswer,
+    /** `GET /insights` for one window, grouping and filters (unset ones left out). */
+    insights: (query: InsightsQuery) => {
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, value);
+      return call<InsightsView>('GET', `/insights?${search}`);
+    },
 
     /**
      * Reads `GET /queue/events` (with `mine`, only what waits for this reviewer's vote) until it ends,

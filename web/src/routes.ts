@@ -13,17 +13,31 @@ export interface AnswerFilters {
   status: string;
 }
 
+/**
+ * The Insights page's filters: a preset `range` (`30d`, `90d`, `1y`, `3y`; empty is 30 days), or the
+ * days `from` and `to` (both included, YYYY-MM-DD in the organisation's time zone), and what to narrow to.
+ */
+export interface InsightFilters {
+  range: string;
+  from: string;
+  to: string;
+  topic: string;
+  expert: string;
+  consumer: string;
+}
+
 export type Route =
   /** `mine`: only what still waits for this reviewer's vote. */
   | { view: 'queue'; mine?: true }
   | { view: 'answers'; filters: AnswerFilters }
   | { view: 'experts' }
+  | { view: 'insights'; filters: InsightFilters }
   | { view: 'requests'; filters: RequestFilters }
   | { view: 'request'; id: string };
 
 /**
  * Hash routes (`#/`, `#/?mine=true`, `#/experts`, `#/requests?status=…&topic=…&consumer_id=…&q=…`, `#/requests/<id>`,
- * `#/answers?q=…&topic=…&status=…`):
+ * `#/answers?q=…&topic=…&status=…`, `#/insights?range=…&from=…&to=…&topic=…&expert=…&consumer=…`):
  * the static server only ever serves index.html, and a filtered history is a link one can share.
  */
 export function parseRoute(hash: string): Route {
@@ -31,6 +45,11 @@ export function parseRoute(hash: string): Route {
   const request = /^\/requests\/([^/]+)$/.exec(path);
   if (request) return { view: 'request', id: decodeURIComponent(request[1]!) };
   if (path === '/experts') return { view: 'experts' };
+  if (path === '/insights') {
+    const query = new URLSearchParams(search);
+    const get = (key: string) => query.get(key) ?? '';
+    return { view: 'insights', filters: { range: get('range'), from: get('from'), to: get('to'), topic: get('topic'), expert: get('expert'), consumer: get('consumer') } };
+  }
   if (path === '/answers') {
     const query = new URLSearchParams(search);
     const get = (key: string) => query.get(key) ?? '';
@@ -66,3 +85,8 @@ export function answersHash(filters: AnswerFilters): string {
   return withQuery('#/answers', filters);
 }
 
+
+/** The hash of the Insights page with these filters (empty ones left out). */
+export function insightsHash(filters: InsightFilters): string {
+  return withQuery('#/insights', filters);
+}

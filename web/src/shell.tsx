@@ -5,6 +5,7 @@ import { decider } from './decider.js';
 import { NameDialog, ShortcutsDialog } from './dialogs.js';
 import { ExpertsView } from './experts-view.js';
 import { Flash, useFlash } from './flash.js';
+import { InsightsView } from './insights-view.js';
 import { dateTime } from './format.js';
 import { useLiveQueue, useNow, useRoute } from './hooks.js';
 import { dialogOpen, keyTarget } from './key-target.js';
@@ -86,7 +87,7 @@ export function Shell(props: ShellProps) {
           What you see may be out of date and decisions cannot be sent. Retrying every few seconds…
         </div>
       ) : null}
-      <main id="main" tabIndex={-1} class={route.view === 'requests' ? 'wide' : undefined}>
+      <main id="main" tabIndex={-1} class={route.view === 'requests' || route.view === 'insights' ? 'wide' : undefined}>
         <Flash flash={flash} />
         {route.view === 'request' ? (
           <RequestView api={api} id={route.id} onUnauthorized={onUnauthorized} />
@@ -94,6 +95,8 @@ export function Shell(props: ShellProps) {
           <RequestsView api={api} filters={route.filters} onUnauthorized={onUnauthorized} />
         ) : route.view === 'answers' ? (
           <AnswersView api={api} filters={route.filters} onUnauthorized={onUnauthorized} announce={announce} reviewer={mayRetire ? names.reviewer : null} />
+        ) : route.view === 'insights' ? (
+          <InsightsView api={api} filters={route.filters} onUnauthorized={onUnauthorized} />
         ) : route.view === 'experts' ? (
           <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} isAdmin={props.me.role === 'admin'} mutedBy={tokenName ?? (names.name || null)} />
         ) : (

@@ -19,9 +19,12 @@ export interface TopBarProps {
 export function TopBar(props: TopBarProps) {
   const { route, me, pending } = props;
   const tokenName = me.name;
+  // Reviewers and admins read the insights; a token scoped without them does not see the link.
+  const insights = me.routes === '*' || me.routes.includes('GET /insights');
+  const wide = route.view === 'requests' || route.view === 'insights';
   return (
     <header class="top">
-      <div class={route.view === 'requests' ? 'top-inner wide' : 'top-inner'}>
+      <div class={wide ? 'top-inner wide' : 'top-inner'}>
         <a class="brand" href="#/">expertq</a>
         <nav aria-label="Views">
           <a href="#/" aria-current={route.view === 'queue' ? 'page' : undefined}>
@@ -35,6 +38,7 @@ export function TopBar(props: TopBarProps) {
           <a href="#/requests" aria-current={route.view === 'requests' ? 'page' : undefined}>Requests</a>
           <a href="#/experts" aria-current={route.view === 'experts' ? 'page' : undefined}>Experts</a>
           <a href="#/answers" aria-current={route.view === 'answers' ? 'page' : undefined}>Answers</a>
+          {insights ? <a href="#/insights" aria-current={route.view === 'insights' ? 'page' : undefined}>Insights</a> : null}
         </nav>
         <div class="top-tools">
           {tokenName && me.via === 'session' ? (

@@ -2,6 +2,7 @@ import type { Proposal, RequestRecord as ServedRequest } from '../../src/wire/ty
 
 /** The API's wire shapes, inferred from the server's own zod schemas (types only: nothing is bundled). */
 export type { Answer, AnswerStats, AuditEntry, ErrorBody, Expert, Me, Page, Proposal, QueueItem, SignInState, Waiting } from '../../src/wire/types.js';
+export type { InsightFigures, InsightsQuery, InsightsView } from '../../src/wire/insight-schemas.js';
 
 /** An ask that is out now (open, or queued to go out). */
 export type AskedExpert = Pick<ServedRequest['asked'][number], 'expert_id' | 'expert_name' | 'sent_at'>;
