@@ -22,10 +22,12 @@ import { benchPostgres } from './postgres.js';
 import { benchQueueLatency } from './queue-latency.js';
 import { benchScheduler } from './scheduler.js';
 import { printHeading, printMachine } from './report.js';
+import { benchRollups } from './rollups.js';
 import { benchSubmit } from './submit.js';
 
 const SECTIONS = [
   { name: 'submit', run: benchSubmit },
+  { name: 'rollups', run: benchRollups },
   { name: 'fanout', run: benchFanout },
   { name: 'scheduler', run: benchScheduler },
   { name: 'queue', run: benchQueueLatency },

@@ -89,6 +89,15 @@ export async function startBaseline() {
 }
 
 /**
+ * For the A/B of the insight rollups' cost (bench/rollups.js): the same build with every rollup count
+ * dropped where it is made, so nothing is gathered, read for it or written.
+ */
+function switchOffRollups(store) {
+  const nothing = async () => {};
+  Object.assign(store.tx.insights, { add: nothing, addTime: nothing, addToRequest: nothing, addEscalated: nothing, addAsked: nothing });
+}
+
+/**
  * Writes `dir/service.yaml` for the benchmark org with the given sections (experts, defaults, llm,
  * storage, …) and returns its path.
  */
@@ -103,7 +112,7 @@ export function writeConfig(dir, sections) {
  * service → app → listen), with the console output and logs discarded. `database`, when given, is a
  * SQLite file (checkpointed, no WAL beside it) copied in as the server's database before it opens.
  */
-export async function startExpertq({ experts, defaults, llm, database }) {
+export async function startExpertq({ experts, defaults, llm, database, rollups = true }) {
   const dir = tempDir('expertq');
   const config = loadConfig(writeConfig(dir, { experts, defaults, ...(llm ? { llm } : {}) }));
   if (database) copyFileSync(database, config.storagePath);
@@ -112,6 +121,9 @@ export async function startExpertq({ experts, defaults, llm, database }) {
   const out = discardStream();
   const log = createLogger(logs, 'warn');
   const store = openSqliteStore(config.storagePath);
+  // As the real server: the insight rollups' days and weeks follow org.timezone.
+  if (rollups) await store.keepInsightsIn(config.org.timezone);
+  else switchOffRollups(store);
   const transport = new ConsoleTransport(log, out, (id) => service.experts.get(id)?.name ?? id);
   const service = composeService({ config, store, transport, log, llm: configureLlm(config, { llmApiKey: undefined }, log) });
   const app = await buildApp({ service, credentials: [], logger: log, bodyLimit: config.server.body_limit });

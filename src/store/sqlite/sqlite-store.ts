@@ -6,13 +6,13 @@ import { lockDatabase } from './lock-database.js';
 import { openDatabase, openReader, type SchemaUpgrade } from './open-database.js';
 import { ExpertStateMemo } from '../expert-state-memo.js';
 import { createRepositories } from './repositories.js';
+import { transactionOf } from './sqlite-tx.js';
 import type { SqliteInsights } from './insights.js';
 import { PeriodZone } from '../shared/period-zone.js';
 import { SqliteRequestSearch } from './request-search.js';
 import { SqliteAnswerWordsFill } from './answer-words-fill.js';
 import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
 import { backgroundCheckpoints, type BackgroundCheckpoint } from './background-checkpoint.js';
-import { StorageUnavailable } from '../errors.js';
 import { isStorageFault, toStoreError } from './storage-errors.js';
 import { checkFreeSpace, MIN_FREE_BYTES } from './free-space.js';
 
@@ -107,33 +107,7 @@ export class SqliteStore extends StoreReads implements Store {
     super(createRepositories(reader, { slow, zone }));
     this.memo = memo;
     const insights = (this.insightWrites = writes.insights as SqliteInsights);
-    let depth = 0;
-    const tx: Tx = {
-      ...writes,
-      savepoint: async (work) => {
-        // SQLite ended the transaction itself (a full disk, an I/O error): nothing more may be written in it.
-        if (!db.inTransaction) throw new StorageUnavailable('io_error', 'the database rolled the transaction back after a storage error');
-        const name = `nested_${++depth}`;
-        db.exec(`SAVEPOINT ${name}`);
-        const counted = insights.buffer.mark();
-        try {
-          const value = await work(tx);
-          db.exec(`RELEASE ${name}`);
-          return value;
-        } catch (error) {
-          // Unless SQLite already rolled the whole transaction back (a full disk): the batch sees to that.
-          if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
-          insights.buffer.rollBack(counted);
-          // States read inside may count asks the rollback undid.
-          memo.forget();
-          // The caller tells a storage failure or a conflict from a bad row as on any engine.
-          throw toStoreError(error);
-        } finally {
-          depth--;
-        }
-      },
-    };
-    this.tx = tx;
+    this.tx = transactionOf(db, writes, memo, insights);
     this.checkpoints = backgroundCheckpoints(db, slow);
     this.search = new SqliteRequestSearch(db);
     this.unlisted = new SqliteAnswerWordsFill(db);
