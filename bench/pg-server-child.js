@@ -1,7 +1,7 @@
 // One server under test in a process of its own, so two expertq instances really are two processes (and
 // `--cpu-prof` profiles one server alone). argv[2]: JSON
 //   { kind: 'baseline', url, poolSize }  a bare Fastify + zod + one INSERT through a pg Pool
-//   { kind: 'expertq', configFile, env, clockOffsetMs?, forwardLogs? }  the real server (startServer), console
+//   { kind: 'expertq', configFile, env, clockOffsetMs?, forwardLogs?, rollups? }  the real server (startServer), console
 //                                          output and logs discarded; its clock runs clockOffsetMs behind the wall
 //                                          clock; log lines (info and up) whose message starts with one of
 //                                          forwardLogs are sent to the parent as { log } (they may come before { url })
@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { createLogger } from '../dist/log.js';
 import { startServer } from '../dist/server.js';
+import { PgInsights } from '../dist/store/postgres/insights.js';
 import { baselineApp } from './servers.js';
 
 const options = JSON.parse(process.argv[2]);
@@ -48,7 +49,12 @@ function benchLogger(forwardLogs) {
   return createLogger(forward, 'info', 'json');
 }
 
-async function startExpertq({ configFile, env, clockOffsetMs, forwardLogs }) {
+async function startExpertq({ configFile, env, clockOffsetMs, forwardLogs, rollups = true }) {
+  // For the A/B of the insight rollups' cost (bench/rollups.js): every rollup count dropped where it is made.
+  if (!rollups) {
+    const nothing = async () => {};
+    Object.assign(PgInsights.prototype, { add: nothing, addTime: nothing, addToRequest: nothing, addEscalated: nothing, addAsked: nothing });
+  }
   const server = await startServer({
     ...(clockOffsetMs ? { clock: { now: () => Date.now() - clockOffsetMs } } : {}),
     configPath: configFile,

@@ -108,7 +108,7 @@ export function startServerChild(name, options, onLog = () => {}) {
 }
 
 /** Writes an expertq config on PostgreSQL (database URL in the environment) and starts it in a child. */
-export function startExpertqOnPg(name, { dir, experts, defaults, url, poolSize }) {
+export function startExpertqOnPg(name, { dir, experts, defaults, url, poolSize, rollups = true }) {
   const configFile = writeConfig(dir, { experts, defaults, storage: { url_env: URL_ENV, pool_size: poolSize } });
-  return startServerChild(name, { kind: 'expertq', configFile, env: { [URL_ENV]: url } });
+  return startServerChild(name, { kind: 'expertq', configFile, env: { [URL_ENV]: url }, rollups });
 }

@@ -64,13 +64,13 @@ async function expertqStats(pg, url) {
 }
 
 /** Starts `count` expertq instances on a fresh database, loads them together, counts, and stops them. */
-async function measureExpertq(pg, { database, count, dir, experts, seconds }) {
+export async function measureExpertq(pg, { database, count, dir, experts, seconds, rollups = true }) {
   const url = await pg.createDatabase(database);
   const servers = [];
   try {
     // One after the other: the first migrates the fresh database, the others find it done.
     for (let i = 0; i < count; i++) {
-      servers.push(await startExpertqOnPg(`expertq #${i + 1}`, { dir, experts, defaults: UNCAPPED, url, poolSize: POOL_SIZE }));
+      servers.push(await startExpertqOnPg(`expertq #${i + 1}`, { dir, experts, defaults: UNCAPPED, url, poolSize: POOL_SIZE, rollups }));
     }
     const result = await splitLoad(servers, seconds);
     return { result, stats: await expertqStats(pg, url) };

@@ -1,8 +1,14 @@
 // Section: what keeping the insight rollups costs submits. The same build serves sustained
 // POST /api/v1/requests with its rollups kept (as it runs) and with every rollup count dropped where it
-// is made (switchOffRollups in servers.js), alternated over three rounds in the same run, same
-// autocannon settings as the submit section.
+// is made (switchOffRollups in servers.js, the same in pg-server-child.js), alternated over three
+// rounds in the same run, same autocannon settings as the submit section: on SQLite (one process), and
+// on PostgreSQL with two instances sharing the database (where every instance adds to the same rows).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateExperts, topicPool } from './fixtures.js';
+import { startPostgres } from './pg-servers.js';
+import { measureExpertq } from './postgres.js';
 import { benchSeconds, CONNECTIONS, runSubmitLoad } from './load.js';
 import { LOAD_COLUMNS, loadRow, num, printHeading, printRows } from './report.js';
 import { startExpertq } from './servers.js';
@@ -22,32 +28,46 @@ async function measure(rollups, experts, seconds) {
   }
 }
 
+/** Alternated rounds of `run(false)` then `run(true)`; prints the table and the ratio of the means. */
+async function alternate(label, run) {
+  const without = [];
+  const kept = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`${label}, round ${round}/${ROUNDS}: rollups switched off ...`);
+    without.push(await run(false, round));
+    console.log(`${label}, round ${round}/${ROUNDS}: rollups kept ...`);
+    kept.push(await run(true, round));
+  }
+  console.log('');
+  printRows(LOAD_COLUMNS, without.flatMap((r, i) => [loadRow(`${label}, without #${i + 1}`, r.result), loadRow(`${label}, with #${i + 1}`, kept[i].result)]));
+  const problems = [...without.flatMap((r, i) => problemsOf(`${label} without #${i + 1}`, r)), ...kept.flatMap((r, i) => problemsOf(`${label} with #${i + 1}`, r))];
+  for (const p of problems) console.log(`PROBLEM: ${p}`);
+  const ratio = mean(kept) / mean(without);
+  const pass = ratio >= MIN_ROLLUP_RATIO && problems.length === 0;
+  console.log(
+    `${label}: throughput with rollups / without = ${num(mean(kept), 1)} / ${num(mean(without), 1)} req/s = ${ratio.toFixed(3)}  ` +
+      `(target: >= ${MIN_ROLLUP_RATIO}, means of ${ROUNDS} alternated runs)  ${pass ? 'PASS' : 'FAIL'}\n`,
+  );
+  return { pass, text: `${label} ${ratio.toFixed(3)} (${num(mean(kept), 1)} vs ${num(mean(without), 1)} req/s)${problems.length ? `, ${problems.length} problem(s)` : ''}` };
+}
+
 export async function benchRollups() {
   const seconds = benchSeconds();
   const experts = generateExperts(EXPERT_COUNT, topicPool());
   printHeading('insight rollups: submit throughput with them kept and without');
   console.log(`${EXPERT_COUNT} experts, ${CONNECTIONS} connections, ${seconds} s per run, ${ROUNDS} alternated rounds (without first)`);
-  const without = [];
-  const kept = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    console.log(`round ${round}/${ROUNDS}: rollups switched off ...`);
-    without.push(await measure(false, experts, seconds));
-    console.log(`round ${round}/${ROUNDS}: rollups kept ...`);
-    kept.push(await measure(true, experts, seconds));
+  const sqlite = await alternate('SQLite', (rollups) => measure(rollups, experts, seconds));
+  const dir = mkdtempSync(join(tmpdir(), 'expertq-bench-rollups-'));
+  const pg = await startPostgres();
+  let postgres;
+  try {
+    postgres = await alternate('PostgreSQL, 2 instances', (rollups, round) =>
+      measureExpertq(pg, { database: `bench_rollups_${rollups ? 'on' : 'off'}_${round}`, count: 2, dir, experts, seconds, rollups }),
+    );
+  } finally {
+    await pg.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  console.log('');
-  printRows(LOAD_COLUMNS, without.flatMap((run, i) => [loadRow(`without rollups #${i + 1}`, run.result), loadRow(`with rollups #${i + 1}`, kept[i].result)]));
-  const problems = [...without.flatMap((run, i) => problemsOf(`without rollups #${i + 1}`, run)), ...kept.flatMap((run, i) => problemsOf(`with rollups #${i + 1}`, run))];
-  for (const p of problems) console.log(`PROBLEM: ${p}`);
-  const ratio = mean(kept) / mean(without);
-  const pass = ratio >= MIN_ROLLUP_RATIO;
-  console.log(
-    `\nthroughput with rollups / without = ${num(mean(kept), 1)} / ${num(mean(without), 1)} req/s = ${ratio.toFixed(3)}  ` +
-      `(target: >= ${MIN_ROLLUP_RATIO}, means of ${ROUNDS} alternated runs)  ${pass ? 'PASS' : 'FAIL'}`,
-  );
-  return {
-    name: 'rollups',
-    ok: pass && problems.length === 0,
-    summary: `rollups: submit with/without ${ratio.toFixed(3)} (>= ${MIN_ROLLUP_RATIO}) ${pass ? 'PASS' : 'FAIL'}, ${num(mean(kept), 1)} vs ${num(mean(without), 1)} req/s${problems.length ? `, ${problems.length} problem(s)` : ''}`,
-  };
+  const ok = sqlite.pass && postgres.pass;
+  return { name: 'rollups', ok, summary: `rollups: submit with/without (>= ${MIN_ROLLUP_RATIO}) ${ok ? 'PASS' : 'FAIL'}: ${sqlite.text}; ${postgres.text}` };
 }

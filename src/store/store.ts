@@ -82,10 +82,10 @@ export interface Store extends Reads {
   noteInstances(live: readonly InstanceRecord[]): void;
   /**
    * Keeps the insight rollups' day and week rows in the organisation's time zone: rebuilt from the hour
-   * rows when they were kept in another one, or never (a new or upgraded database). Resolves with whether
-   * it rebuilt them.
+   * rows when they were kept in another one, or never (a new or upgraded database); `onRebuild` hears how
+   * many hour rows it is about to read first. Resolves with whether it rebuilt them.
    */
-  keepInsightsIn(zone: string): Promise<boolean>;
+  keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean>;
   close(): Promise<void>;
 }
 

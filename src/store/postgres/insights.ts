@@ -1,7 +1,7 @@
 import { periodStart, windowTiers } from '../../core/insight-periods.js';
 import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
 import { flushStatements } from '../shared/insight-flush-sql.js';
-import { HOUR_PERIODS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
+import { HOUR_PERIODS, HOUR_ROWS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
 import { InsightWrites } from '../shared/insight-writes.js';
 import { readSql, toRollup } from '../shared/insights-sql.js';
 import { PeriodZone } from '../shared/period-zone.js';
@@ -34,13 +34,14 @@ export class PgInsights extends InsightWrites implements InsightRepository {
    * in another (inside the caller's transaction). Instances starting together rebuild one at a time:
    * the second finds the zone kept already.
    */
-  async keepIn(zone: string): Promise<boolean> {
+  async keepIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
     await this.db.query('LOCK TABLE insight_periods IN EXCLUSIVE MODE');
     const was = (await one(this.db, ZONE_SQL, [PERIOD_ZONE_KEY]))?.value;
     if (was === zone) {
       this.zone.set(zone);
       return false;
     }
+    onRebuild?.(Number((await one(this.db, HOUR_ROWS))?.n ?? 0));
     await this.db.query(`CREATE TEMP TABLE ${HOUR_PERIODS} (hour BIGINT PRIMARY KEY, day BIGINT NOT NULL, week BIGINT NOT NULL) ON COMMIT DROP`);
     const hours = (await all(this.db, 'SELECT DISTINCT hour FROM insight_hours')).map((r) => Number(r.hour));
     await this.db.query(`INSERT INTO ${HOUR_PERIODS} (hour, day, week) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])`, [

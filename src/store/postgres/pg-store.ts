@@ -107,8 +107,8 @@ export class PgStore extends StoreReads implements Store {
     super(createPgRepositories(poolDb(pool), false, null, true, null, zone));
   }
 
-  keepInsightsIn(zone: string): Promise<boolean> {
-    return this.transaction((tx) => (tx.insights as PgInsights).keepIn(zone));
+  keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
+    return this.transaction((tx) => (tx.insights as PgInsights).keepIn(zone, onRebuild));
   }
 
   async transaction<T>(work: (tx: PgTx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

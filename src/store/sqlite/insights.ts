@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { periodStart, windowTiers } from '../../core/insight-periods.js';
 import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
 import { flushStatements } from '../shared/insight-flush-sql.js';
-import { HOUR_PERIODS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
+import { HOUR_PERIODS, HOUR_ROWS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
 import { InsightWrites } from '../shared/insight-writes.js';
 import { readSql, toRollup } from '../shared/insights-sql.js';
 import { SERVICE_STATE } from '../shared/small-sql.js';
@@ -34,12 +34,13 @@ export class SqliteInsights extends InsightWrites implements InsightRepository {
   }
 
   /** Keeps the day and week rows in `zone` from now on, rebuilding them from the hours if they were kept in another (inside the caller's transaction). */
-  async keepIn(zone: string): Promise<boolean> {
+  async keepIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
     const was = (this.prepare(SERVICE_STATE.get).get(PERIOD_ZONE_KEY) as { value: string } | undefined)?.value;
     if (was === zone) {
       this.zone.set(zone);
       return false;
     }
+    onRebuild?.((this.prepare(HOUR_ROWS).get() as { n: number }).n);
     this.prepare(`CREATE TEMP TABLE IF NOT EXISTS ${HOUR_PERIODS} (hour INTEGER PRIMARY KEY, day INTEGER NOT NULL, week INTEGER NOT NULL)`).run();
     this.prepare(`DELETE FROM ${HOUR_PERIODS}`).run();
     const insert = this.prepare(`INSERT INTO ${HOUR_PERIODS} (hour, day, week) VALUES (?, ?, ?)`);

@@ -273,8 +273,8 @@ export class SqliteStore extends StoreReads implements Store {
     item.resolve(value);
   }
 
-  keepInsightsIn(zone: string): Promise<boolean> {
-    return this.transaction(() => this.insightWrites.keepIn(zone));
+  keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
+    return this.transaction(() => this.insightWrites.keepIn(zone, onRebuild));
   }
 
   /** After a commit that wrote (a readiness probe writes nothing): storage works, and the WAL holds new pages. */
