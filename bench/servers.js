@@ -141,6 +141,12 @@ export async function startExpertq({ experts, defaults, llm, database, rollups =
     name: 'expertq',
     url,
     service,
+    /** Folds the insight rollups' journal now; resolves with how long it took (ms). */
+    async foldInsights() {
+      const started = performance.now();
+      await store.foldInsights();
+      return performance.now() - started;
+    },
     /**
      * Waits for the outbox to drain (and, with an LLM, for every draft to end: drafted, or fallen back at
      * its deadline), then counts what the run left in the database.

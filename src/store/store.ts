@@ -86,6 +86,12 @@ export interface Store extends Reads {
    * many hour rows it is about to read first. Resolves with whether it rebuilt them.
    */
   keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean>;
+  /**
+   * Adds the counts transactions appended to the insight rollups' journal to the rollup rows. The store
+   * does so by itself about every half minute and as it closes; a read of insights does it first, so it
+   * counts everything committed before it.
+   */
+  foldInsights(): Promise<void>;
   close(): Promise<void>;
 }
 

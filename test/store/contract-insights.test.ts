@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bucketBounds, bucketOf } from '../../src/core/insight-buckets.js';
 import { schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
 import { ENGINES } from './engines.js';
-import { MONDAY_10, rewindBeforeInsights, rollupRows, scriptHistory } from './insight-history.js';
+import { appendJournal, MONDAY_10, rewindBeforeInsights, rollupRows, scriptHistory } from './insight-history.js';
 import { buildTestApp } from '../support/build-test-app.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { InsightQuery, InsightRollup } from '../../src/store/store.js';
@@ -138,11 +138,26 @@ describe.each(ENGINES)('$name store: insight rollups count what happened', (engi
     expect(await rollupRows(engine.name, dir)).toEqual(live);
   });
 
+  it('counts a transaction committed just before a crash left in the journal are not lost: they count once the service runs again', async () => {
+    await scriptHistory(kit);
+    await kit.t.stop();
+    // Three requests of ops-bot about billing at 10:00, in the journal's form: [hour, topic, expert, consumer, column, n].
+    await appendJournal(engine.name, dir, { h: [[MONDAY_10, 'billing', '', 'ops-bot', 0, 3]], t: [] });
+    const again = await buildTestApp({ openStore: () => engine.open(dir), dir: kit.t.dir });
+    try {
+      const total = (await again.call('GET', `/api/v1/insights?${query({ group_by: 'week' })}`)).body.total;
+      expect(total.requests.submitted).toBe(6 + 3);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it('whole days and weeks read from their own rows equal the same window read hour by hour, in any time zone, live or rebuilt', async () => {
     const store = kit.t.store;
     expect(await store.keepInsightsIn('Europe/Berlin')).toBe(true);
     expect(await store.keepInsightsIn('Europe/Berlin')).toBe(false);
     await scriptHistory(kit);
+    await store.foldInsights();
     const live = await readEvery('Europe/Berlin');
     for (const zone of ['UTC', 'Asia/Kolkata', 'America/New_York', 'Europe/Berlin']) {
       // A rebuild first says how many hour rows it reads (the start-up log's estimate).

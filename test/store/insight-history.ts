@@ -93,10 +93,17 @@ export async function rewindBeforeInsights(engine: string, dir: string): Promise
     await query('DROP TABLE insight_times');
     await query('DROP TABLE insight_periods');
     await query('DROP TABLE insight_period_times');
+    await query('DROP TABLE insight_journal');
     await query("DELETE FROM service_state WHERE key = 'insights.period_zone'");
     if (engine === 'sqlite') await query(`PRAGMA user_version = ${MIGRATIONS.length - 1}`);
     else await query(`UPDATE expertq_schema SET version = ${PG_MIGRATIONS.length - 1}`);
   });
+}
+
+/** Appends a journal row to the database in `dir` (the store closed), as a transaction that committed just before a crash leaves it. */
+export async function appendJournal(engine: string, dir: string, counts: unknown): Promise<void> {
+  const text = JSON.stringify(counts).replaceAll("'", "''");
+  await onDatabase(engine, dir, (query) => query(`INSERT INTO insight_journal (counts) VALUES ('${text}')`));
 }
 
 type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;

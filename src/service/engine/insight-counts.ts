@@ -21,15 +21,32 @@ export function outcomeColumn(status: RequestStatus, reason: Reason | null): Ins
   return null;
 }
 
-/** The experts sent an ask on a request not written yet: all in this transaction, so known here without a read. */
-const askedOnNew = new WeakMap<RequestRecord, Set<string>>();
+/** The asks sent on a request not written yet (expert, time): all in this transaction, so known here without a read. */
+const askedOnNew = new WeakMap<RequestRecord, Array<{ expert: string; at: number }>>();
 
-/** A request just written: counted at its submission hour, in the rows of everything and of every expert already sent an ask. */
+/**
+ * A request just written: counted at its submission hour, in the rows of everything and of every
+ * expert already sent an ask; the asks sent in that same hour are counted with it (one count a row,
+ * where counting them apart made two).
+ */
 export async function countNewRequest(tx: Tx, request: RequestRecord): Promise<void> {
-  const experts = [...(askedOnNew.get(request) ?? [])];
+  const asks = askedOnNew.get(request) ?? [];
   askedOnNew.delete(request);
+  const key = submitted(request);
   const outcome = outcomeColumn(request.status, request.reason);
-  await tx.insights.add(submitted(request), [ALL, ...experts], { requests: 1, asked_requests: experts.length > 0 ? 1 : 0, ...(outcome ? { [outcome]: 1 } : {}) });
+  const base = { requests: 1, asked_requests: asks.length > 0 ? 1 : 0, ...(outcome ? { [outcome]: 1 } : {}) };
+  const sameHour = (at: number) => hourOf(at) === key.hour;
+  const asksOf = new Map<string, number>();
+  for (const ask of asks) {
+    if (sameHour(ask.at)) asksOf.set(ask.expert, (asksOf.get(ask.expert) ?? 0) + 1);
+    else await tx.insights.add(keyAt(request, ask.at), [ALL, ask.expert], { asks: 1 });
+  }
+  const sameHourAsks = [...asksOf.values()].reduce((a, b) => a + b, 0);
+  await tx.insights.add(key, [ALL], sameHourAsks > 0 ? { ...base, asks: sameHourAsks } : base);
+  for (const expert of new Set(asks.map((a) => a.expert))) {
+    const n = asksOf.get(expert) ?? 0;
+    await tx.insights.add(key, [expert], n > 0 ? { ...base, asked_requests: 1, asks: n } : { ...base, asked_requests: 1 });
+  }
 }
 
 /** An open request ends (`status`): its outcome counts at its submission hour. Not written yet: its insert counts it. */
@@ -46,13 +63,15 @@ export async function countEscalation(tx: Tx, request: RequestRecord): Promise<v
 
 /** An ask went out at `sentAt`. */
 export async function countAskSent(tx: Tx, request: RequestRecord, ask: AskRecord, sentAt: number): Promise<void> {
-  await tx.insights.add(keyAt(request, sentAt), [ALL, ask.expert_id], { asks: 1 });
-  if (!isNewRequest(request)) await tx.insights.addAsked(request.id, ask.id, ask.expert_id, submitted(request));
-  else {
-    let experts = askedOnNew.get(request);
-    if (!experts) askedOnNew.set(request, (experts = new Set()));
-    experts.add(ask.expert_id);
+  if (isNewRequest(request)) {
+    // Counted with the request, as it is written.
+    let asks = askedOnNew.get(request);
+    if (!asks) askedOnNew.set(request, (asks = []));
+    asks.push({ expert: ask.expert_id, at: sentAt });
+    return;
   }
+  await tx.insights.add(keyAt(request, sentAt), [ALL, ask.expert_id], { asks: 1 });
+  await tx.insights.addAsked(request.id, ask.id, ask.expert_id, submitted(request));
 }
 
 /** An expert's `skip` or a mute of an ask of theirs. */

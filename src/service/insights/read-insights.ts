@@ -3,7 +3,7 @@ import { hourOf } from '../../core/insight-buckets.js';
 import { normalizeTopic } from '../../core/normalize-topic.js';
 import { iso } from '../../clock.js';
 import { badRequest } from '../../errors.js';
-import type { InsightQuery, InsightRollup, Reads } from '../../store/store.js';
+import type { InsightQuery, InsightRollup, Reads, Store } from '../../store/store.js';
 import type { InsightsQuery, InsightsView } from '../../wire/insight-schemas.js';
 import { addBucket, addCounts, emptyTally, figuresOf, mergeTallies, type Tally } from './insight-figures.js';
 
@@ -13,7 +13,7 @@ const DEFAULT_WINDOW_MS = 30 * DAY_MS;
 const LONGEST_WINDOW_MS = (3 * 365 + 1) * DAY_MS;
 
 export interface InsightsEngine {
-  store: Pick<Reads, 'insights'>;
+  store: Pick<Reads, 'insights'> & Pick<Store, 'foldInsights'>;
   clock: { now(): number };
   config: { org: { timezone: string } };
 }
@@ -38,6 +38,8 @@ export async function readInsights(engine: InsightsEngine, query: InsightsQuery)
     ...(query.consumer !== undefined ? { consumer: query.consumer } : {}),
   };
   const expert = query.expert ?? '';
+  // Everything committed before this read counts: what transactions appended to the journal is folded first.
+  await engine.store.foldInsights();
   const insights = engine.store.insights;
   let groups: Array<[string, Tally]>;
   let total: Tally;

@@ -1,6 +1,7 @@
 import { periodStart, windowTiers } from '../../core/insight-periods.js';
 import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
-import { flushStatements } from '../shared/insight-flush-sql.js';
+import { InsightBuffer } from '../shared/insight-buffer.js';
+import { flushStatements, JOURNAL } from '../shared/insight-flush-sql.js';
 import { HOUR_PERIODS, HOUR_ROWS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
 import { InsightWrites } from '../shared/insight-writes.js';
 import { readSql, toRollup } from '../shared/insights-sql.js';
@@ -10,6 +11,8 @@ import { SERVICE_STATE } from '../shared/small-sql.js';
 import { all, one, type Db, write } from './sql.js';
 
 const ZONE_SQL = pgText(SERVICE_STATE.get);
+const APPEND = pgText(JOURNAL.append);
+const TAKE = `${JOURNAL.take} FOR UPDATE SKIP LOCKED`;
 
 /** The insight rollups in PostgreSQL: counts gathered per transaction and sent, merged, before its commit (`flush`), without waiting for them. */
 export class PgInsights extends InsightWrites implements InsightRepository {
@@ -20,13 +23,28 @@ export class PgInsights extends InsightWrites implements InsightRepository {
     super((sql, values) => all(db, pgText(sql), values));
   }
 
-  /** Writes what this transaction counted (called by the store just before it commits). */
-  async flush(): Promise<void> {
-    if (this.buffer.empty) return;
+  /** Appends what this transaction counted to the journal (called by the store just before it commits), without waiting for it. */
+  async flush(): Promise<boolean> {
+    const counts = this.buffer.journal();
+    if (counts === null) return false;
+    await write(this.db, APPEND, [counts]);
+    return true;
+  }
+
+  /**
+   * Folds the journal into the rollup rows, oldest first (inside the caller's transaction). Instances
+   * folding at once take different journal rows: each skips the rows another holds.
+   */
+  async fold(): Promise<void> {
     const zone = await this.zoneNow();
-    const taken = this.buffer.take(zone ?? 'UTC');
-    if (zone === null) taken.periods = taken.periodTimes = [];
-    for (const { sql, values } of flushStatements(taken)) await write(this.db, pgText(sql), values);
+    for (;;) {
+      const rows = await all(this.db, TAKE);
+      if (rows.length === 0) return;
+      const folding = new InsightBuffer();
+      for (const row of rows) folding.addJournal(String(row.counts));
+      for (const { sql, values } of flushStatements(folding.take(zone))) await write(this.db, pgText(sql), values);
+      await write(this.db, 'DELETE FROM insight_journal WHERE id = ANY($1::bigint[])', [rows.map((r) => String(r.id))]);
+    }
   }
 
   /**
@@ -37,6 +55,7 @@ export class PgInsights extends InsightWrites implements InsightRepository {
   async keepIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
     await this.db.query('LOCK TABLE insight_periods IN EXCLUSIVE MODE');
     const was = (await one(this.db, ZONE_SQL, [PERIOD_ZONE_KEY]))?.value;
+    await this.fold();
     if (was === zone) {
       this.zone.set(zone);
       return false;

@@ -94,6 +94,9 @@ export function redact(url: string): string {
  * loses a deadlock or serialization race is rolled back and run again from the start: its work only
  * reads and writes through `tx`, so running it again is safe.
  */
+/** How often an instance folds the insight rollups' journal, when it appended to it (and before every insights read). */
+const FOLD_EVERY_MS = 30_000;
+
 export class PgStore extends StoreReads implements Store {
   /** `hints`: experts' states as this instance last read or committed them, routing's hints (`TransactionOptions.optimisticRouting`). */
   constructor(
@@ -105,6 +108,29 @@ export class PgStore extends StoreReads implements Store {
     private readonly zone = new PeriodZone(),
   ) {
     super(createPgRepositories(poolDb(pool), false, null, true, null, zone));
+    this.folder = setInterval(() => {
+      if (!this.unfolded || this.folding) return;
+      this.folding = true;
+      // A failure leaves the journal as it was: the next round, or another instance, folds it.
+      this.foldInsights()
+        .catch(() => {})
+        .finally(() => (this.folding = false));
+    }, FOLD_EVERY_MS).unref();
+  }
+
+  /** Whether this instance appended to the insight rollups' journal since it last folded; true at first, for what a crash left. */
+  private unfolded = true;
+  private folding = false;
+  private readonly folder: NodeJS.Timeout;
+
+  async foldInsights(): Promise<void> {
+    this.unfolded = false;
+    try {
+      await this.transaction((tx) => (tx.insights as PgInsights).fold());
+    } catch (error) {
+      this.unfolded = true;
+      throw error;
+    }
   }
 
   keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
@@ -147,7 +173,7 @@ export class PgStore extends StoreReads implements Store {
         // Experts given asks on a hint are checked with the commit; one that no longer holds fails it (`StaleHints`).
         asks.checkPlaced();
         // The rollups it counted, merged, go out just before the commit.
-        await (tx.insights as PgInsights).flush();
+        if (await (tx.insights as PgInsights).flush()) this.unfolded = true;
         // The commit goes out behind the last writes; if one of them failed, the server rolled back
         // instead, and `settle` says which write it was. The read goes out behind the commit.
         connection.send('COMMIT');
@@ -189,6 +215,9 @@ export class PgStore extends StoreReads implements Store {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.folder);
+    // What the last transactions counted, folded while the database is reachable (else by another instance or the next start).
+    if (this.unfolded) await this.foldInsights().catch(() => {});
     await this.changes.close();
     await this.pool.end();
   }

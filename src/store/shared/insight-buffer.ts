@@ -2,11 +2,12 @@ import { periodStart, type PeriodUnit } from '../../core/insight-periods.js';
 import { type InsightCount, type InsightCounts, INSIGHT_COUNTS, type InsightKey, type InsightTime } from '../insight-repository.js';
 
 /**
- * The rollup counts of one transaction, gathered as they are counted and written once, merged, just
- * before the commit (`take`): a batch of submits adds to the same few rows, so it writes them once
- * instead of once per submit. A savepoint that rolls back drops what was counted inside it (`mark`,
- * `rollBack`). Besides the hour rows, `take` derives the rows of the organisation's days and weeks:
- * of everything, per topic and per consumer from the rows of everything, and per expert.
+ * Rollup counts, gathered and merged. A transaction gathers what it counts here and, just before its
+ * commit, appends it merged to the rollups' journal as one row (`journal`): the cheapest write there
+ * is, and one no other transaction waits on. Folding the journal (`addJournal`, then `take`) adds it to
+ * the hour rows and to the rows of the organisation's days and weeks: of everything, per topic and per
+ * consumer from the rows of everything, and per expert. A savepoint that rolls back drops what was
+ * counted inside it (`mark`, `rollBack`).
  */
 
 /** One hour row's key: hour start, topic, expert ('' for everything), consumer. */
@@ -42,7 +43,13 @@ export interface TakenRollups {
   periodTimes: Array<Merged<PeriodKey & TimeKey>>;
 }
 
-type Op = { kind: 'count'; key: HourKey; counts: Partial<InsightCounts> } | { kind: 'time'; key: HourKey; time: TimeKey };
+type Op = { kind: 'count'; key: HourKey; counts: Partial<InsightCounts> } | { kind: 'time'; key: HourKey; time: TimeKey; n: number };
+
+/** A journal row: hour rows `[hour, topic, expert, consumer, column index, n, column index, n, …]` and time rows `[hour, topic, expert, consumer, metric, bucket, n]`. */
+interface Journal {
+  h: Array<Array<string | number>>;
+  t: Array<Array<string | number>>;
+}
 
 const UNITS: readonly PeriodUnit[] = ['day', 'week'];
 const COUNT_INDEX = new Map<InsightCount, number>(INSIGHT_COUNTS.map((c, i) => [c, i]));
@@ -65,9 +72,24 @@ class Merger<K> {
   constructor(private readonly width: number) {}
 
   add(id: string, key: K, index: number, n: number): void {
+    this.row(id, key).counts[index]! += n;
+  }
+
+  /** Adds a whole row of counts. */
+  addAll(id: string, key: K, counts: readonly number[]): void {
+    const into = this.row(id, key).counts;
+    for (let i = 0; i < counts.length; i++) into[i]! += counts[i]!;
+  }
+
+  private row(id: string, key: K): Merged<K> {
     let row = this.rows.get(id);
     if (!row) this.rows.set(id, (row = { key, counts: new Array<number>(this.width).fill(0) }));
-    row.counts[index]! += n;
+    return row;
+  }
+
+  /** The rows in the order they were first added. */
+  all(): Array<Merged<K>> {
+    return [...this.rows.values()];
   }
 
   sorted(): Array<Merged<K>> {
@@ -89,7 +111,39 @@ export class InsightBuffer {
   }
 
   addTime(key: InsightKey, experts: readonly string[], time: TimeKey): void {
-    for (const expert of experts) this.ops.push({ kind: 'time', key: { ...key, expert }, time });
+    for (const expert of experts) this.ops.push({ kind: 'time', key: { ...key, expert }, time, n: 1 });
+  }
+
+  /** What was counted, as one journal row's text (null when nothing was); the buffer is empty after. Merging waits for the fold. */
+  journal(): string | null {
+    if (this.ops.length === 0) return null;
+    const journal: Journal = { h: [], t: [] };
+    for (const op of this.ops) {
+      const { hour, topic, expert, consumer } = op.key;
+      if (op.kind === 'time') journal.t.push([hour, topic, expert, consumer, op.time.metric, op.time.bucket, op.n]);
+      else {
+        const row: Array<string | number> = [hour, topic, expert, consumer];
+        for (const column in op.counts) {
+          const n = op.counts[column as InsightCount];
+          if (n) row.push(COUNT_INDEX.get(column as InsightCount)!, n);
+        }
+        journal.h.push(row);
+      }
+    }
+    this.ops = [];
+    return JSON.stringify(journal);
+  }
+
+  /** Adds a journal row's counts (see `journal`). */
+  addJournal(text: string): void {
+    const journal = JSON.parse(text) as Journal;
+    const keyOf = (row: Array<string | number>): HourKey => ({ hour: Number(row[0]), topic: String(row[1]), expert: String(row[2]), consumer: String(row[3]) });
+    for (const row of journal.h) {
+      const counts: Partial<InsightCounts> = {};
+      for (let i = 4; i < row.length; i += 2) counts[INSIGHT_COUNTS[Number(row[i])]!] = Number(row[i + 1]);
+      this.ops.push({ kind: 'count', key: keyOf(row), counts });
+    }
+    for (const row of journal.t) this.ops.push({ kind: 'time', key: keyOf(row), time: { metric: row[4] as InsightTime, bucket: Number(row[5]) }, n: Number(row[6]) });
   }
 
   get empty(): boolean {
@@ -106,28 +160,36 @@ export class InsightBuffer {
     this.ops.length = Math.min(mark, this.ops.length);
   }
 
-  /** Everything counted, merged, in hour rows and the rows of the days and weeks of `zone`; the buffer is empty after. */
-  take(zone: string): TakenRollups {
-    const hours = new Merger<HourKey>(INSIGHT_COUNTS.length);
-    const hourTimes = new Merger<HourKey & TimeKey>(1);
+  /** Everything counted, merged, in hour rows and the rows of the days and weeks of `zone` (none without one); the buffer is empty after. */
+  take(zone: string | null): TakenRollups {
+    const { hours, hourTimes } = this.mergeHours();
+    this.ops = [];
     const periods = new Merger<PeriodKey>(INSIGHT_COUNTS.length);
     const periodTimes = new Merger<PeriodKey & TimeKey>(1);
-    for (const op of this.ops) {
-      const inPeriods = this.periodsOf(op.key, zone);
-      if (op.kind === 'count') {
-        for (const [column, n] of Object.entries(op.counts) as Array<[InsightCount, number]>) {
-          if (!n) continue;
-          const index = COUNT_INDEX.get(column)!;
-          hours.add(hourId(op.key), op.key, index, n);
-          for (const p of inPeriods) periods.add(periodId(p), p, index, n);
-        }
-      } else {
-        hourTimes.add(hourId(op.key) + timeId(op.time), { ...op.key, ...op.time }, 0, 1);
-        for (const p of inPeriods) periodTimes.add(periodId(p) + timeId(op.time), { ...p, ...op.time }, 0, 1);
+    // Days and weeks from the merged hour rows: far fewer than the counts that made them.
+    if (zone !== null) {
+      for (const row of hours.all()) for (const p of this.periodsOf(row.key, zone)) periods.addAll(periodId(p), p, row.counts);
+      for (const row of hourTimes.all()) {
+        const time = { metric: row.key.metric, bucket: row.key.bucket };
+        for (const p of this.periodsOf(row.key, zone)) periodTimes.add(periodId(p) + timeId(time), { ...p, ...time }, 0, row.counts[0]!);
       }
     }
-    this.ops = [];
     return { hours: hours.sorted(), hourTimes: hourTimes.sorted(), periods: periods.sorted(), periodTimes: periodTimes.sorted() };
+  }
+
+  private mergeHours(): { hours: Merger<HourKey>; hourTimes: Merger<HourKey & TimeKey> } {
+    const hours = new Merger<HourKey>(INSIGHT_COUNTS.length);
+    const hourTimes = new Merger<HourKey & TimeKey>(1);
+    for (const op of this.ops) {
+      const id = hourId(op.key);
+      if (op.kind === 'count') {
+        for (const column in op.counts) {
+          const n = op.counts[column as InsightCount];
+          if (n) hours.add(id, op.key, COUNT_INDEX.get(column as InsightCount)!, n);
+        }
+      } else hourTimes.add(id + timeId(op.time), { ...op.key, ...op.time }, 0, op.n);
+    }
+    return { hours, hourTimes };
   }
 
   private periodsOf(key: HourKey, zone: string): PeriodKey[] {

@@ -18,6 +18,8 @@ export interface Dialect {
   text: string;
   /** After CREATE TABLE's closing parenthesis. */
   tableOptions: string;
+  /** A key numbered in the order rows are added. */
+  serialKey: string;
 }
 
 const hour = (ms: string) => `(${ms} / 3600000) * 3600000`;
@@ -37,6 +39,7 @@ const ESCALATED = "LEFT JOIN (SELECT DISTINCT request_id FROM audit WHERE type =
 export function insightMigration(d: Dialect): string {
   const counts = INSIGHT_COUNTS.map((c) => `${c} ${d.integer} NOT NULL DEFAULT 0`).join(',\n    ');
   const key = `hour ${d.integer} NOT NULL, topic ${d.text} NOT NULL, expert ${d.text} NOT NULL, consumer ${d.text} NOT NULL`;
+  // The journal: each transaction's counts, merged, until they are folded into the rows below.
   // Per day and week of the organisation: filled from the hours when the service starts (they depend on its time zone).
   const periodKey = `unit ${d.text} NOT NULL, dim ${d.text} NOT NULL, value ${d.text} NOT NULL, start ${d.integer} NOT NULL`;
   const provenanceExpert = d.field('p.provenance', 'expert_id');
@@ -60,6 +63,7 @@ export function insightMigration(d: Dialect): string {
     ${key}, metric ${d.text} NOT NULL, bucket INTEGER NOT NULL, n ${d.integer} NOT NULL,
     PRIMARY KEY (expert, hour, topic, consumer, metric, bucket)
   )${d.tableOptions};
+  CREATE TABLE insight_journal (id ${d.serialKey}, counts ${d.text} NOT NULL);
   CREATE TABLE insight_periods (
     ${periodKey},
     ${counts},
@@ -97,6 +101,7 @@ export const SQLITE_DIALECT: Dialect = {
   integer: 'INTEGER',
   text: 'TEXT',
   tableOptions: ' STRICT, WITHOUT ROWID',
+  serialKey: 'INTEGER PRIMARY KEY AUTOINCREMENT',
 };
 
 export const PG_DIALECT: Dialect = {
@@ -106,4 +111,5 @@ export const PG_DIALECT: Dialect = {
   integer: 'BIGINT',
   text: 'TEXT COLLATE "C"',
   tableOptions: '',
+  serialKey: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
 };

@@ -2,8 +2,8 @@ import { INSIGHT_COUNTS } from '../insight-repository.js';
 import type { HourKey, Merged, PeriodKey, TakenRollups, TimeKey } from './insight-buffer.js';
 
 /**
- * The writes of a transaction's merged rollups (`InsightBuffer.take`): one upsert per table and chunk,
- * adding to the rows already there. Chunks come in a few sizes so each engine prepares a few texts.
+ * The writes of folded rollups (`InsightBuffer.take`): one upsert per table and chunk, adding to the
+ * rows already there. Chunks come in a few sizes so each engine prepares a few texts.
  */
 
 interface Table<K> {
@@ -81,3 +81,10 @@ export function flushStatements(taken: TakenRollups): Array<{ sql: string; value
   write(PERIOD_TIMES, taken.periodTimes);
   return out;
 }
+
+/** The rollups' journal: a transaction's counts appended as one row; folded, oldest first, a batch at a time. */
+export const JOURNAL = {
+  append: 'INSERT INTO insight_journal (counts) VALUES (?)',
+  take: 'SELECT id, counts FROM insight_journal ORDER BY id LIMIT 500',
+  any: 'SELECT 1 AS yes FROM insight_journal LIMIT 1',
+} as const;

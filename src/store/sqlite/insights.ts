@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { periodStart, windowTiers } from '../../core/insight-periods.js';
 import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
-import { flushStatements } from '../shared/insight-flush-sql.js';
+import { InsightBuffer } from '../shared/insight-buffer.js';
+import { flushStatements, JOURNAL } from '../shared/insight-flush-sql.js';
 import { HOUR_PERIODS, HOUR_ROWS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
 import { InsightWrites } from '../shared/insight-writes.js';
 import { readSql, toRollup } from '../shared/insights-sql.js';
@@ -16,6 +17,8 @@ import { mainThreadReads, type SlowReads } from './worker-reader.js';
 export class SqliteInsights extends InsightWrites implements InsightRepository {
   private readonly prepare: (sql: string) => Database.Statement;
   private readonly reads: SlowReads;
+  /** Whether this connection appended to the journal since it last folded it. */
+  unfolded = true;
 
   constructor(db: Database.Database, slow: SlowReads | null = null, private readonly zone = new PeriodZone()) {
     const prepare = statementCache(db);
@@ -24,18 +27,33 @@ export class SqliteInsights extends InsightWrites implements InsightRepository {
     this.reads = slow ?? mainThreadReads(db);
   }
 
-  /** Writes what this transaction counted (called by the store just before it commits). */
+  /** Appends what this transaction counted to the journal (called by the store just before it commits). */
   async flush(): Promise<void> {
-    if (this.buffer.empty) return;
+    const counts = this.buffer.journal();
+    if (counts === null) return;
+    this.prepare(JOURNAL.append).run(counts);
+    this.unfolded = true;
+  }
+
+  /** Folds the journal into the rollup rows, oldest first (inside the caller's transaction). */
+  async fold(): Promise<void> {
     const zone = await this.zoneNow();
-    const taken = this.buffer.take(zone ?? 'UTC');
-    if (zone === null) taken.periods = taken.periodTimes = [];
-    for (const { sql, values } of flushStatements(taken)) this.prepare(sql).run(...values);
+    for (;;) {
+      const rows = this.prepare(JOURNAL.take).all() as Array<{ id: number; counts: string }>;
+      if (rows.length === 0) break;
+      const folding = new InsightBuffer();
+      for (const row of rows) folding.addJournal(row.counts);
+      for (const { sql, values } of flushStatements(folding.take(zone))) this.prepare(sql).run(...values);
+      // One writer: nothing older than the last id read can appear meanwhile.
+      this.prepare('DELETE FROM insight_journal WHERE id <= ?').run(rows[rows.length - 1]!.id);
+    }
+    this.unfolded = false;
   }
 
   /** Keeps the day and week rows in `zone` from now on, rebuilding them from the hours if they were kept in another (inside the caller's transaction). */
   async keepIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
     const was = (this.prepare(SERVICE_STATE.get).get(PERIOD_ZONE_KEY) as { value: string } | undefined)?.value;
+    await this.fold();
     if (was === zone) {
       this.zone.set(zone);
       return false;

@@ -10,6 +10,7 @@ import { transactionOf } from './sqlite-tx.js';
 import type { SqliteInsights } from './insights.js';
 import { PeriodZone } from '../shared/period-zone.js';
 import { SqliteRequestSearch } from './request-search.js';
+import { BackgroundUpkeep } from './background-upkeep.js';
 import { SqliteAnswerWordsFill } from './answer-words-fill.js';
 import { mainThreadReads, WorkerReader, type SlowReads } from './worker-reader.js';
 import { backgroundCheckpoints, type BackgroundCheckpoint } from './background-checkpoint.js';
@@ -19,15 +20,6 @@ import { checkFreeSpace, MIN_FREE_BYTES } from './free-space.js';
 const FAILURE_MEMORY_MS = 60_000;
 /** At most this many transactions share one COMMIT, so a burst reaches the disk in bounded steps. */
 const MAX_BATCH = 256;
-/**
- * New requests reach the text index this often, up to `INDEX_CHUNK` per transaction: indexing them
- * together costs a fraction of indexing each with its own write, and a search reads the few written
- * since directly.
- */
-const INDEX_EVERY_MS = 1000;
-const INDEX_CHUNK = 2000;
-/** Library entries kept from before their word list get their words this many at a time: about 10 ms. */
-const FILL_SPAN = 100;
 
 interface Queued {
   work: (tx: Tx) => Promise<unknown>;
@@ -76,10 +68,7 @@ export class SqliteStore extends StoreReads implements Store {
   private readonly insightWrites: SqliteInsights;
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | null = null;
-  private readonly search: SqliteRequestSearch;
-  private readonly unlisted: SqliteAnswerWordsFill;
-  private readonly indexTimer: NodeJS.Timeout;
-  private indexing = false;
+  private readonly upkeep: BackgroundUpkeep;
   /** Checkpoints on the reading thread, when there is one: the writer's would block the event loop. */
   private readonly checkpoints: BackgroundCheckpoint | null;
 
@@ -109,30 +98,7 @@ export class SqliteStore extends StoreReads implements Store {
     const insights = (this.insightWrites = writes.insights as SqliteInsights);
     this.tx = transactionOf(db, writes, memo, insights);
     this.checkpoints = backgroundCheckpoints(db, slow);
-    this.search = new SqliteRequestSearch(db);
-    this.unlisted = new SqliteAnswerWordsFill(db);
-    this.indexTimer = setInterval(() => this.indexSearch(), INDEX_EVERY_MS).unref();
-  }
-
-  /**
-   * Indexes the requests written since the last time, then lists the words of library entries kept
-   * from before the word list, in transactions of their own (see `INDEX_CHUNK`, `FILL_SPAN`).
-   */
-  private indexSearch(): void {
-    if (this.indexing || !this.db.open || (!this.search.pending() && !this.unlisted.pending())) return;
-    this.indexing = true;
-    const next = async (): Promise<void> => {
-      // A failure (a full disk) is `lastWriteFailure`'s to report; the next round tries again.
-      const more = await this.enqueue({ work: async () => this.catchUp() }).catch(() => false);
-      if (more === true && this.db.open) return next();
-    };
-    void next().finally(() => (this.indexing = false));
-  }
-
-  /** One slice of the background work; whether more is left. */
-  private catchUp(): boolean {
-    if (this.search.indexPending(INDEX_CHUNK) === INDEX_CHUNK) return true;
-    return this.unlisted.fillPending(FILL_SPAN);
+    this.upkeep = new BackgroundUpkeep(db, (work) => this.enqueue({ work }), new SqliteRequestSearch(db), new SqliteAnswerWordsFill(db), insights);
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -160,11 +126,18 @@ export class SqliteStore extends StoreReads implements Store {
   noteInstances(): void {}
 
   async settle(): Promise<void> {
-    while ((await this.enqueue({ work: async () => this.catchUp() })) === true);
+    await this.upkeep.settle();
+  }
+
+  /** Folds the insight rollups' journal into their rows (it is otherwise folded about every half minute). */
+  foldInsights(): Promise<void> {
+    return this.transaction(() => this.insightWrites.fold());
   }
 
   async close(): Promise<void> {
-    clearInterval(this.indexTimer);
+    this.upkeep.stop();
+    // What the last transactions counted, folded while the database is open (else at the next start).
+    if (this.db.open && this.insightWrites.unfolded) await this.foldInsights().catch(() => {});
     await this.draining;
     this.checkpoints?.close();
     await this.slow.close();
