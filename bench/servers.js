@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
