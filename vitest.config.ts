@@ -12,6 +12,6 @@ export default defineConfig({
     // on child processes (the CLI, `expertq serve`, Chromium) or PostgreSQL, so two files side by side
     // use the second core; no test depends on running alone.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    globalSetup: ['./test/support/postgres-setup.ts'],
+    globalSetup: ['./test/support/tmpfs-setup.ts', './test/support/postgres-setup.ts'],
   },
 });

@@ -31,6 +31,8 @@ import { addressOn } from './domain/channels.js';
 export interface ComposeServiceOptions extends ExpertqServiceOptions {
   /** Tuning for the webhook dispatcher (tests shorten the timeout). */
   delivery?: { timeoutMs?: number; maxInFlight?: number; perConsumer?: number };
+  /** How long a claim on work lasts (`server.work_lease`); default `WORK_LEASE_MS`. */
+  leaseMs?: number;
 }
 
 /**
@@ -41,9 +43,11 @@ export interface ComposeServiceOptions extends ExpertqServiceOptions {
  */
 export function composeService(options: ComposeServiceOptions): ExpertqService {
   const service = new ExpertqService(options);
+  const lease = options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs };
   const deliveries = new DeliveryDispatcher(service.store, service.clock, service.log, {
     allowPrivate: service.allowPrivateWebhooks,
     instanceId: service.instanceId,
+    ...lease,
     ...options.delivery,
   });
   const messages = new MessageDispatcher(
@@ -57,9 +61,9 @@ export function composeService(options: ComposeServiceOptions): ExpertqService {
       reviewCard: (proposalId, now) => reviewCardOf(service.store, proposalId, now, service),
       onFailure: (code) => countOne(service.counters.transportFailures, code),
     },
-    { instanceId: service.instanceId },
+    { instanceId: service.instanceId, ...lease },
   );
-  const llmWorker = options.llm ? new LlmWorker(service, options.llm, () => service.kick(), { instanceId: service.instanceId }) : null;
+  const llmWorker = options.llm ? new LlmWorker(service, options.llm, () => service.kick(), { instanceId: service.instanceId, ...lease }) : null;
   service.attach({ messages, deliveries, llmWorker });
   return service;
 }
@@ -134,6 +138,7 @@ export async function wireService(options: WireServiceOptions): Promise<WiredSer
     },
     allowPrivateWebhooks: config.server.allow_private_webhooks,
     ...(options.delivery ? { delivery: options.delivery } : {}),
+    leaseMs: config.server.work_lease,
     llm,
     // Only with the setting on and a transport that can say: otherwise no status lookup is ever made.
     presence: config.chat?.use_slack_status && transport.presence ? (id) => transport.presence!(id) : null,

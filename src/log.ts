@@ -1,6 +1,10 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { ConfigError } from './config/load-config.js';
+
+/** pino-pretty, loaded only for readable lines: JSON logging (any log collector) never needs it. */
+const pretty = (options: PinoPretty.PrettyOptions) => (createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty)(options);
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

@@ -1,4 +1,4 @@
-import { APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAI } from 'openai';
+import type * as OpenAiSdk from 'openai';
 import type { Logger } from 'pino';
 import { formatDuration } from '../config/durations.js';
 
@@ -55,7 +55,9 @@ export interface LlmClient {
  * placeholder, which such servers ignore.
  */
 export function createLlmClient(settings: LlmSettings, apiKey: string | undefined, log: Logger): LlmClient {
-  const openai = new OpenAI({
+  // The SDK is loaded here, not when the module is: a process without `llm.model` never loads it.
+  const sdk = openaiSdk();
+  const client = sdk.then(({ OpenAI }) => new OpenAI({
     apiKey: apiKey ?? 'no-key',
     baseURL: settings.baseUrl,
     organization: null,
@@ -65,13 +67,15 @@ export function createLlmClient(settings: LlmSettings, apiKey: string | undefine
     timeout: settings.timeoutMs,
     maxRetries: 0,
     logLevel: 'off',
-  });
+  }));
+  client.catch(() => undefined); // a failed load is the first call's failure
   return {
     settings,
     async complete(call) {
       const started = performance.now();
       const latency = () => Math.round(performance.now() - started);
       try {
+        const openai = await client;
         const completion = await openai.chat.completions.create(
           {
             model: settings.model,
@@ -94,7 +98,9 @@ export function createLlmClient(settings: LlmSettings, apiKey: string | undefine
             : null,
         };
       } catch (error) {
-        const reply = { ok: false as const, error: describeError(error, settings.timeoutMs), aborted: error instanceof APIUserAbortError, latency_ms: latency() };
+        const loaded = await sdk.catch(() => null);
+        const aborted = loaded !== null && error instanceof loaded.APIUserAbortError;
+        const reply = { ok: false as const, error: describeError(error, settings.timeoutMs, loaded), aborted, latency_ms: latency() };
         if (!reply.aborted) log.debug({ err: reply.error, stage: call.name }, 'LLM call failed');
         return reply;
       }
@@ -103,10 +109,10 @@ export function createLlmClient(settings: LlmSettings, apiKey: string | undefine
 }
 
 /** A short, key-free description of a failed call for the audit and the logs. */
-export function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof APIConnectionTimeoutError) return `no answer within llm.timeout (${formatDuration(timeoutMs)})`;
-  if (error instanceof APIUserAbortError) return 'call aborted (shutting down)';
-  if (error instanceof APIError && error.status !== undefined) {
+function describeError(error: unknown, timeoutMs: number, sdk: typeof OpenAiSdk | null): string {
+  if (sdk && error instanceof sdk.APIConnectionTimeoutError) return `no answer within llm.timeout (${formatDuration(timeoutMs)})`;
+  if (sdk && error instanceof sdk.APIUserAbortError) return 'call aborted (shutting down)';
+  if (sdk && error instanceof sdk.APIError && error.status !== undefined) {
     const retryAfter = error.headers?.get('retry-after');
     return `HTTP ${error.status}${retryAfter ? ` (retry-after ${retryAfter})` : ''}: ${truncate(error.message, 300)}`;
   }
@@ -115,6 +121,13 @@ export function describeError(error: unknown, timeoutMs: number): string {
   let cause: unknown = error instanceof Error ? error.cause : undefined;
   while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
   return truncate(cause instanceof Error ? `${message} (${cause.message})` : message, 300);
+}
+
+let loading: Promise<typeof OpenAiSdk> | undefined;
+/** The `openai` package, loaded once, on first use. */
+function openaiSdk(): Promise<typeof OpenAiSdk> {
+  loading ??= import('openai');
+  return loading;
 }
 
 function truncate(text: string, max: number): string {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth, type Caller, type Credential, type SessionAuth } from '../http/auth.js';
 import type { HostPolicy } from '../http/host-check.js';
 import type { ExpertqService } from '../service/expertq-service.js';
-import { createMcpServer } from './create-mcp-server.js';
 import { serviceBackend } from './service-backend.js';
 import { answerTransportErrorsAsJsonRpc, isJsonRpc, McpTransportError, notJsonRpc, parseError, sessionNotFound, sessionRequired } from './transport-errors.js';
 
@@ -38,6 +37,14 @@ interface Session {
  * as the protocol says. Errors of the transport itself (bad JSON, a missing or unknown session) are
  * JSON-RPC errors, as the SDK's transport answers them.
  */
+const loadSessionParts = () => Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./create-mcp-server.js')]);
+let loading: ReturnType<typeof loadSessionParts> | undefined;
+/** The MCP server and its transport, loaded when the first session opens: a process nobody reaches over MCP never loads them. */
+function sessionParts(): ReturnType<typeof loadSessionParts> {
+  loading ??= loadSessionParts();
+  return loading;
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, options) => {
   const sessions = new Map<string, Session>();
   const idleMs = options.idleMs ?? 30 * 60_000;
@@ -103,6 +110,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     if (!isInitializeRequest(req.body)) throw sessionRequired();
     const caller = req.caller;
     const hosts = hostsFor(req);
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await sessionParts();
     const server = createMcpServer(serviceBackend(options.service, caller), {
       role: caller.role,
       ...(caller.role === 'consumer' && caller.name ? { defaultConsumer: caller.name } : {}),

@@ -46,7 +46,7 @@ const EXPERTS = [
   { id: 'raj', name: 'Raj Patel', topics: ['tax'] },
 ];
 const TEST_TIMEOUT_MS = 180_000;
-/** Deadlines for the polls below: generous, since a restarted server takes up the killed one's claims only when their 15 s leases run out. */
+/** Deadlines for the polls below: generous, since a restarted server takes up the killed one's claims only when their leases run out. */
 const DRAIN_DEADLINE_MS = 110_000;
 
 
@@ -72,7 +72,8 @@ beforeAll(async () => {
     configFile,
     stringify({
       org: { name: 'Crash Test Org', timezone: 'UTC' },
-      server: { port, host: '127.0.0.1', tick_ms: 100, allow_private_webhooks: true },
+      // A short work lease: a restarted server takes up the killed one's deliveries 2 s after the kill.
+      server: { port, host: '127.0.0.1', tick_ms: 100, allow_private_webhooks: true, work_lease: '2s' },
       storage: { path: join(dir, 'expertq.db') },
       defaults: { max_open_asks_per_expert: 1_000_000, max_asks_per_expert_per_day: 1_000_000 },
       experts: EXPERTS,

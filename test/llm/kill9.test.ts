@@ -36,7 +36,8 @@ beforeAll(async () => {
     configFile,
     stringify({
       org: { name: 'Acme', timezone: 'UTC' },
-      server: { port, host: '127.0.0.1', tick_ms: 100 },
+      // A short work lease: the restarted server takes up the killed one's LLM job 2 s after the kill.
+      server: { port, host: '127.0.0.1', tick_ms: 100, work_lease: '2s' },
       storage: { path: join(dir, 'expertq.db') },
       // Long enough that no deadline falls back while the server is down: the work itself must resume.
       llm: { model: 'fake-model-1', base_url: fake.url, timeout: '60s' },

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { freePort, TEST_TOKEN } from '../support/cli.js';
 import { rerootConfig, StageRun } from '../support/container-stage.js';
 import { healthcheckCommand, last, parseDockerfile, words } from '../support/dockerfile.js';
 import { ServerChild } from '../support/server-child.js';
+import { diskTmpdir } from '../support/tmpfs-setup.js';
 
 /**
  * No container engine runs here, so the Dockerfile is played instead of built: its COPY and RUN steps
@@ -40,7 +40,8 @@ interface ComposeService {
 
 beforeAll(() => {
   const began = performance.now();
-  dir = mkdtempSync(join(tmpdir(), 'expertq-container-'));
+  // On the repository's filesystem: the stages hard-link its node_modules.
+  dir = mkdtempSync(join(diskTmpdir(), 'expertq-container-'));
   const context = join(dir, 'context');
   copyBuildContext(REPO, context);
   const stages = new Map<string, StageRun>();

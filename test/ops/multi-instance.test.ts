@@ -42,9 +42,9 @@ const KILL_WINDOWS: Array<[number, number]> = [
   [0.5, 0.7],
 ];
 /**
- * The slowest event: claimed by an instance that is then killed (taken over when the 15 s lease runs
- * out), refused by the flaky endpoint, retried after the second backoff step (30 s ± 20%): about 51 s
- * after the kill.
+ * The slowest event: claimed by an instance that is then killed (taken over when its lease runs out,
+ * `work_lease` below), refused by the flaky endpoint, retried after the second backoff step
+ * (30 s ± 20%): about 38 s after the kill.
  */
 const SETTLE_MS = 60_000;
 const DB_NAME = `eq_multi_${process.pid}`;
@@ -63,7 +63,8 @@ beforeAll(async () => {
     configFile,
     stringify({
       org: { name: 'Multi Instance Org', timezone: 'UTC' },
-      server: { host: '127.0.0.1', tick_ms: 200, allow_private_webhooks: true },
+      // A short work lease: a killed instance's deliveries are taken over 2 s after the kill.
+      server: { host: '127.0.0.1', tick_ms: 200, allow_private_webhooks: true, work_lease: '2s' },
       storage: { url_env: 'EXPERTQ_MULTI_DB', pool_size: 4 },
       defaults: { max_open_asks_per_expert: CAP, max_asks_per_expert_per_day: 1_000_000 },
       experts: EXPERTS,

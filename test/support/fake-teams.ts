@@ -71,6 +71,10 @@ const FAILURES: Record<number, { code: string; message: string }> = {
   500: { code: 'ServiceError', message: 'Internal server error.' },
 };
 
+/** The fake's signing key and one it does not publish: made once per test process (an RSA pair costs a few hundred ms of CPU). */
+let keys: ReturnType<typeof makeKeys> | undefined;
+const makeKeys = () => Promise.all([generateKeyPair('RS256'), generateKeyPair('RS256')]);
+
 /**
  * Microsoft's services at the network boundary, for tests of the Teams channel: the Entra token
  * endpoint (client credentials), the Bot Framework's OpenID metadata and signing keys, the Bot
@@ -105,8 +109,7 @@ export class FakeTeams {
 
   /** Starts the fake on 127.0.0.1 on a free port. */
   static async start(options: FakeTeamsOptions = {}): Promise<FakeTeams> {
-    const { privateKey, publicKey } = await generateKeyPair('RS256');
-    const other = await generateKeyPair('RS256');
+    const [{ privateKey, publicKey }, other] = await (keys ??= makeKeys());
     const jwk = { ...(await exportJWK(publicKey)), kid: KID, use: 'sig', endorsements: ['msteams'] };
     const server = createServer();
     const fake = new FakeTeams(options, server, privateKey, other.privateKey, jwk);
