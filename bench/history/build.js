@@ -53,6 +53,8 @@ export async function buildHistory({ requests, storage, log = console.log }) {
     // Ends about now: the last day's requests are still open when measured (see measure.js's clock).
     const clock = new StepClock(Date.now() - Math.ceil((requests / PER_DAY) * (DAY / STEP_MS)) * STEP_MS);
     const traffic = new Traffic();
+    // As a server that kept its insights all along: their days and weeks in the org's time zone.
+    await store.keepInsightsIn(config.org.timezone);
     const service = composeService({ config, store, transport: traffic.transport, log: pino({ level: 'silent' }), clock });
     traffic.service = service;
     for (const id of CONSUMERS) await service.registerConsumer({ id, handles_kinds: ['answer'], delivery: { type: 'in_process' } }, {});

@@ -32,6 +32,11 @@ const TABLES = [
   'answer_topics',
   'expert_state',
   'service_state',
+  'votes',
+  'insight_hours',
+  'insight_times',
+  'insight_periods',
+  'insight_period_times',
 ];
 /** Rows per INSERT (one array per column). */
 const BATCH = 5_000;
