@@ -6,19 +6,13 @@ import type { InsightFigures, InsightsView } from '../../src/wire/insight-schema
 import { cleanEnv, CLI_TEST_TIMEOUT_MS, jsonOf, runCli } from '../support/cli.js';
 import { schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
 import { scriptHistory } from '../store/insight-history.js';
+import { ADMIN, CONSUMER, credentials, REVIEWER } from '../store/insight-tokens.js';
 
 /**
  * `expertq insights` against the app listening on a local port, after a scripted morning of work
  * (Monday 23 November 2026 from 10:00 UTC, 11:00 in Berlin): its rows are the API's figures.
  */
 
-const ADMIN = 'cli-insights-admin';
-const REVIEWER = 'cli-insights-reviewer';
-const CONSUMER = 'cli-insights-consumer';
-const credentials = [
-  { name: 'Riley Reviewer', role: 'reviewer' as const, token: REVIEWER },
-  { name: 'billing-bot', role: 'consumer' as const, token: CONSUMER },
-];
 
 let kit: SchedulerKit | undefined;
 let url = '';

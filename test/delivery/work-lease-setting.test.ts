@@ -41,18 +41,21 @@ async function instance(server: Record<string, unknown>, clock: FakeClock, trans
 }
 
 describe('server.work_lease', () => {
-  it('a killed process\'s message is taken over once the configured lease runs out', async () => {
+  it.each([
+    { setting: { work_lease: '3s' }, leaseMs: 3_000, when: 'once the configured lease runs out' },
+    { setting: {}, leaseMs: 15_000, when: 'after 15 s when no lease is set' },
+  ])('a killed process\'s message is taken over $when', async ({ setting, leaseMs }) => {
     const clock = new FakeClock();
     const slow = new RecordingTransport(true);
-    const a = await instance({ work_lease: '3s' }, clock, slow);
+    const a = await instance(setting, clock, slow);
     const other = new RecordingTransport(false);
-    const b = await instance({ work_lease: '3s' }, clock, other);
+    const b = await instance(setting, clock, other);
 
     await a.service.submitRequest(submitBody() as never);
     await slow.sending();
     await a.store.close();
 
-    clock.advance(2_999);
+    clock.advance(leaseMs - 1);
     b.service.messages.kick();
     await b.service.messages.idle();
     expect(other.sent).toHaveLength(0);
@@ -61,28 +64,6 @@ describe('server.work_lease', () => {
     b.service.messages.kick();
     await b.service.messages.idle();
     expect(other.sent.map((m) => m.expertId)).toEqual(['dana']);
-  });
-
-  it('is 15 s unless set', async () => {
-    const clock = new FakeClock();
-    const slow = new RecordingTransport(true);
-    const a = await instance({}, clock, slow);
-    const other = new RecordingTransport(false);
-    const b = await instance({}, clock, other);
-
-    await a.service.submitRequest(submitBody() as never);
-    await slow.sending();
-    await a.store.close();
-
-    clock.advance(14_999);
-    b.service.messages.kick();
-    await b.service.messages.idle();
-    expect(other.sent).toHaveLength(0);
-
-    clock.advance(1);
-    b.service.messages.kick();
-    await b.service.messages.idle();
-    expect(other.sent).toHaveLength(1);
   });
 
   it.each(['1s', '30s', 'soon'])('refuses %s, naming the key', (value) => {

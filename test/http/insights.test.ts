@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { schedulerKit, type SchedulerKit } from '../support/scheduler-kit.js';
 import { scriptHistory } from '../store/insight-history.js';
+import { ADMIN, CONSUMER, credentials, REVIEWER } from '../store/insight-tokens.js';
 
-const ADMIN = 'admin-token-1';
-const REVIEWER = 'reviewer-token-1';
-const CONSUMER = 'consumer-token-1';
-const credentials = [
-  { name: 'Riley Reviewer', role: 'reviewer' as const, token: REVIEWER },
-  { name: 'billing-bot', role: 'consumer' as const, token: CONSUMER },
-];
 
 let kit: SchedulerKit | undefined;
 afterEach(async () => {

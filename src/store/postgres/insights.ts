@@ -1,10 +1,9 @@
-import { periodStart, windowTiers } from '../../core/insight-periods.js';
+import { periodStart } from '../../core/insight-periods.js';
 import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
 import { InsightBuffer } from '../shared/insight-buffer.js';
 import { flushStatements, JOURNAL } from '../shared/insight-flush-sql.js';
 import { HOUR_PERIODS, HOUR_ROWS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
 import { InsightWrites } from '../shared/insight-writes.js';
-import { readSql, toRollup } from '../shared/insights-sql.js';
 import { PeriodZone } from '../shared/period-zone.js';
 import { pgText } from '../shared/placeholders.js';
 import { SERVICE_STATE } from '../shared/small-sql.js';
@@ -75,11 +74,7 @@ export class PgInsights extends InsightWrites implements InsightRepository {
   }
 
   async read(query: InsightQuery): Promise<InsightRollup> {
-    const zone = await this.zoneNow();
-    const tiers = query.zone !== undefined && query.zone === zone ? windowTiers(query.from, query.to, zone) : null;
-    const { counts, times, countValues, timeValues } = readSql(query, tiers);
-    const [c, t] = await Promise.all([all(this.db, pgText(counts), countValues), all(this.db, pgText(times), timeValues)]);
-    return toRollup(c, t);
+    return this.readIn(query, await this.zoneNow(), (sql, values) => all(this.db, pgText(sql), values));
   }
 
   private zoneNow(): Promise<string | null> {

@@ -42,6 +42,10 @@ export function insightMigration(d: Dialect): string {
   // The journal: each transaction's counts, merged, until they are folded into the rows below.
   // Per day and week of the organisation: filled from the hours when the service starts (they depend on its time zone).
   const periodKey = `unit ${d.text} NOT NULL, dim ${d.text} NOT NULL, value ${d.text} NOT NULL, start ${d.integer} NOT NULL`;
+  /** A table of counts under `key`, and its table of time buckets. */
+  const rollupTables = (name: string, times: string, key: string, primary: string) => `
+  CREATE TABLE ${name} (${key}, ${counts}, PRIMARY KEY (${primary}))${d.tableOptions};
+  CREATE TABLE ${times} (${key}, metric ${d.text} NOT NULL, bucket INTEGER NOT NULL, n ${d.integer} NOT NULL, PRIMARY KEY (${primary}, metric, bucket))${d.tableOptions};`;
   const provenanceExpert = d.field('p.provenance', 'expert_id');
   const events = (column: string, select: string) =>
     `INSERT INTO insight_hours (hour, topic, expert, consumer, ${column}) ${select} GROUP BY 1, 2, 3, 4 ${ON_KEY} ${adding([column])};`;
@@ -54,25 +58,9 @@ export function insightMigration(d: Dialect): string {
   const answeredAt = d.isoMs(d.field('p.provenance', 'answered_at'));
   const decided = "p.status IN ('accepted', 'rejected') AND p.decided_by <> 'expertq' AND coalesce(p.reason, '') <> 'returned'";
   return `
-  CREATE TABLE insight_hours (
-    ${key},
-    ${counts},
-    PRIMARY KEY (expert, hour, topic, consumer)
-  )${d.tableOptions};
-  CREATE TABLE insight_times (
-    ${key}, metric ${d.text} NOT NULL, bucket INTEGER NOT NULL, n ${d.integer} NOT NULL,
-    PRIMARY KEY (expert, hour, topic, consumer, metric, bucket)
-  )${d.tableOptions};
+  ${rollupTables('insight_hours', 'insight_times', key, 'expert, hour, topic, consumer')}
   CREATE TABLE insight_journal (id ${d.serialKey}, counts ${d.text} NOT NULL);
-  CREATE TABLE insight_periods (
-    ${periodKey},
-    ${counts},
-    PRIMARY KEY (unit, dim, value, start)
-  )${d.tableOptions};
-  CREATE TABLE insight_period_times (
-    ${periodKey}, metric ${d.text} NOT NULL, bucket INTEGER NOT NULL, n ${d.integer} NOT NULL,
-    PRIMARY KEY (unit, dim, value, start, metric, bucket)
-  )${d.tableOptions};
+  ${rollupTables('insight_periods', 'insight_period_times', periodKey, 'unit, dim, value, start')}
   INSERT INTO insight_hours (hour, topic, expert, consumer, ${OUTCOME_COLUMNS})
     SELECT ${hour('r.created_at')}, r.topic, '', r.consumer_id, COUNT(*), ${OUTCOMES}, ${sumIf('a.request_id IS NOT NULL')}, ${sumIf('u.request_id IS NOT NULL')}
     FROM requests r LEFT JOIN (SELECT DISTINCT request_id FROM asks WHERE sent_at IS NOT NULL) AS a ON a.request_id = r.id ${ESCALATED}

@@ -1,5 +1,7 @@
 import { bucketOf } from '../../core/insight-buckets.js';
-import type { InsightCounts, InsightKey, InsightTime } from '../insight-repository.js';
+import { windowTiers } from '../../core/insight-periods.js';
+import type { InsightCounts, InsightKey, InsightQuery, InsightRollup, InsightTime } from '../insight-repository.js';
+import { readSql, toRollup } from './insights-sql.js';
 import type { Row } from '../row-records.js';
 import { InsightBuffer } from './insight-buffer.js';
 
@@ -46,5 +48,16 @@ export class InsightWrites {
 
   private async asked(requestId: string, exceptAsk: string): Promise<string[]> {
     return (await this.rows(ASKED, [requestId, exceptAsk])).map((r) => String(r.expert));
+  }
+
+  /**
+   * A query's sums, read with `all`; the window's whole weeks and days from their rows when they are
+   * kept in the query's zone (`zone`: the one they are kept in, if any).
+   */
+  protected async readIn(query: InsightQuery, zone: string | null, all: (sql: string, values: unknown[]) => Promise<Row[]>): Promise<InsightRollup> {
+    const tiers = query.zone !== undefined && query.zone === zone ? windowTiers(query.from, query.to, zone) : null;
+    const { counts, times, countValues, timeValues } = readSql(query, tiers);
+    const [c, t] = await Promise.all([all(counts, countValues), all(times, timeValues)]);
+    return toRollup(c, t);
   }
 }

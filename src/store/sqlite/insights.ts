@@ -1,11 +1,10 @@
 import type Database from 'better-sqlite3';
-import { periodStart, windowTiers } from '../../core/insight-periods.js';
+import { periodStart } from '../../core/insight-periods.js';
 import type { InsightQuery, InsightRepository, InsightRollup } from '../insight-repository.js';
 import { InsightBuffer } from '../shared/insight-buffer.js';
 import { flushStatements, JOURNAL } from '../shared/insight-flush-sql.js';
 import { HOUR_PERIODS, HOUR_ROWS, PERIOD_ZONE_KEY, rebuildStatements } from '../shared/insight-rebuild-sql.js';
 import { InsightWrites } from '../shared/insight-writes.js';
-import { readSql, toRollup } from '../shared/insights-sql.js';
 import { SERVICE_STATE } from '../shared/small-sql.js';
 import { PeriodZone } from '../shared/period-zone.js';
 import type { Row } from '../row-records.js';
@@ -73,11 +72,7 @@ export class SqliteInsights extends InsightWrites implements InsightRepository {
   }
 
   async read(query: InsightQuery): Promise<InsightRollup> {
-    const zone = await this.zoneNow();
-    const tiers = query.zone !== undefined && query.zone === zone ? windowTiers(query.from, query.to, zone) : null;
-    const { counts, times, countValues, timeValues } = readSql(query, tiers);
-    const [c, t] = await Promise.all([this.reads.all(counts, countValues), this.reads.all(times, timeValues)]);
-    return toRollup(c, t);
+    return this.readIn(query, await this.zoneNow(), (sql, values) => this.reads.all(sql, values));
   }
 
   private zoneNow(): Promise<string | null> {
