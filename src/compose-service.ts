@@ -221,9 +221,13 @@ const REBUILD_ROWS_PER_SECOND = 150_000;
 /** The insights' day and week rows follow org.timezone: rebuilt from the hour rows when it changed, said beforehand with an estimate. */
 async function keepInsightsIn(store: Store, zone: string, log: Logger): Promise<void> {
   const started = Date.now();
-  const rebuilt = await store.keepInsightsIn(zone, (rows) => {
+  let rows = 0;
+  await store.keepInsightsIn(zone, (hourRows) => {
+    rows = hourRows;
+    // A new database has nothing to build: nothing to say.
+    if (rows === 0) return;
     const seconds = Math.ceil(rows / REBUILD_ROWS_PER_SECOND);
     log.info({ time_zone: zone, hour_rows: rows, estimated_ms: seconds * 1000 }, `insights: building day and week figures in ${zone} from ${rows.toLocaleString('en-US')} hour rows: about ${seconds} s`);
   });
-  if (rebuilt) log.info({ time_zone: zone, ms: Date.now() - started }, `insights: day and week figures built in ${zone} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (rows > 0) log.info({ time_zone: zone, ms: Date.now() - started }, `insights: day and week figures built in ${zone} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
