@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { cleanEnv, freePort, TEST_TOKEN } from '../support/cli.js';
+import { childConfig } from '../support/child-config.js';
+import { cleanEnv, TEST_TOKEN } from '../support/cli.js';
 import { RecordingReceiver, type Receipt } from '../support/recording-receiver.js';
 import { ServerChild } from '../support/server-child.js';
 import { until } from '../support/until.js';
@@ -64,21 +63,15 @@ let base: string;
 const receivers = new Map<string, RecordingReceiver>();
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'expertq-crash-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const configFile = join(dir, 'service.yaml');
-  writeFileSync(
-    configFile,
-    stringify({
-      org: { name: 'Crash Test Org', timezone: 'UTC' },
-      // A short work lease: a restarted server takes up the killed one's deliveries 2 s after the kill.
-      server: { port, host: '127.0.0.1', tick_ms: 100, allow_private_webhooks: true, work_lease: '2s' },
-      storage: { path: join(dir, 'expertq.db') },
-      defaults: { max_open_asks_per_expert: 1_000_000, max_asks_per_expert_per_day: 1_000_000 },
-      experts: EXPERTS,
-    }),
-  );
+  const made = await childConfig('expertq-crash-', {
+    org: { name: 'Crash Test Org', timezone: 'UTC' },
+    // A short work lease: a restarted server takes up the killed one's deliveries 2 s after the kill.
+    server: { allow_private_webhooks: true, work_lease: '2s' },
+    defaults: { max_open_asks_per_expert: 1_000_000, max_asks_per_expert_per_day: 1_000_000 },
+    experts: EXPERTS,
+  });
+  ({ dir, base } = made);
+  const configFile = made.configFile;
   server = new ServerChild(configFile, cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }));
   for (const id of CONSUMERS) {
     receivers.set(id, new RecordingReceiver(id, id === FLAKY ? (i) => (i < FLAKY_FAILURES ? 500 : 200) : () => 200));

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { EXAMPLE_EXPERTS, submitBody } from '../support/build-test-app.js';
-import { cleanEnv, freePort, runCli, TEST_TOKEN } from '../support/cli.js';
+import { childConfig } from '../support/child-config.js';
+import { cleanEnv, runCli, TEST_TOKEN } from '../support/cli.js';
 import { FakeLlm, fakeDraft } from '../support/fake-llm.js';
 import { ServerChild } from '../support/server-child.js';
 import { until } from '../support/until.js';
@@ -28,22 +26,13 @@ let fake: FakeLlm;
 beforeAll(async () => {
   fake = new FakeLlm();
   await fake.start();
-  dir = mkdtempSync(join(tmpdir(), 'expertq-llm-kill-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  configFile = join(dir, 'service.yaml');
-  writeFileSync(
-    configFile,
-    stringify({
-      org: { name: 'Acme', timezone: 'UTC' },
-      // A short work lease: the restarted server takes up the killed one's LLM job 2 s after the kill.
-      server: { port, host: '127.0.0.1', tick_ms: 100, work_lease: '2s' },
-      storage: { path: join(dir, 'expertq.db') },
-      // Long enough that no deadline falls back while the server is down: the work itself must resume.
-      llm: { model: 'fake-model-1', base_url: fake.url, timeout: '60s' },
-      experts: EXAMPLE_EXPERTS,
-    }),
-  );
+  ({ dir, configFile, base } = await childConfig('expertq-llm-kill-', {
+    // A short work lease: the restarted server takes up the killed one's LLM job 2 s after the kill.
+    server: { work_lease: '2s' },
+    // Long enough that no deadline falls back while the server is down: the work itself must resume.
+    llm: { model: 'fake-model-1', base_url: fake.url, timeout: '60s' },
+    experts: EXAMPLE_EXPERTS,
+  }));
   server = new ServerChild(configFile, cleanEnv({ SERVICE_API_TOKEN: TEST_TOKEN }));
 });
 

@@ -35,18 +35,15 @@ export async function countNewRequest(tx: Tx, request: RequestRecord): Promise<v
   const key = submitted(request);
   const outcome = outcomeColumn(request.status, request.reason);
   const base = { requests: 1, asked_requests: asks.length > 0 ? 1 : 0, ...(outcome ? { [outcome]: 1 } : {}) };
-  const sameHour = (at: number) => hourOf(at) === key.hour;
+  // Per expert asked, their asks sent in the submission's hour (a count of 0 adds nothing).
   const asksOf = new Map<string, number>();
   for (const ask of asks) {
-    if (sameHour(ask.at)) asksOf.set(ask.expert, (asksOf.get(ask.expert) ?? 0) + 1);
-    else await tx.insights.add(keyAt(request, ask.at), [ALL, ask.expert], { asks: 1 });
+    const sameHour = hourOf(ask.at) === key.hour;
+    asksOf.set(ask.expert, (asksOf.get(ask.expert) ?? 0) + (sameHour ? 1 : 0));
+    if (!sameHour) await tx.insights.add(keyAt(request, ask.at), [ALL, ask.expert], { asks: 1 });
   }
-  const sameHourAsks = [...asksOf.values()].reduce((a, b) => a + b, 0);
-  await tx.insights.add(key, [ALL], sameHourAsks > 0 ? { ...base, asks: sameHourAsks } : base);
-  for (const expert of new Set(asks.map((a) => a.expert))) {
-    const n = asksOf.get(expert) ?? 0;
-    await tx.insights.add(key, [expert], n > 0 ? { ...base, asked_requests: 1, asks: n } : { ...base, asked_requests: 1 });
-  }
+  await tx.insights.add(key, [ALL], { ...base, asks: [...asksOf.values()].reduce((a, b) => a + b, 0) });
+  for (const [expert, n] of asksOf) await tx.insights.add(key, [expert], { ...base, asks: n });
 }
 
 /** An open request ends (`status`): its outcome counts at its submission hour. Not written yet: its insert counts it. */

@@ -130,14 +130,15 @@ export class SqliteStore extends StoreReads implements Store {
   }
 
   /** Folds the insight rollups' journal into their rows (it is otherwise folded about every half minute). */
-  foldInsights(): Promise<void> {
-    return this.transaction(() => this.insightWrites.fold());
+  async foldInsights(): Promise<void> {
+    // One process writes: with nothing appended since the last fold, there is nothing to fold.
+    if (this.insightWrites.unfolded) await this.transaction(() => this.insightWrites.fold());
   }
 
   async close(): Promise<void> {
     this.upkeep.stop();
     // What the last transactions counted, folded while the database is open (else at the next start).
-    if (this.db.open && this.insightWrites.unfolded) await this.foldInsights().catch(() => {});
+    if (this.db.open) await this.foldInsights().catch(() => {});
     await this.draining;
     this.checkpoints?.close();
     await this.slow.close();
