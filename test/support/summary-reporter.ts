@@ -1,4 +1,15 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+
+/**
+ * A test that did not run because a suite or file around it failed (a `beforeAll` threw, the file did
+ * not load): vitest reports it as skipped; the closing line counts it as failed.
+ */
+function failedAround(test: TestCase): boolean {
+  for (let parent = test.parent; ; parent = parent.parent) {
+    if (parent.state() === 'failed') return true;
+    if (parent.type === 'module') return false;
+  }
+}
 
 /** Prints the plain closing line CI reads: `N passed, N failed` (plus skipped when any). */
 export default class SummaryReporter implements Reporter {
@@ -10,7 +21,7 @@ export default class SummaryReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed' || failedAround(test)) failed++;
         else skipped++;
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
