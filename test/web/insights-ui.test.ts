@@ -170,8 +170,13 @@ describe.runIf(HAVE_CHROMIUM)('the Insights page', { timeout: TIMEOUT }, () => {
     // The API refuses consumers; reviewers and admins have the page in the navigation.
     expect((await t.callAs(CONSUMER, 'GET', '/api/v1/insights')).status).toBe(403);
     const { page, watch } = await open('#/', { width: 390, height: 844 }, REVIEWER);
+    // The page's code and its chart library are fetched when the page is first opened, not with the queue.
+    await page.getByRole('link', { name: 'Insights' }).waitFor();
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
     await page.getByRole('link', { name: 'Insights' }).click();
     await page.getByRole('heading', { name: 'Insights', exact: true }).waitFor();
+    expect(fetched.filter((path) => path.startsWith('/assets/'))).toEqual([expect.stringMatching(/^\/assets\/chunks\/insights-view-\w+\.js$/)]);
     await expect.poll(() => page.locator('canvas').count()).toBe(3);
     await expect.poll(() => table(page, OUTCOMES).then((rows) => rows.length)).toBeGreaterThan(0);
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'the page scrolls sideways').toBe(true);

@@ -5,7 +5,7 @@ import { decider } from './decider.js';
 import { NameDialog, ShortcutsDialog } from './dialogs.js';
 import { ExpertsView } from './experts-view.js';
 import { Flash, useFlash } from './flash.js';
-import { InsightsView } from './insights-view.js';
+import { LazyInsightsView } from './lazy-insights.js';
 import { dateTime } from './format.js';
 import { useLiveQueue, useNow, useRoute } from './hooks.js';
 import { dialogOpen, keyTarget } from './key-target.js';
@@ -96,7 +96,7 @@ export function Shell(props: ShellProps) {
         ) : route.view === 'answers' ? (
           <AnswersView api={api} filters={route.filters} onUnauthorized={onUnauthorized} announce={announce} reviewer={mayRetire ? names.reviewer : null} />
         ) : route.view === 'insights' ? (
-          <InsightsView api={api} filters={route.filters} onUnauthorized={onUnauthorized} />
+          <LazyInsightsView api={api} filters={route.filters} onUnauthorized={onUnauthorized} />
         ) : route.view === 'experts' ? (
           <ExpertsView api={api} onUnauthorized={onUnauthorized} announce={announce} isAdmin={props.me.role === 'admin'} mutedBy={tokenName ?? (names.name || null)} />
         ) : (
