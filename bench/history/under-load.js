@@ -34,6 +34,12 @@ async function whileBackToBack(server, facts, once) {
   }
 }
 
+/** The 1 ms route while three-year insights queries run back to back: { route, note }. */
+export async function measureInsightsLoad(server, facts) {
+  const { route, slow } = await whileBackToBack(server, facts, () => call(server.url, threeYearsOfInsights()));
+  return { route, note: `${slow.n} queries, median ${slow.p50?.toFixed(1)} ms` };
+}
+
 /**
  * `expertq backup <target> --config <configFile>` in a child process; resolves with its duration (ms)
  * and what it printed. Throws when it fails.
@@ -70,8 +76,8 @@ export async function measureUnderLoad(server, facts, backup) {
   const scrapes = await whileBackToBack(server, facts, () => call(server.url, '/metrics'));
   rows.push(row('/metrics scrapes back to back', scrapes.route, `${scrapes.slow.n} scrapes, median ${scrapes.slow.p50?.toFixed(1)} ms`));
 
-  const insights = await whileBackToBack(server, facts, () => call(server.url, threeYearsOfInsights()));
-  rows.push(row('three-year insights by week back to back', insights.route, `${insights.slow.n} queries, median ${insights.slow.p50?.toFixed(1)} ms`));
+  const insights = await measureInsightsLoad(server, facts);
+  rows.push(row('three-year insights by week back to back', insights.route, insights.note));
 
   let backupMs = null;
   if (backup) {
