@@ -83,9 +83,10 @@ export interface Store extends Reads {
   /**
    * Keeps the insight rollups' day and week rows in the organisation's time zone: rebuilt from the hour
    * rows when they were kept in another one, or never (a new or upgraded database); `onRebuild` hears how
-   * many hour rows it is about to read first. Resolves with whether it rebuilt them.
+   * many hour rows it is about to read first, and about how long that takes on this engine (ms).
+   * Resolves with whether it rebuilt them.
    */
-  keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean>;
+  keepInsightsIn(zone: string, onRebuild?: (hourRows: number, estimatedMs: number) => void): Promise<boolean>;
   /**
    * Adds the counts transactions appended to the insight rollups' journal to the rollup rows. The store
    * does so by itself about every half minute and as it closes; a read of insights does it first, so it

@@ -12,7 +12,30 @@ export function poolDb(pool: pg.Pool): Db {
       pool.query(statement(text, values)).catch((error: unknown) => {
         throw toStoreError(error);
       }),
+    readSerially: (work) => readSerially(pool, work),
   };
+}
+
+/** `Db.readSerially` on the pool: one connection, a read-only transaction, parallel plans off. */
+async function readSerially<T>(pool: pg.Pool, work: (db: Db) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw toStoreError(error);
+  }
+  let broken = false;
+  try {
+    await client.query('BEGIN READ ONLY; SET LOCAL max_parallel_workers_per_gather = 0');
+    const value = await work({ query: (text, values) => client.query(statement(text, values)) });
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    broken = await client.query('ROLLBACK').then(() => false, () => true);
+    throw toStoreError(error);
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**

@@ -133,7 +133,7 @@ export class PgStore extends StoreReads implements Store {
     }
   }
 
-  keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
+  keepInsightsIn(zone: string, onRebuild?: (hourRows: number, estimatedMs: number) => void): Promise<boolean> {
     return this.transaction((tx) => (tx.insights as PgInsights).keepIn(zone, onRebuild));
   }
 

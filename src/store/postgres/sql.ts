@@ -11,6 +11,11 @@ export interface Db {
    * `use` when they come. If it fails, the transaction fails as with `send`.
    */
   sendThen?(text: string, values: unknown[], use: (rows: Row[]) => void): void;
+  /**
+   * The pool: runs `work`'s reads on one connection, in a read-only transaction with parallel plans
+   * off, for reads of a few thousand rows by key whose text makes the planner start workers anyway.
+   */
+  readSerially?<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }
 
 export async function all(db: Db, text: string, values: unknown[] = []): Promise<Row[]> {

@@ -11,6 +11,9 @@ import type { Row } from '../row-records.js';
 import { statementCache } from './rows.js';
 import { mainThreadReads, type SlowReads } from './worker-reader.js';
 
+/** Hour and time rows the day and week rows are rebuilt from per second: 210,000-290,000 measured on 2 cores (100,000 and a million submissions). */
+const REBUILD_ROWS_PER_SECOND = 220_000;
+
 
 /** The insight rollups in SQLite: counts gathered per transaction and written before its commit (`flush`); a read goes where it does not hold up the event loop (`slow`). */
 export class SqliteInsights extends InsightWrites implements InsightRepository {
@@ -50,14 +53,15 @@ export class SqliteInsights extends InsightWrites implements InsightRepository {
   }
 
   /** Keeps the day and week rows in `zone` from now on, rebuilding them from the hours if they were kept in another (inside the caller's transaction). */
-  async keepIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
+  async keepIn(zone: string, onRebuild?: (hourRows: number, estimatedMs: number) => void): Promise<boolean> {
     const was = (this.prepare(SERVICE_STATE.get).get(PERIOD_ZONE_KEY) as { value: string } | undefined)?.value;
     await this.fold();
     if (was === zone) {
       this.zone.set(zone);
       return false;
     }
-    onRebuild?.((this.prepare(HOUR_ROWS).get() as { n: number }).n);
+    const hourRows = (this.prepare(HOUR_ROWS).get() as { n: number }).n;
+    onRebuild?.(hourRows, (hourRows / REBUILD_ROWS_PER_SECOND) * 1000);
     this.prepare(`CREATE TEMP TABLE IF NOT EXISTS ${HOUR_PERIODS} (hour INTEGER PRIMARY KEY, day INTEGER NOT NULL, week INTEGER NOT NULL)`).run();
     this.prepare(`DELETE FROM ${HOUR_PERIODS}`).run();
     const insert = this.prepare(`INSERT INTO ${HOUR_PERIODS} (hour, day, week) VALUES (?, ?, ?)`);

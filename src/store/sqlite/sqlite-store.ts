@@ -247,7 +247,7 @@ export class SqliteStore extends StoreReads implements Store {
     item.resolve(value);
   }
 
-  keepInsightsIn(zone: string, onRebuild?: (hourRows: number) => void): Promise<boolean> {
+  keepInsightsIn(zone: string, onRebuild?: (hourRows: number, estimatedMs: number) => void): Promise<boolean> {
     return this.transaction(() => this.insightWrites.keepIn(zone, onRebuild));
   }
 
