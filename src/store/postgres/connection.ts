@@ -16,14 +16,18 @@ export function poolDb(pool: pg.Pool): Db {
   };
 }
 
-/** `Db.readSerially` on the pool: one connection, a read-only transaction, parallel plans off. */
-async function readSerially<T>(pool: pg.Pool, work: (db: Db) => Promise<T>): Promise<T> {
-  let client: pg.PoolClient;
+/** A connection from the pool; a pool that cannot give one throws the store's error. */
+export async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
   try {
-    client = await pool.connect();
+    return await pool.connect();
   } catch (error) {
     throw toStoreError(error);
   }
+}
+
+/** `Db.readSerially` on the pool: one connection, a read-only transaction, parallel plans off. */
+async function readSerially<T>(pool: pg.Pool, work: (db: Db) => Promise<T>): Promise<T> {
+  const client = await connect(pool);
   let broken = false;
   try {
     await client.query('BEGIN READ ONLY; SET LOCAL max_parallel_workers_per_gather = 0');

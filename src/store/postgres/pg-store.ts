@@ -9,7 +9,7 @@ import { createPgRepositories } from './repositories.js';
 import type { PgInsights } from './insights.js';
 import { PeriodZone } from '../shared/period-zone.js';
 import { pgTypes } from './sql.js';
-import { poolDb, TxConnection } from './connection.js';
+import { connect, poolDb, TxConnection } from './connection.js';
 import type { ColumnTypes } from './insert-buffer.js';
 import { isRetryable, toStoreError } from './storage-errors.js';
 import { LoadHints } from './load-hints.js';
@@ -155,12 +155,7 @@ export class PgStore extends StoreReads implements Store {
     options: TransactionOptions,
   ): Promise<{ value: T; read: R | undefined }> {
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (error) {
-        throw toStoreError(error);
-      }
+      const client = await connect(this.pool);
       let broken = false;
       const connection = new TxConnection(client, this.columnTypes);
       // The last attempt reads every expert settled: a transaction routed on hints that proved stale
