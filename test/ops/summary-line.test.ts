@@ -6,8 +6,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VITEST = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
 
 /** The last line `npm test` prints, which CI reads, for the given fixture files. */
-function summaryOf(...files: string[]): { line: string; status: number | null } {
-  const run = spawnSync(process.execPath, [VITEST, 'run', '--config', 'test/ops/fixtures/summary/vitest.config.ts', ...files], {
+function summaryOf(...args: string[]): { line: string; status: number | null } {
+  const run = spawnSync(process.execPath, [VITEST, 'run', '--config', 'test/ops/fixtures/summary/vitest.config.ts', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, CI: '1' },
@@ -22,6 +22,10 @@ describe('the closing line of a test run', () => {
     const { line, status } = summaryOf('hook-fails', 'passes');
     expect(status).not.toBe(0);
     expect(line).toBe('1 passed, 2 failed, 1 skipped');
+  });
+
+  it('counts a test left out by a name filter as skipped, beside one that failed', () => {
+    expect(summaryOf('one-fails', '-t', 'fails')).toEqual({ line: '0 passed, 1 failed, 1 skipped', status: 1 });
   });
 
   it('counts a test skipped on purpose as skipped', () => {

@@ -1,12 +1,13 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
 /**
- * A test that did not run because a suite or file around it failed (a `beforeAll` threw, the file did
- * not load): vitest reports it as skipped; the closing line counts it as failed.
+ * A test that did not run because the set-up of a suite or file around it failed (a `beforeAll` threw,
+ * the file did not load): vitest reports it as skipped; the closing line counts it as failed. A test left
+ * out by a filter (`-t`) beside one that failed stays skipped.
  */
 function failedAround(test: TestCase): boolean {
   for (let parent = test.parent; ; parent = parent.parent) {
-    if (parent.state() === 'failed') return true;
+    if (parent.state() === 'failed' && parent.errors().length > 0) return true;
     if (parent.type === 'module') return false;
   }
 }
