@@ -2,7 +2,7 @@
 // real store, a fake clock this file advances in 10-minute steps, and traffic like the scale probe's
 // (913 submissions a day from 7 consumers, 600 experts; see traffic.js for the mix). Needs `npm run build`.
 //
-//   node bench/history/build.js [--requests 100000] [--engine sqlite|postgres [--from-sqlite]]
+//   node bench/history/build.js [--requests 100000] [--engine sqlite|postgres [--from-sqlite] [--keep]]
 //
 // SQLite: the database is kept as bench/.cache/history-<N>.db (with history-<N>.json, the facts
 // measure.js needs) and reused when present. PostgreSQL: built on a throwaway server, timed, dropped.
@@ -175,26 +175,48 @@ function inChild(job) {
   });
 }
 
-/** `--requests N --engine sqlite|postgres [--from-sqlite]`, shared with run.js. */
-export function historyArgs(argv = process.argv.slice(2)) {
+/**
+ * `--requests N --engine sqlite|postgres [--from-sqlite]`, shared with run.js; `also` names the options
+ * one script adds: `keep` (build.js: keep the PostgreSQL server with the history running, to measure it
+ * again and again) or `postgres-url` (insights.js: measure the history in that database).
+ */
+export function historyArgs(argv = process.argv.slice(2), also = []) {
+  const extra = { keep: { type: 'boolean', default: false }, 'postgres-url': { type: 'string' } };
   const { values } = parseArgs({
     args: argv,
-    options: { requests: { type: 'string', default: '100000' }, engine: { type: 'string', default: 'sqlite' }, 'from-sqlite': { type: 'boolean', default: false } },
+    options: {
+      requests: { type: 'string', default: '100000' },
+      engine: { type: 'string', default: 'sqlite' },
+      'from-sqlite': { type: 'boolean', default: false },
+      ...Object.fromEntries(also.map((name) => [name, extra[name]])),
+    },
   });
   const requests = Number(values.requests);
   if (!Number.isInteger(requests) || requests < 1) throw new Error(`--requests must be a positive whole number, got "${values.requests}"`);
   if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
   if (values['from-sqlite'] && values.engine !== 'postgres') throw new Error('--from-sqlite copies the SQLite history into PostgreSQL: use it with --engine postgres');
-  return { requests, engine: values.engine, fromSqlite: values['from-sqlite'] };
+  if ((values.keep || values['postgres-url']) && values.engine !== 'postgres') throw new Error('--keep and --postgres-url are about a PostgreSQL history: use them with --engine postgres');
+  return { requests, engine: values.engine, fromSqlite: values['from-sqlite'], keep: values.keep ?? false, postgresUrl: values['postgres-url'] };
+}
+
+/** The facts of the cached SQLite history of `requests` submissions, which a PostgreSQL copy of it shares. */
+export function cachedFacts(requests) {
+  const { facts } = cachedPaths(requests);
+  if (!existsSync(facts)) throw new Error(`${facts} is missing: the history at --postgres-url must be a copy of the cached SQLite history (--from-sqlite)`);
+  return JSON.parse(readFileSync(facts, 'utf8'));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { requests, engine, fromSqlite } = historyArgs();
+  const { requests, engine, fromSqlite, keep } = historyArgs(undefined, ['keep']);
   if (engine === 'sqlite') await sqliteHistory(requests);
   else {
     const pg = await startPostgres();
     try {
-      await postgresHistory(pg, requests, { fromSqlite });
+      const { url } = await postgresHistory(pg, requests, { fromSqlite });
+      if (keep) {
+        console.log(`kept: measure it with --postgres-url ${url}\n(Ctrl-C stops the server and deletes it)`);
+        await new Promise((resolve) => process.once('SIGINT', resolve));
+      }
     } finally {
       await pg.close();
     }

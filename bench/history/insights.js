@@ -1,10 +1,12 @@
-// `npm run bench:history:insights [-- --requests N] [-- --engine postgres [--from-sqlite]]`: the
+// `npm run bench:history:insights [-- --requests N] [-- --engine postgres [--from-sqlite | --postgres-url U]]`: the
 // insights figures alone on a built history, when the whole history bench would take too long (at a
 // million submissions it runs for most of an hour per engine): the three-year weekly query (200 calls
 // after warming up), `GET /requests/{id}` while such queries run back to back, and how long building
 // the day and week rows from the hours takes (as after the upgrade that adds them, or when
 // `org.timezone` changes). SQLite measures a copy of the cached history; PostgreSQL the history built
-// or copied in (build.js). Run `npm run build` first. Exit code 1 when a target is missed.
+// or copied in (build.js), or the copy at `--postgres-url` that `build.js --engine postgres --from-sqlite
+// --keep` keeps (the copy takes 20 minutes at a million). Run `npm run build` first. Exit code 1 when a
+// target is missed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +15,7 @@ import { openPgStore } from '../../dist/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../dist/store/sqlite/sqlite-store.js';
 import { startPostgres } from '../pg-servers.js';
 import { num, printMachine, printRows } from '../report.js';
-import { historyArgs, postgresHistory, sqliteHistory } from './build.js';
+import { cachedFacts, historyArgs, postgresHistory, sqliteHistory } from './build.js';
 import { CALLS, timeRoute, warmUp } from './calls.js';
 import { copyToDisk } from './measure.js';
 import { requestView, threeYearsOfInsights } from './routes.js';
@@ -90,21 +92,21 @@ async function onSqlite(requests) {
   }
 }
 
-async function onPostgres(requests, fromSqlite) {
-  const pg = await startPostgres();
+async function onPostgres(requests, fromSqlite, postgresUrl) {
+  const pg = postgresUrl ? null : await startPostgres();
   const dir = mkdtempSync(join(tmpdir(), 'expertq-history-insights-'));
   try {
-    const { url, facts } = await postgresHistory(pg, requests, { fromSqlite });
+    const { url, facts } = pg ? await postgresHistory(pg, requests, { fromSqlite }) : { url: postgresUrl, facts: cachedFacts(requests) };
     const measured = await measureServer({ configFile: writeHistoryConfig(dir, { url_env: URL_ENV }), env: { [URL_ENV]: url }, facts });
     const rebuild = await measureRebuild(await openPgStore({ url, poolSize: 2 }));
     return report(`PostgreSQL, ${num(requests)} submissions`, { ...measured, rebuild });
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    await pg.close();
+    await pg?.close();
   }
 }
 
-const { requests, engine, fromSqlite } = historyArgs();
+const { requests, engine, fromSqlite, postgresUrl } = historyArgs(undefined, ['postgres-url']);
 printMachine();
-const ok = engine === 'sqlite' ? await onSqlite(requests) : await onPostgres(requests, fromSqlite);
+const ok = engine === 'sqlite' ? await onSqlite(requests) : await onPostgres(requests, fromSqlite, postgresUrl);
 process.exit(ok ? 0 : 1); // explicitly: see run.js
