@@ -37,13 +37,15 @@ function firstWholeStart(ms: number, zone: string, unit: PeriodUnit): number {
 
 /**
  * The window [from, to) as whole weeks, whole days beside them and hours at its ends (hour rows
- * counted by their start). Every hour of the window is in exactly one part.
+ * counted by their start). Every hour of the window is in exactly one part. `coarsest: 'day'` leaves
+ * the weeks out (whole days instead), for figures per day: a week row cannot say which of its days.
  */
-export function windowTiers(from: number, to: number, zone: string): WindowTiers {
+export function windowTiers(from: number, to: number, zone: string, coarsest: PeriodUnit = 'week'): WindowTiers {
   const dayFrom = firstWholeStart(from, zone, 'day');
   const dayTo = periodStart(to, zone, 'day');
   if (!(dayFrom < dayTo)) return { weeks: null, days: [], hours: [[from, to]] };
   const hours = spansOf([from, dayFrom], [dayTo, to]);
+  if (coarsest === 'day') return { weeks: null, days: [[dayFrom, dayTo]], hours };
   const weekFrom = firstWholeStart(dayFrom, zone, 'week');
   const weekTo = periodStart(dayTo, zone, 'week');
   if (!(weekFrom < weekTo)) return { weeks: null, days: [[dayFrom, dayTo]], hours };

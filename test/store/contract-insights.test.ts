@@ -125,6 +125,26 @@ describe.each(ENGINES)('$name store: insight rollups count what happened', (engi
     expect(first.time_to_first_answer.count).toBe(2);
   });
 
+  it('grouped by day, each day of a whole week shows its own requests (not all on the Monday the week starts)', async () => {
+    await kit.t.store.keepInsightsIn('UTC');
+    await scriptHistory(kit); // six submitted on Monday 23 November
+    for (const [day, n] of [['2026-11-25T09:00:00.000Z', 2], ['2026-11-28T15:00:00.000Z', 1]] as const) {
+      kit.t.clock.set(Date.parse(day));
+      for (let i = 0; i < n; i++) await kit.submit({ topic: 'gardening', question: `Which plants need shade? (${day} ${i})` });
+    }
+    const days = (await kit.t.call('GET', `/api/v1/insights?${query({ group_by: 'day' })}`)).body;
+    expect(days.time_zone).toBe('UTC');
+    const submitted = Object.fromEntries(days.groups.filter((g: { requests: { submitted: number } }) => g.requests.submitted > 0).map((g: { key: string; requests: { submitted: number } }) => [g.key, g.requests.submitted]));
+    expect(submitted).toEqual({ '2026-11-23': 6, '2026-11-25': 2, '2026-11-28': 1 });
+    const weeks = (await kit.t.call('GET', `/api/v1/insights?${query({ group_by: 'week' })}`)).body;
+    expect(weeks.groups.map((g: { key: string; requests: { submitted: number } }) => [g.key, g.requests.submitted])).toEqual([
+      ['2026-11-16', 0],
+      ['2026-11-23', 9],
+      ['2026-11-30', 0],
+    ]);
+
+  });
+
   it('the migration fills the rollups from the history kept: a database upgraded equals one that kept them live', async () => {
     await scriptHistory(kit);
     const live = await (async () => {

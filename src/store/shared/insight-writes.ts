@@ -52,10 +52,12 @@ export class InsightWrites {
 
   /**
    * A query's sums, read with `all`; the window's whole weeks and days from their rows when they are
-   * kept in the query's zone (`zone`: the one they are kept in, if any).
+   * kept in the query's zone (`zone`: the one they are kept in, if any) and the query's groups are no
+   * shorter (per day: no week rows; per period of no named unit: hours only).
    */
   protected async readIn(query: InsightQuery, zone: string | null, all: (sql: string, values: unknown[]) => Promise<Row[]>): Promise<InsightRollup> {
-    const tiers = query.zone !== undefined && query.zone === zone ? windowTiers(query.from, query.to, zone) : null;
+    const coarsest = query.by === 'period' ? query.periodUnit : 'week';
+    const tiers = query.zone !== undefined && query.zone === zone && coarsest !== undefined ? windowTiers(query.from, query.to, zone, coarsest) : null;
     const { counts, times, countValues, timeValues } = readSql(query, tiers);
     const [c, t] = await Promise.all([all(counts, countValues), all(times, timeValues)]);
     return toRollup(c, t);
