@@ -1,4 +1,4 @@
-import type { WindowTiers } from '../../core/insight-periods.js';
+import type { Span, WindowTiers } from '../../core/insight-periods.js';
 import { type InsightCounts, INSIGHT_COUNTS, type InsightGroupCounts, type InsightQuery, type InsightRollup, type InsightTime, type InsightTimeCount } from '../insight-repository.js';
 import type { Row } from '../row-records.js';
 
@@ -16,12 +16,30 @@ const COLUMNS = INSIGHT_COUNTS.join(', ');
 /**
  * The start of the period a time `column` falls in, as a balanced tree of comparisons (a dozen for the
  * 1,096 days of three years, where a flat CASE would try them one by one on every row). The starts are
- * numbers computed by expertq, never input, so they are written into the text.
+ * parameters, pushed onto `values` in the order of their placeholders: the text depends only on how many
+ * there are, so a statement prepared once serves every window of the same shape.
  */
-export function periodStartSql(starts: readonly number[], column: string, lo = 0, hi = starts.length - 1): string {
-  if (lo >= hi) return String(Math.trunc(starts[lo] ?? 0));
+export function periodStartSql(starts: readonly number[], column: string, values: unknown[], lo = 0, hi = starts.length - 1): string {
+  const start = (i: number) => {
+    values.push(Math.trunc(starts[i] ?? 0));
+    return 'CAST(? AS BIGINT)';
+  };
+  if (lo >= hi) return start(lo);
   const mid = (lo + hi + 1) >> 1;
-  return `CASE WHEN ${column} < ${Math.trunc(starts[mid]!)} THEN ${periodStartSql(starts, column, lo, mid - 1)} ELSE ${periodStartSql(starts, column, mid, hi)} END`;
+  values.push(Math.trunc(starts[mid]!));
+  return `CASE WHEN ${column} < ? THEN ${periodStartSql(starts, column, values, lo, mid - 1)} ELSE ${periodStartSql(starts, column, values, mid, hi)} END`;
+}
+
+/**
+ * The period starts of `starts` (ascending) that rows in [from, to) can fall in: from the period that
+ * holds `from` to the last that starts before `to`. A window's ends hold a day or two of rows, which
+ * then need a comparison or none instead of the whole window's tree: its text, kilobytes for three
+ * years of weeks, was most of the statement's planning time.
+ */
+export function startsWithin(starts: readonly number[], from: number, to: number): readonly number[] {
+  const first = Math.max(0, starts.findLastIndex((s) => s <= from));
+  const last = starts.findLastIndex((s) => s < to);
+  return last < first ? starts.slice(first, first + 1) : starts.slice(first, last + 1);
 }
 
 /** The day and week rows that hold a query's figures: which of them, and narrowed to which value (undefined: every value). */
@@ -47,24 +65,27 @@ function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, table
   const values: unknown[] = [];
   const parts: string[] = [];
   const at = periodDim(q);
-  const group = (column: string, unit: 'day' | 'week' | 'hour') => {
+  /** The group column's text; a period's start pushes its values first (the SELECT list comes before the WHERE). */
+  const group = (column: string, unit: 'day' | 'week' | 'hour', [from, to]: Span) => {
     if (q.by !== 'period') return q.by === null ? "''" : unit === 'hour' ? q.by : 'value';
-    return q.periodUnit === unit ? column : `(${periodStartSql(q.periods ?? [], column)})`;
+    return q.periodUnit === unit ? column : `(${periodStartSql(startsWithin(q.periods ?? [], from, to), column, values)})`;
   };
-  const hourSpans: Array<readonly [number, number]> = tiers && at ? tiers.hours : [[q.from, q.to]];
+  const hourSpans: readonly Span[] = tiers && at ? tiers.hours : [[q.from, q.to]];
   if (tiers && at) {
-    const periodPart = (unit: 'day' | 'week', list: ReadonlyArray<readonly [number, number]>) => {
+    const periodPart = (unit: 'day' | 'week', list: readonly Span[]) => {
       // One SELECT per span: each reads one range of the key (an OR of ranges would read them all).
       for (const [from, to] of list) {
+        const g = group('start', unit, [from, to]);
         values.push(unit, at.dim, ...(at.value === undefined ? [] : [at.value]), from, to);
         const value = at.value === undefined ? '' : ' AND value = ?';
-        parts.push(`SELECT ${group('start', unit)} AS g, ${extra} FROM ${tables.periods} WHERE unit = ? AND dim = ?${value} AND start >= ? AND start < ?`);
+        parts.push(`SELECT ${g} AS g, ${extra} FROM ${tables.periods} WHERE unit = ? AND dim = ?${value} AND start >= ? AND start < ?`);
       }
     };
     if (tiers.weeks) periodPart('week', [tiers.weeks]);
     periodPart('day', tiers.days);
   }
   for (const [from, to] of hourSpans) {
+    const g = group('hour', 'hour', [from, to]);
     const where: string[] = [];
     if (q.expert === null) where.push("expert <> ''");
     else {
@@ -77,7 +98,7 @@ function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, table
       values.push(q[d]);
     }
     values.push(from, to);
-    parts.push(`SELECT ${group('hour', 'hour')} AS g, ${extra} FROM ${tables.hours} WHERE ${where.join(' AND ')} AND hour >= ? AND hour < ?`);
+    parts.push(`SELECT ${g} AS g, ${extra} FROM ${tables.hours} WHERE ${where.join(' AND ')} AND hour >= ? AND hour < ?`);
   }
   return { from: `(${parts.join(' UNION ALL ')}) AS r`, values };
 }
@@ -88,19 +109,28 @@ export function readSql(q: InsightQuery, tiers: WindowTiers | null): { counts: s
   const times = source(q, tiers, 'metric, bucket, n', { hours: 'insight_times', periods: 'insight_period_times' });
   return {
     counts: `SELECT g, ${SUMS} FROM ${counts.from} GROUP BY g`,
-    times: `SELECT g, metric, bucket, SUM(n) AS n FROM ${times.from} GROUP BY g, metric, bucket`,
+    // One row per group and metric, its buckets as text ("bucket:n,…"): three years by week are 300
+    // rows instead of 5,600, each of which the server decoded one by one.
+    times: `SELECT g, metric, string_agg(bucket || ':' || n, ',') AS buckets FROM (SELECT g, metric, bucket, SUM(n) AS n FROM ${times.from} GROUP BY g, metric, bucket) AS b GROUP BY g, metric`,
     countValues: counts.values,
     timeValues: times.values,
   };
 }
 
-/** Rows of both reads as the repository returns them (PostgreSQL sums are strings). */
+/** Rows of both reads as the repository returns them (PostgreSQL sums are strings; a group's time buckets one text). */
 export function toRollup(counts: Row[], times: Row[]): InsightRollup {
   return {
     counts: counts.map((r): InsightGroupCounts => ({
       key: String(r.g),
       counts: Object.fromEntries(INSIGHT_COUNTS.map((c) => [c, Number(r[c] ?? 0)])) as InsightCounts,
     })),
-    times: times.map((r): InsightTimeCount => ({ key: String(r.g), metric: r.metric as InsightTime, bucket: Number(r.bucket), n: Number(r.n) })),
+    times: times.flatMap((r) =>
+      String(r.buckets)
+        .split(',')
+        .map((pair): InsightTimeCount => {
+          const colon = pair.indexOf(':');
+          return { key: String(r.g), metric: r.metric as InsightTime, bucket: Number(pair.slice(0, colon)), n: Number(pair.slice(colon + 1)) };
+        }),
+    ),
   };
 }
