@@ -12,6 +12,11 @@ export function periodStart(ms: number, zone: string, unit: PeriodUnit): number 
   return DateTime.fromMillis(ms, { zone }).startOf(unit).toMillis();
 }
 
+/** The start (epoch ms) of the day or week in `zone` after the one `ms` falls in. */
+export function periodEnd(ms: number, zone: string, unit: PeriodUnit): number {
+  return nextStart(periodStart(ms, zone, unit), zone, unit);
+}
+
 function nextStart(start: number, zone: string, unit: PeriodUnit): number {
   return DateTime.fromMillis(start, { zone }).plus(unit === 'week' ? { weeks: 1 } : { days: 1 }).toMillis();
 }

@@ -143,6 +143,14 @@ describe.each(ENGINES)('$name store: insight rollups count what happened', (engi
       ['2026-11-30', 0],
     ]);
 
+    // A window reaching now reads the current week or day from its row: the same figures as its hours.
+    kit.t.clock.set(Date.parse('2026-11-28T18:00:00.000Z'));
+    for (const group_by of ['week', 'day', 'topic']) {
+      const untilNow = (await kit.t.call('GET', `/api/v1/insights?${new URLSearchParams({ from: WINDOW.from, group_by })}`)).body;
+      const hours = (await kit.t.call('GET', `/api/v1/insights?${new URLSearchParams({ from: WINDOW.from, to: '2026-11-28T16:00:00.000Z', group_by })}`)).body;
+      expect(untilNow.total.requests.submitted).toBe(9);
+      expect({ total: untilNow.total, groups: untilNow.groups }).toEqual({ total: hours.total, groups: hours.groups });
+    }
   });
 
   it('the migration fills the rollups from the history kept: a database upgraded equals one that kept them live', async () => {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { hourOf } from '../../core/insight-buckets.js';
+import { periodEnd } from '../../core/insight-periods.js';
 import { normalizeTopic } from '../../core/normalize-topic.js';
 import { iso } from '../../clock.js';
 import { badRequest } from '../../errors.js';
@@ -30,9 +31,13 @@ export async function readInsights(engine: InsightsEngine, query: InsightsQuery)
   if (to - from > LONGEST_WINDOW_MS) throw badRequest('The window is longer than three years: narrow `from` and `to`.', [{ path: 'to', message: 'at most three years after from' }]);
   const zone = engine.config.org.timezone;
   const by = query.group_by ?? null;
+  // Nothing is counted after now: a window reaching it reads its last day or week whole, from that
+  // period's row instead of each of its hours so far.
+  const now = engine.clock.now();
+  const readTo = to >= now ? Math.max(to, periodEnd(now, zone, by === 'day' ? 'day' : 'week')) : to;
   const base = {
     from: hourOf(from),
-    to,
+    to: readTo,
     zone,
     ...(query.topic !== undefined ? { topic: normalizeTopic(query.topic) } : {}),
     ...(query.consumer !== undefined ? { consumer: query.consumer } : {}),
