@@ -143,9 +143,17 @@ export async function fillPostgres({ url, requests, fromSqlite }) {
   }
   console.log(`building on PostgreSQL (${requests.toLocaleString('en-US')} submissions)…`);
   const built = await buildHistory({ requests, storage: { urlEnv: 'EXPERTQ_HISTORY_DATABASE_URL', url, poolSize: 4 } });
-  // What autovacuum would long have done on a database that grew over months; measuring while it runs
-  // measures autovacuum. Likewise the checkpoint, which would otherwise write the build's pages back
-  // while the bench measures.
+  await settlePostgres(url);
+  printBuild(requests, built);
+  return { facts: built.facts };
+}
+
+/**
+ * VACUUM ANALYZE and CHECKPOINT on the database at `url`: what autovacuum would long have done on a
+ * database that grew over months (measuring while it runs measures autovacuum), and the checkpoint that
+ * would otherwise write a build's (or a rebuild's) pages back while the bench measures.
+ */
+export async function settlePostgres(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -154,8 +162,6 @@ export async function fillPostgres({ url, requests, fromSqlite }) {
   } finally {
     await client.end();
   }
-  printBuild(requests, built);
-  return { facts: built.facts };
 }
 
 /**

@@ -15,7 +15,7 @@ import { openPgStore } from '../../dist/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../dist/store/sqlite/sqlite-store.js';
 import { startPostgres } from '../pg-servers.js';
 import { num, printMachine, printRows } from '../report.js';
-import { cachedFacts, historyArgs, postgresHistory, sqliteHistory } from './build.js';
+import { cachedFacts, historyArgs, postgresHistory, settlePostgres, sqliteHistory } from './build.js';
 import { CALLS, timeRoute, warmUp } from './calls.js';
 import { copyToDisk } from './measure.js';
 import { requestView, threeYearsOfInsights } from './routes.js';
@@ -97,6 +97,8 @@ async function onPostgres(requests, fromSqlite, postgresUrl) {
   const dir = mkdtempSync(join(tmpdir(), 'expertq-history-insights-'));
   try {
     const { url, facts } = pg ? await postgresHistory(pg, requests, { fromSqlite }) : { url: postgresUrl, facts: cachedFacts(requests) };
+    // A kept copy was last measured with its rebuilds, whose writes would otherwise be cleaned up meanwhile.
+    if (!pg) await settlePostgres(url);
     const measured = await measureServer({ configFile: writeHistoryConfig(dir, { url_env: URL_ENV }), env: { [URL_ENV]: url }, facts });
     const rebuild = await measureRebuild(await openPgStore({ url, poolSize: 2 }));
     return report(`PostgreSQL, ${num(requests)} submissions`, { ...measured, rebuild });
