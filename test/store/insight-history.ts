@@ -96,7 +96,7 @@ export async function rewindBeforeInsights(engine: string, dir: string): Promise
     await query('DROP TABLE insight_journal');
     await query("DELETE FROM service_state WHERE key = 'insights.period_zone'");
     if (engine === 'sqlite') await query(`PRAGMA user_version = ${MIGRATIONS.length - 1}`);
-    else await query(`UPDATE expertq_schema SET version = ${PG_MIGRATIONS.length - 1}`);
+    else await query(`UPDATE expertq_schema SET version = ${PG_MIGRATIONS.findIndex((m) => typeof m === 'string' && m.includes('CREATE TABLE insight_hours'))}`);
   });
 }
 

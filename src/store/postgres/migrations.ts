@@ -233,4 +233,8 @@ export const PG_MIGRATIONS: PgMigration[] = [
   // 22: the insight rollups (\`GET /insights\`), per hour × topic × expert × consumer with the times in
   // fixed buckets, kept with each event from now on and filled here from the history kept.
   insightMigration(PG_DIALECT),
+  // 23: the time buckets per day and week carry their count in their key's index, so a long window's
+  // are read from the index alone, in key order, rather than one table page per row wherever a
+  // rebuild or a fold left each (three years by week after a rebuild: 5,700 pages, 28 ms, against 11).
+  `ALTER TABLE insight_period_times DROP CONSTRAINT insight_period_times_pkey, ADD PRIMARY KEY (unit, dim, value, start, metric, bucket) INCLUDE (n);`,
 ];
