@@ -57,11 +57,18 @@ export function periodDim(q: InsightQuery): { dim: Dim; value: string | undefine
   return { dim: narrowed[0]!, value: valueOf(narrowed[0]!) };
 }
 
+/** A part's columns after `g`: as read, or summed within the part (`summed`, then the GROUP BY that ends the part). */
+interface PartColumns {
+  extra: string;
+  summed?: { extra: string; groupBy: string };
+}
+
 /**
  * The rows a query sums, as one FROM: `g` (the group: a topic, consumer or expert, or the start of the
- * period the row falls in), then `extra` columns. The rows of the periods grouped by need no comparison.
+ * period the row falls in), then the `columns`. The rows of the periods grouped by need no comparison,
+ * and are one per group already: only the other parts are summed first when `columns.summed` says how.
  */
-function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, tables: { hours: string; periods: string }): { from: string; values: unknown[] } {
+function source(q: InsightQuery, tiers: WindowTiers | null, columns: PartColumns, tables: { hours: string; periods: string }): { from: string; values: unknown[] } {
   const values: unknown[] = [];
   const parts: string[] = [];
   const at = periodDim(q);
@@ -69,6 +76,11 @@ function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, table
   const group = (column: string, unit: 'day' | 'week' | 'hour', [from, to]: Span) => {
     if (q.by !== 'period') return q.by === null ? "''" : unit === 'hour' ? q.by : 'value';
     return q.periodUnit === unit ? column : `(${periodStartSql(startsWithin(q.periods ?? [], from, to), column, values)})`;
+  };
+  /** The part's SELECT list after `g`, and what ends it. */
+  const select = (unit: 'day' | 'week' | 'hour'): [string, string] => {
+    const asRead = q.by === 'period' && q.periodUnit === unit;
+    return asRead || !columns.summed ? [columns.extra, ''] : [columns.summed.extra, ` GROUP BY ${columns.summed.groupBy}`];
   };
   const hourSpans: readonly Span[] = tiers && at ? tiers.hours : [[q.from, q.to]];
   if (tiers && at) {
@@ -78,7 +90,8 @@ function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, table
         const g = group('start', unit, [from, to]);
         values.push(unit, at.dim, ...(at.value === undefined ? [] : [at.value]), from, to);
         const value = at.value === undefined ? '' : ' AND value = ?';
-        parts.push(`SELECT ${g} AS g, ${extra} FROM ${tables.periods} WHERE unit = ? AND dim = ?${value} AND start >= ? AND start < ?`);
+        const [extra, end] = select(unit);
+        parts.push(`SELECT ${g} AS g, ${extra} FROM ${tables.periods} WHERE unit = ? AND dim = ?${value} AND start >= ? AND start < ?${end}`);
       }
     };
     if (tiers.weeks) periodPart('week', [tiers.weeks]);
@@ -98,20 +111,22 @@ function source(q: InsightQuery, tiers: WindowTiers | null, extra: string, table
       values.push(q[d]);
     }
     values.push(from, to);
-    parts.push(`SELECT ${g} AS g, ${extra} FROM ${tables.hours} WHERE ${where.join(' AND ')} AND hour >= ? AND hour < ?`);
+    const [extra, end] = select('hour');
+    parts.push(`SELECT ${g} AS g, ${extra} FROM ${tables.hours} WHERE ${where.join(' AND ')} AND hour >= ? AND hour < ?${end}`);
   }
   return { from: `(${parts.join(' UNION ALL ')}) AS r`, values };
 }
 
 /** The reads of a query: both statements with their values. `tiers`: the window's whole weeks and days, when the rollups are kept in the query's zone. */
 export function readSql(q: InsightQuery, tiers: WindowTiers | null): { counts: string; times: string; countValues: unknown[]; timeValues: unknown[] } {
-  const counts = source(q, tiers, COLUMNS, { hours: 'insight_hours', periods: 'insight_periods' });
-  const times = source(q, tiers, 'metric, bucket, n', { hours: 'insight_times', periods: 'insight_period_times' });
+  const counts = source(q, tiers, { extra: COLUMNS }, { hours: 'insight_hours', periods: 'insight_periods' });
+  const times = source(q, tiers, { extra: 'metric, bucket, n', summed: { extra: 'metric, bucket, SUM(n) AS n', groupBy: '1, 2, 3' } }, { hours: 'insight_times', periods: 'insight_period_times' });
   return {
     counts: `SELECT g, ${SUMS} FROM ${counts.from} GROUP BY g`,
     // One row per group and metric, its buckets as text ("bucket:n,…"): three years by week are 300
     // rows instead of 5,600, each of which the server decoded one by one.
-    times: `SELECT g, metric, string_agg(bucket || ':' || n, ',') AS buckets FROM (SELECT g, metric, bucket, SUM(n) AS n FROM ${times.from} GROUP BY g, metric, bucket) AS b GROUP BY g, metric`,
+    // A bucket may be listed more than once (from two parts of the window): toRollup adds them up.
+    times: `SELECT g, metric, string_agg(bucket || ':' || n, ',') AS buckets FROM ${times.from} GROUP BY g, metric`,
     countValues: counts.values,
     timeValues: times.values,
   };
@@ -124,13 +139,15 @@ export function toRollup(counts: Row[], times: Row[]): InsightRollup {
       key: String(r.g),
       counts: Object.fromEntries(INSIGHT_COUNTS.map((c) => [c, Number(r[c] ?? 0)])) as InsightCounts,
     })),
-    times: times.flatMap((r) =>
-      String(r.buckets)
-        .split(',')
-        .map((pair): InsightTimeCount => {
-          const colon = pair.indexOf(':');
-          return { key: String(r.g), metric: r.metric as InsightTime, bucket: Number(pair.slice(0, colon)), n: Number(pair.slice(colon + 1)) };
-        }),
-    ),
+    times: times.flatMap((r) => {
+      // A bucket listed twice (from two parts of the window) is one row.
+      const buckets = new Map<number, number>();
+      for (const pair of String(r.buckets).split(',')) {
+        const colon = pair.indexOf(':');
+        const bucket = Number(pair.slice(0, colon));
+        buckets.set(bucket, (buckets.get(bucket) ?? 0) + Number(pair.slice(colon + 1)));
+      }
+      return [...buckets].map(([bucket, n]): InsightTimeCount => ({ key: String(r.g), metric: r.metric as InsightTime, bucket, n }));
+    }),
   };
 }
