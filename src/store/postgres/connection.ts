@@ -25,21 +25,30 @@ export async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
   }
 }
 
-/** `Db.readSerially` on the pool: one connection, a read-only transaction, parallel plans off. */
+/**
+ * `Db.readSerially` on the pool: one connection, a read-only transaction, parallel plans off. The
+ * transaction's start goes out with the work's first statements, and its end behind the answer (a
+ * read-only commit changes nothing the caller waits for): one round trip for statements sent at once.
+ */
 async function readSerially<T>(pool: pg.Pool, work: (db: Db) => Promise<T>): Promise<T> {
   const client = await connect(pool);
-  let broken = false;
+  const db: Db = { query: (text, values) => client.query(statement(text, values)) };
+  const begun = Promise.all([db.query('BEGIN READ ONLY'), db.query('SET LOCAL max_parallel_workers_per_gather = 0')]);
+  begun.catch(() => {}); // its failure fails the work's statements too, and is thrown below
+  let value: T;
   try {
-    await client.query('BEGIN READ ONLY; SET LOCAL max_parallel_workers_per_gather = 0');
-    const value = await work({ query: (text, values) => client.query(statement(text, values)) });
-    await client.query('COMMIT');
-    return value;
+    value = await work(db);
+    await begun;
   } catch (error) {
-    broken = await client.query('ROLLBACK').then(() => false, () => true);
-    throw toStoreError(error);
-  } finally {
+    const broken = await client.query('ROLLBACK').then(() => false, () => true);
     client.release(broken);
+    throw toStoreError(error);
   }
+  client.query('COMMIT').then(
+    () => client.release(),
+    () => client.release(true),
+  );
+  return value;
 }
 
 /**
