@@ -13,7 +13,7 @@ export interface Db {
   sendThen?(text: string, values: unknown[], use: (rows: Row[]) => void): void;
   /**
    * The pool: runs `work`'s reads on one connection, in a read-only transaction with parallel plans
-   * off, for reads of a few thousand rows by key whose text makes the planner start workers anyway.
+   * off, for reads of a few thousand rows by key that the planner would start workers for anyway.
    */
   readSerially?<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }

@@ -19,7 +19,7 @@ const COLUMNS = INSIGHT_COUNTS.join(', ');
  * parameters, pushed onto `values` in the order of their placeholders: the text depends only on how many
  * there are, so a statement prepared once serves every window of the same shape.
  */
-export function periodStartSql(starts: readonly number[], column: string, values: unknown[], lo = 0, hi = starts.length - 1): string {
+function periodStartSql(starts: readonly number[], column: string, values: unknown[], lo = 0, hi = starts.length - 1): string {
   const start = (i: number) => {
     values.push(Math.trunc(starts[i] ?? 0));
     return 'CAST(? AS BIGINT)';
@@ -36,7 +36,7 @@ export function periodStartSql(starts: readonly number[], column: string, values
  * then need a comparison or none instead of the whole window's tree: its text, kilobytes for three
  * years of weeks, was most of the statement's planning time.
  */
-export function startsWithin(starts: readonly number[], from: number, to: number): readonly number[] {
+function startsWithin(starts: readonly number[], from: number, to: number): readonly number[] {
   const first = Math.max(0, starts.findLastIndex((s) => s <= from));
   const last = starts.findLastIndex((s) => s < to);
   return last < first ? starts.slice(first, first + 1) : starts.slice(first, last + 1);
@@ -72,16 +72,16 @@ function source(q: InsightQuery, tiers: WindowTiers | null, columns: PartColumns
   const values: unknown[] = [];
   const parts: string[] = [];
   const at = periodDim(q);
+  /** Whether the rows of `unit` are the periods grouped by: their start is the group, one row each. */
+  const ofPeriod = (unit: 'day' | 'week' | 'hour') => q.by === 'period' && q.periodUnit === unit;
   /** The group column's text; a period's start pushes its values first (the SELECT list comes before the WHERE). */
   const group = (column: string, unit: 'day' | 'week' | 'hour', [from, to]: Span) => {
     if (q.by !== 'period') return q.by === null ? "''" : unit === 'hour' ? q.by : 'value';
-    return q.periodUnit === unit ? column : `(${periodStartSql(startsWithin(q.periods ?? [], from, to), column, values)})`;
+    return ofPeriod(unit) ? column : `(${periodStartSql(startsWithin(q.periods ?? [], from, to), column, values)})`;
   };
   /** The part's SELECT list after `g`, and what ends it. */
-  const select = (unit: 'day' | 'week' | 'hour'): [string, string] => {
-    const asRead = q.by === 'period' && q.periodUnit === unit;
-    return asRead || !columns.summed ? [columns.extra, ''] : [columns.summed.extra, ` GROUP BY ${columns.summed.groupBy}`];
-  };
+  const select = (unit: 'day' | 'week' | 'hour'): [string, string] =>
+    ofPeriod(unit) || !columns.summed ? [columns.extra, ''] : [columns.summed.extra, ` GROUP BY ${columns.summed.groupBy}`];
   const hourSpans: readonly Span[] = tiers && at ? tiers.hours : [[q.from, q.to]];
   if (tiers && at) {
     const periodPart = (unit: 'day' | 'week', list: readonly Span[]) => {
